@@ -1,0 +1,2 @@
+export * from './catalog/book.ts';
+export * from './problem.ts';

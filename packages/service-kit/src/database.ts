@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+
+/** Where a service's data lives: a PostgreSQL server, or embedded PGlite in a folder (or in memory). */
+export type DatabaseTarget = { kind: 'postgres'; url: string; poolSize?: number } | { kind: 'pglite'; dataDir: string };
+
+/** A service's database handle: the Kysely instance, what it runs on, and how to close it. */
+export interface Database<DB> {
+  db: Kysely<DB>;
+  kind: DatabaseTarget['kind'];
+  /** Resolves when the database answers a trivial query; throws otherwise (used by `/readyz`). */
+  ping: () => Promise<void>;
+  /** Ends the pool or closes PGlite; idempotent. */
+  close: () => Promise<void>;
+}
+
+/**
+ * Chooses the database for a service: PostgreSQL when `url` is set, else embedded PGlite persisted
+ * under `<dataRoot>/<service>` (`memory://` as `dataRoot` keeps it in memory).
+ */
+export function databaseTarget(url: string | undefined, dataRoot: string, service: string, poolSize?: number): DatabaseTarget {
+  if (url) return { kind: 'postgres', url, ...(poolSize ? { poolSize } : {}) };
+  return { kind: 'pglite', dataDir: dataRoot === 'memory://' ? 'memory://' : `${dataRoot.replace(/\/$/, '')}/${service}` };
+}
+
+/**
+ * Opens a Kysely instance on PostgreSQL (node-postgres pool, default 10 connections) or on PGlite
+ * (Kysely's built-in `PGliteDialect`, one connection). Nothing is queried until first use.
+ */
+export function openDatabase<DB>(target: DatabaseTarget): Database<DB> {
+  let db: Kysely<DB>;
+  if (target.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, connectionTimeoutMillis: 5_000 });
+    // A dropped idle connection must not take the process down; the pool replaces it.
+    pool.on('error', () => {});
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    if (target.dataDir !== 'memory://') mkdirSync(target.dataDir, { recursive: true });
+    const pglite = new PGlite(target.dataDir);
+    db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+  }
+  let closed: Promise<void> | undefined;
+  return {
+    db,
+    kind: target.kind,
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => {
+      closed ??= db.destroy();
+      return closed;
+    },
+  };
+}

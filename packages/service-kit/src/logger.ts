@@ -1,0 +1,20 @@
+import { pino, type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+/**
+ * Creates the service's JSON logger (pino). Authorization and cookie headers are redacted wherever
+ * they appear in a logged request, so tokens never reach the log.
+ * @param service the value of the `service` field on every line, e.g. `catalog-svc`
+ * @param level a pino level; `silent` turns logging off (tests)
+ */
+export function createLogger(service: string, level = 'info'): Logger {
+  return pino({
+    level,
+    base: { service },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["proxy-authorization"]'],
+      censor: '[redacted]',
+    },
+  });
+}

@@ -1,0 +1,77 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from './logger.ts';
+
+/** A listening HTTP server and its base URL (`http://127.0.0.1:PORT`). */
+export interface Listening {
+  server: Server;
+  url: string;
+  port: number;
+  /** Stops accepting connections, lets requests in flight finish, then closes the rest after `graceMs`. */
+  close: (graceMs?: number) => Promise<void>;
+}
+
+/**
+ * Starts an HTTP server for `handler` on `host:port` (`0` picks a free port). Keep-alive sockets are
+ * held 65 s (longer than common proxies' idle timeouts), and request headers must arrive within 60 s.
+ * @throws the listen error (e.g. `EADDRINUSE`)
+ */
+export async function listen(handler: RequestListener, port: number, host = '0.0.0.0'): Promise<Listening> {
+  const server = createServer({ keepAliveTimeout: 65_000, headersTimeout: 60_000, requestTimeout: 120_000 }, handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const actual = (server.address() as AddressInfo).port;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  let closing: Promise<void> | undefined;
+  return {
+    server,
+    port: actual,
+    url: `http://${shownHost}:${actual}`,
+    close: (graceMs = 5_000) => {
+      closing ??= new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+/**
+ * Runs `shutdown` once on the first SIGINT or SIGTERM, then exits 0 (1 when it throws).
+ * A second signal, or `shutdown` taking longer than `deadlineMs`, exits at once with status 1.
+ */
+export function onShutdownSignal(logger: Logger, shutdown: () => Promise<void>, deadlineMs = 10_000): void {
+  let started = false;
+  const handle = (signal: NodeJS.Signals) => {
+    if (started) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    started = true;
+    logger.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      logger.error('shutdown took too long: exiting');
+      process.exit(1);
+    }, deadlineMs).unref();
+    shutdown().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', handle);
+  process.on('SIGTERM', handle);
+}

@@ -1,0 +1,48 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { waitFor } from './http-client.ts';
+
+/** A service started as its own OS process by {@link startProcess}. */
+export interface RunningProcess {
+  child: ChildProcess;
+  /** Everything the process wrote so far (stdout and stderr), for failure messages. */
+  output: () => string;
+  /** Sends SIGTERM and waits for the exit (SIGKILL after `graceMs`); resolves with the exit code. */
+  stop: (graceMs?: number) => Promise<number | null>;
+}
+
+/**
+ * Runs `node <script>` with `env` added to the current environment and waits until `GET <readyUrl>`
+ * answers 200. Throws with the process's output when it exits or is not ready within `timeoutMs`.
+ */
+export async function startProcess(script: string, env: Record<string, string>, readyUrl: string, timeoutMs = 30_000): Promise<RunningProcess> {
+  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = once(child, 'exit');
+  const stop = async (graceMs = 5_000) => {
+    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    const [code] = await exited;
+    clearTimeout(timer);
+    return code as number | null;
+  };
+  try {
+    await Promise.race([
+      waitFor(async () => (await fetch(readyUrl)).status === 200, timeoutMs, 100),
+      exited.then(([code]) => {
+        throw new Error(`exited with ${code}`);
+      }),
+    ]);
+  } catch (error) {
+    await stop(1_000);
+    throw new Error(`${script} did not become ready (${(error as Error).message}):\n${output}`);
+  }
+  return { child, output: () => output, stop };
+}

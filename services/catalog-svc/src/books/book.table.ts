@@ -1,0 +1,15 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** `catalog.book`: one row per book; `version` grows by one on every change and backs the ETag. */
+export interface BookTable {
+  id: Generated<number>;
+  name: string;
+  author: string;
+  price: number;
+  year: number;
+  version: Generated<number>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+export type BookRow = Selectable<BookTable>;
+export type NewBookRow = Insertable<BookTable>;
