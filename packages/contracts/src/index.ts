@@ -1,2 +1,3 @@
 export * from './catalog/book.ts';
+export * from './openapi.ts';
 export * from './problem.ts';

@@ -88,7 +88,11 @@ export const problemHandler: ErrorRequestHandler = (error, req, res, _next) => {
   }
   const extra = { instance: req.originalUrl, requestId: String(req.id ?? '') };
   if (error instanceof HttpProblem) {
-    writeProblem(res, problemBody(error.status, error.detail, { ...extra, ...(error.errors ? { errors: error.errors } : {}) }), error.headers);
+    writeProblem(
+      res,
+      problemBody(error.status, error.detail, { ...extra, ...(error.errors ? { errors: error.errors } : {}) }),
+      error.headers,
+    );
     return;
   }
   const status = typeof error?.status === 'number' ? error.status : typeof error?.statusCode === 'number' ? error.statusCode : 500;

@@ -47,9 +47,7 @@ export const envBoolean = (fallback: boolean) =>
 export const envLogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 
 /** An optional `postgres://` or `postgresql://` URL. */
-export const envPostgresUrl = z
-  .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
-  .optional();
+export const envPostgresUrl = z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional();
 
 /** The variables every HTTP service reads: where it listens and how much it logs. */
 export const baseServiceEnv = {

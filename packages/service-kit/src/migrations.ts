@@ -8,7 +8,10 @@ export class MigrationFailedError extends Error {
   readonly migration: string | undefined;
 
   constructor(schema: string, migration: string | undefined, cause: unknown) {
-    super(`migrating schema ${schema} failed${migration ? ` at ${migration}` : ''}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(
+      `migrating schema ${schema} failed${migration ? ` at ${migration}` : ''}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
     this.name = 'MigrationFailedError';
     this.migration = migration;
   }

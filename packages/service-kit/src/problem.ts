@@ -1,4 +1,4 @@
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
 import { PROBLEM_CONTENT_TYPE, type ProblemDetails, type ProblemFieldError } from '@switchyard/contracts';
 import type { z } from 'zod';
 
@@ -13,11 +13,7 @@ export class HttpProblem extends Error {
   readonly errors: ProblemFieldError[] | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(
-    status: number,
-    detail?: string,
-    options: { errors?: ProblemFieldError[]; headers?: Record<string, string> } = {},
-  ) {
+  constructor(status: number, detail?: string, options: { errors?: ProblemFieldError[]; headers?: Record<string, string> } = {}) {
     super(detail ?? STATUS_CODES[status] ?? 'Error');
     this.name = 'HttpProblem';
     this.status = status;
@@ -58,9 +54,7 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, locat
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const errors = fieldErrors(result.error.issues, location, pathName);
-  const summary = errors
-    .map((e) => `${e.pointer ? e.pointer.slice(2) || '(body)' : e.parameter}: ${e.detail}`)
-    .join('; ');
+  const summary = errors.map((e) => `${e.pointer ? e.pointer.slice(2) || '(body)' : e.parameter}: ${e.detail}`).join('; ');
   const where = location === 'body' ? 'body' : location === 'query' ? 'query parameters' : 'path';
   throw new HttpProblem(400, `Invalid request ${where}: ${summary}`, { errors });
 }

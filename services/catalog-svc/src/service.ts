@@ -1,4 +1,4 @@
-import { type Database, databaseTarget, listen, type Logger, migrateToLatest, openDatabase } from '@switchyard/service-kit';
+import { type Database, databaseTarget, type Logger, listen, migrateToLatest, openDatabase } from '@switchyard/service-kit';
 import { createCatalogApp } from './app.ts';
 import type { CatalogConfig } from './config.ts';
 import { catalogMigrations } from './db/migrations/index.ts';

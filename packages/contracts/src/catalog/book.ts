@@ -21,8 +21,7 @@ export const YEARS_AHEAD = 5;
 /** Largest page a client may ask for with `limit`. */
 export const MAX_PAGE_SIZE = 1000;
 
-const requiredMessage = (kind: string) => (issue: { input: unknown }) =>
-  issue.input === undefined ? 'is required' : `must be ${kind}`;
+const requiredMessage = (kind: string) => (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : `must be ${kind}`);
 
 const text = (max: number) =>
   z

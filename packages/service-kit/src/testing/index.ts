@@ -1,3 +1,3 @@
 export * from './http-client.ts';
-export * from './test-database.ts';
 export * from './process.ts';
+export * from './test-database.ts';

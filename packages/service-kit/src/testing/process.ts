@@ -15,7 +15,12 @@ export interface RunningProcess {
  * Runs `node <script>` with `env` added to the current environment and waits until `GET <readyUrl>`
  * answers 200. Throws with the process's output when it exits or is not ready within `timeoutMs`.
  */
-export async function startProcess(script: string, env: Record<string, string>, readyUrl: string, timeoutMs = 30_000): Promise<RunningProcess> {
+export async function startProcess(
+  script: string,
+  env: Record<string, string>,
+  readyUrl: string,
+  timeoutMs = 30_000,
+): Promise<RunningProcess> {
   const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk) => {
@@ -45,4 +50,17 @@ export async function startProcess(script: string, env: Record<string, string>, 
     throw new Error(`${script} did not become ready (${(error as Error).message}):\n${output}`);
   }
   return { child, output: () => output, stop };
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago (for processes that must be told their port). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
 }

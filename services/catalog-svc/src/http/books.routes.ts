@@ -1,11 +1,4 @@
-import {
-  BookIdParameter,
-  BookListQuery,
-  BookReplacement,
-  BookReplacementAtPath,
-  NewBook,
-  type Book,
-} from '@switchyard/contracts';
+import { type Book, BookIdParameter, BookListQuery, BookReplacement, BookReplacementAtPath, NewBook } from '@switchyard/contracts';
 import { HttpProblem, ifNoneMatchHits, jsonBody, methodNotAllowed, parseInput } from '@switchyard/service-kit';
 import { type Request, type Response, Router } from 'express';
 import type { Kysely } from 'kysely';

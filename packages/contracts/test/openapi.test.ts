@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { openApiDocument } from '../src/index.ts';
+
+describe('openApiDocument', () => {
+  it('describes every catalogue route with the seed field names', () => {
+    const doc = openApiDocument() as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, { properties?: object }> } };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths['/books'] ?? {})).toEqual(['get', 'post', 'put']);
+    expect(Object.keys(doc.paths['/books/{id}'] ?? {})).toEqual(['get', 'put', 'delete']);
+    expect(Object.keys(doc.components.schemas.Book?.properties ?? {})).toEqual(['Id', 'Name', 'Author', 'Price', 'Year']);
+    expect(JSON.parse(JSON.stringify(doc))).toEqual(doc);
+  });
+});

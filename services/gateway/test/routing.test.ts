@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { serviceFor, unsafeTarget } from '../src/routing.ts';
+
+describe('serviceFor (DESIGN.md routing table)', () => {
+  it('routes each documented path to its service', () => {
+    const table: Array<[string, string | undefined]> = [
+      ['/', 'catalog-svc'],
+      ['/books', 'catalog-svc'],
+      ['/books/12', 'catalog-svc'],
+      ['/accounts', 'config-svc'],
+      ['/repos', 'config-svc'],
+      ['/update_configs', 'config-svc'],
+      ['/update_configs/5', 'config-svc'],
+      ['/release_notifications/private', 'release-svc'],
+      ['/pull_request_jobs', 'release-svc'],
+      ['/pull_request_jobs/9', 'release-svc'],
+      ['/emissary/Heartbeat.action', 'peer-svc'],
+      ['/WorkSpaceClientEnqueue.action', 'peer-svc'],
+    ];
+    for (const [path, service] of table) expect(serviceFor(path), path).toBe(service);
+  });
+
+  it('leaves the gateway its own paths and unknown ones', () => {
+    for (const path of ['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs', '/booksx', '/Books', '/accounts/1', '/nope']) {
+      expect(serviceFor(path), path).toBeUndefined();
+    }
+  });
+});
+
+describe('unsafeTarget', () => {
+  it('refuses dot segments, encoded or not, and backslashes', () => {
+    for (const url of ['/books/../accounts', '/books/%2e%2e/accounts', '/books/.%2E/x', '/books/./1', '/books\\..\\x', '/books%5c1', 'http://evil/']) {
+      expect(unsafeTarget(url), url).toBe(true);
+    }
+  });
+  it('accepts ordinary paths, dots inside names and dots in the query', () => {
+    for (const url of ['/books/1', '/WorkSpaceClientEnqueue.action', '/books?x=../y', '/books/a..b']) expect(unsafeTarget(url), url).toBe(false);
+  });
+});
