@@ -14,12 +14,22 @@ describe('NewBook', () => {
   });
 
   it('names every missing field', () => {
-    expect(messages(NewBook.safeParse({}))).toEqual(['Name: is required', 'Author: is required', 'Price: is required', 'Year: is required']);
+    expect(messages(NewBook.safeParse({}))).toEqual([
+      'Name: is required',
+      'Author: is required',
+      'Price: is required',
+      'Year: is required',
+    ]);
   });
 
   it('names wrong types, blank text, negative prices and absurd years', () => {
     const result = NewBook.safeParse({ Name: '   ', Author: 42, Price: -1, Year: 1999.5 });
-    expect(messages(result)).toEqual(['Name: must not be blank', 'Author: must be a string', 'Price: must not be negative', 'Year: must be an integer']);
+    expect(messages(result)).toEqual([
+      'Name: must not be blank',
+      'Author: must be a string',
+      'Price: must not be negative',
+      'Year: must be an integer',
+    ]);
     expect(messages(NewBook.safeParse({ ...valid, Year: 99_999 }))).toEqual(['Year: must be at most 5 years after the current year']);
     expect(messages(NewBook.safeParse({ ...valid, Year: -5000 }))).toEqual(['Year: must be -3000 or later']);
     expect(messages(NewBook.safeParse({ ...valid, Price: '9.99' }))).toEqual(['Price: must be a number']);

@@ -3,7 +3,11 @@ import { openApiDocument } from '../src/index.ts';
 
 describe('openApiDocument', () => {
   it('describes every catalogue route with the seed field names', () => {
-    const doc = openApiDocument() as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, { properties?: object }> } };
+    const doc = openApiDocument() as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, { properties?: object }> };
+    };
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths['/books'] ?? {})).toEqual(['get', 'post', 'put']);
     expect(Object.keys(doc.paths['/books/{id}'] ?? {})).toEqual(['get', 'put', 'delete']);

@@ -16,6 +16,7 @@ export class ConfigError extends Error {
 
 /**
  * Parses `env` (default `process.env`) with a zod object schema and returns the result frozen.
+ * A variable set to the empty string counts as unset (so `DATABASE_URL=` selects the default).
  * @throws ConfigError listing every invalid variable, never just the first one.
  */
 export function parseConfig<S extends z.ZodType>(
@@ -23,7 +24,8 @@ export function parseConfig<S extends z.ZodType>(
   schema: S,
   env: Record<string, string | undefined> = process.env,
 ): Readonly<z.output<S>> {
-  const result = schema.safeParse(env);
+  const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const result = schema.safeParse(set);
   if (!result.success) {
     throw new ConfigError(
       service,

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpProblem, jsonBody, type Listening, listen, methodNotAllowed } from '../src/index.ts';
 import { createServiceApp } from '../src/app.ts';
+import { HttpProblem, jsonBody, type Listening, listen, methodNotAllowed } from '../src/index.ts';
 import { request } from '../src/testing/index.ts';
 
 describe('createServiceApp', () => {
@@ -51,7 +51,9 @@ describe('createServiceApp', () => {
   });
 
   it('propagates x-request-id and generates one when absent', async () => {
-    expect((await request(server.url, 'GET', '/healthz', { headers: { 'x-request-id': 'abc-1' } })).headers.get('x-request-id')).toBe('abc-1');
+    expect((await request(server.url, 'GET', '/healthz', { headers: { 'x-request-id': 'abc-1' } })).headers.get('x-request-id')).toBe(
+      'abc-1',
+    );
     expect((await request(server.url, 'GET', '/healthz')).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 

@@ -19,6 +19,10 @@ describe('parseConfig', () => {
     });
   });
 
+  it('treats an empty variable as unset', () => {
+    expect(parseConfig('svc', schema, { PORT: '', DATABASE_URL: '' })).toEqual({ PORT: 8080, DATABASE_URL: undefined, VERBOSE: false });
+  });
+
   it('lists every bad variable at once', () => {
     let caught: unknown;
     try {

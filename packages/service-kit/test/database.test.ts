@@ -5,7 +5,11 @@ import { databaseTarget, MigrationFailedError, migrateToLatest, openDatabase } f
 const migrations = {
   '0001_create_thing': {
     up: async (db: Kysely<unknown>) => {
-      await db.schema.withSchema('kit').createTable('thing').addColumn('id', 'integer', (c) => c.primaryKey()).execute();
+      await db.schema
+        .withSchema('kit')
+        .createTable('thing')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .execute();
     },
   },
 };

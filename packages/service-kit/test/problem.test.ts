@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { HttpProblem, parseInput, problemBody } from '../src/index.ts';
+import { type HttpProblem, parseInput, problemBody } from '../src/index.ts';
 
 describe('parseInput', () => {
   const schema = z.strictObject({ 'a/b': z.number(), nested: z.object({ n: z.number() }) });

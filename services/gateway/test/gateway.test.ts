@@ -8,7 +8,11 @@ import { loadGatewayConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 
 /** Sends a request exactly as written (fetch would normalise the path and drop `connection`). */
-function raw(url: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingMessage['headers']; text: string }> {
+function raw(
+  url: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingMessage['headers']; text: string }> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(url);
     const req = rawRequest({ hostname, port, path, headers }, async (res) => {
@@ -112,7 +116,10 @@ describe('gateway', () => {
   });
 
   it('refuses bodies over the limit, declared or chunked, with 413', async () => {
-    const declared = await request(http.url, 'POST', '/books', { body: 'x'.repeat(3_000), headers: { 'content-type': 'application/json' } });
+    const declared = await request(http.url, 'POST', '/books', {
+      body: 'x'.repeat(3_000),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(declared.status).toBe(413);
     expect(declared.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     const chunks = new ReadableStream({
@@ -123,7 +130,7 @@ describe('gateway', () => {
     });
     const chunked = await fetch(`${http.url}/books`, { method: 'POST', body: chunks, duplex: 'half' } as RequestInit);
     expect(chunked.status).toBe(413);
-    expect((await chunked.json()).detail).toMatch(/larger than 2048 bytes/);
+    expect(((await chunked.json()) as { detail: string }).detail).toMatch(/larger than 2048 bytes/);
   });
 
   it('answers 504 when the upstream hangs and 502 when it refuses', async () => {

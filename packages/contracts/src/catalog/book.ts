@@ -58,12 +58,15 @@ export const Book = z.object({
 export type Book = z.infer<typeof Book>;
 
 /** Body of `POST /books`: every field but `Id`, which the database assigns; unknown fields are refused. */
-export const NewBook = z.strictObject({
-  Name: text(MAX_NAME_LENGTH),
-  Author: text(MAX_AUTHOR_LENGTH),
-  Price: price,
-  Year: year,
-});
+export const NewBook = z.strictObject(
+  {
+    Name: text(MAX_NAME_LENGTH),
+    Author: text(MAX_AUTHOR_LENGTH),
+    Price: price,
+    Year: year,
+  },
+  { error: 'must be a JSON object' },
+);
 export type NewBook = z.infer<typeof NewBook>;
 
 /** Body of `PUT /books`: the whole book, `Id` naming the one to replace. */

@@ -1,13 +1,7 @@
 import { existsSync } from 'node:fs';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** An admin URL of the PostgreSQL server the integration and end-to-end suites use. */
-    databaseUrl: string;
-  }
-}
+import './provided-context.ts';
 
 const HOW_TO =
   'Integration and end-to-end tests need a real PostgreSQL server. Set TEST_DATABASE_URL ' +

@@ -7,8 +7,8 @@ export interface RunningProcess {
   child: ChildProcess;
   /** Everything the process wrote so far (stdout and stderr), for failure messages. */
   output: () => string;
-  /** Sends SIGTERM and waits for the exit (SIGKILL after `graceMs`); resolves with the exit code. */
-  stop: (graceMs?: number) => Promise<number | null>;
+  /** Sends `signal` (default SIGTERM) and waits for the exit (SIGKILL after `graceMs`); resolves with the exit code. */
+  stop: (signal?: NodeJS.Signals, graceMs?: number) => Promise<number | null>;
 }
 
 /**
@@ -30,9 +30,9 @@ export async function startProcess(
     output += chunk;
   });
   const exited = once(child, 'exit');
-  const stop = async (graceMs = 5_000) => {
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM', graceMs = 5_000) => {
     if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-    child.kill('SIGTERM');
+    child.kill(signal);
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
     const [code] = await exited;
     clearTimeout(timer);
@@ -46,7 +46,7 @@ export async function startProcess(
       }),
     ]);
   } catch (error) {
-    await stop(1_000);
+    await stop('SIGKILL', 1_000);
     throw new Error(`${script} did not become ready (${(error as Error).message}):\n${output}`);
   }
   return { child, output: () => output, stop };

@@ -1,0 +1,107 @@
+import { createServer, type Server } from 'node:net';
+import { bookApiSuite } from '@switchyard/catalog-svc/test/api-suite';
+import {
+  createTestDatabase,
+  freePort,
+  type RunningProcess,
+  request,
+  startProcess,
+  type TestDatabase,
+} from '@switchyard/service-kit/testing';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+const catalogMain = new URL('../services/catalog-svc/src/main.ts', import.meta.url).pathname;
+const gatewayMain = new URL('../services/gateway/src/main.ts', import.meta.url).pathname;
+
+describe('gateway and catalog-svc as processes, on PostgreSQL', () => {
+  let testDb: TestDatabase;
+  let catalog: RunningProcess;
+  let catalogPort: number;
+  let gateway: RunningProcess;
+  let gatewayUrl: string;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(inject('databaseUrl'), 'e2e_catalog');
+    catalogPort = await freePort();
+    catalog = await startProcess(
+      catalogMain,
+      { PORT: String(catalogPort), HOST: '127.0.0.1', DATABASE_URL: testDb.url, LOG_LEVEL: 'warn' },
+      `http://127.0.0.1:${catalogPort}/readyz`,
+    );
+    const gatewayPort = await freePort();
+    gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    gateway = await startProcess(
+      gatewayMain,
+      { PORT: String(gatewayPort), HOST: '127.0.0.1', CATALOG_SVC_URL: `http://127.0.0.1:${catalogPort}`, LOG_LEVEL: 'warn' },
+      `${gatewayUrl}/readyz`,
+    );
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await catalog?.stop();
+    await testDb?.drop();
+  });
+
+  bookApiSuite(() => gatewayUrl);
+
+  it('carries one request id from the client through the gateway to catalog-svc and back', async () => {
+    const res = await request(gatewayUrl, 'GET', '/books/1', { headers: { 'x-request-id': 'e2e-trace-1' } });
+    expect(res.headers.get('x-request-id')).toBe('e2e-trace-1');
+    expect(res.body.requestId ?? 'e2e-trace-1').toBe('e2e-trace-1');
+  });
+
+  it('reports the gateway ready only while catalog-svc is, and answers 502 problem+json when it is down', async () => {
+    expect((await request(gatewayUrl, 'GET', '/readyz')).status).toBe(200);
+    expect(await catalog.stop()).toBe(0);
+    const res = await request(gatewayUrl, 'GET', '/books');
+    expect(res.status).toBe(502);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ title: 'Bad Gateway', status: 502, instance: '/books' });
+    expect((await request(gatewayUrl, 'GET', '/readyz')).status).toBe(503);
+    expect((await request(gatewayUrl, 'GET', '/healthz')).status).toBe(200);
+  });
+});
+
+describe('gateway in front of an upstream that hangs', () => {
+  let hanging: Server;
+  let gateway: RunningProcess;
+  let gatewayUrl: string;
+
+  beforeAll(async () => {
+    // Accepts connections and reads requests, but never answers.
+    hanging = createServer((socket) => socket.on('data', () => {}));
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const address = hanging.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const gatewayPort = await freePort();
+    gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    gateway = await startProcess(
+      gatewayMain,
+      {
+        PORT: String(gatewayPort),
+        HOST: '127.0.0.1',
+        CATALOG_SVC_URL: `http://127.0.0.1:${port}`,
+        UPSTREAM_TIMEOUT_MS: '500',
+        LOG_LEVEL: 'warn',
+      },
+      `${gatewayUrl}/healthz`,
+    );
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    hanging?.close();
+  });
+
+  it('answers 504 problem+json once the upstream timeout passes', async () => {
+    const started = Date.now();
+    const res = await request(gatewayUrl, 'GET', '/books/1');
+    expect(res.status).toBe(504);
+    expect(res.body).toMatchObject({
+      type: 'about:blank',
+      title: 'Gateway Timeout',
+      status: 504,
+      detail: 'catalog-svc did not answer in time',
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+  });
+});

@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bookApiSuite } from '@switchyard/catalog-svc/test/api-suite';
+import { freePort, type RunningProcess, request, startProcess } from '@switchyard/service-kit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const standaloneMain = new URL('../apps/standalone/src/main.ts', import.meta.url).pathname;
+
+describe('standalone launcher on embedded PGlite', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-e2e-'));
+  let stack: RunningProcess;
+  let url: string;
+  const env = async () => {
+    const [gatewayPort, catalogPort] = [await freePort(), await freePort()];
+    url = `http://127.0.0.1:${gatewayPort}`;
+    return { GATEWAY_PORT: String(gatewayPort), CATALOG_PORT: String(catalogPort), DATA_DIR: dataDir, DATABASE_URL: '' };
+  };
+
+  beforeAll(async () => {
+    const vars = await env();
+    stack = await startProcess(standaloneMain, vars, `${url}/readyz`, 60_000);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints the gateway URL and example requests', () => {
+    expect(stack.output()).toContain(`gateway   ${url}`);
+    expect(stack.output()).toContain(`curl ${url}/books`);
+    expect(stack.output()).toContain('embedded PGlite');
+  });
+
+  bookApiSuite(() => url);
+
+  it('shuts down cleanly on SIGINT and keeps its books across a restart', async () => {
+    const created = await request(url, 'POST', '/books', { body: { Name: 'Kept', Author: 'Restart', Price: 1, Year: 2000 } });
+    expect(created.status).toBe(201);
+    expect(await stack.stop('SIGINT')).toBe(0);
+    expect(stack.output()).toContain('switchyard stopped');
+    stack = await startProcess(standaloneMain, await env(), `${url}/readyz`, 60_000);
+    expect((await request(url, 'GET', `/books/${created.body.Id}`)).body).toEqual(created.body);
+  });
+});

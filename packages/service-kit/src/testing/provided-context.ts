@@ -1,0 +1,9 @@
+/** Values the integration and end-to-end projects' global setup provides to every test file (`inject(...)`). */
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** An admin URL of the PostgreSQL server the integration and end-to-end suites use. */
+    databaseUrl: string;
+  }
+}
+
+export {};
