@@ -12,6 +12,10 @@ const acceptable = /^[\w.:@/+=-]{1,128}$/;
  * inject log lines or headers are replaced, never echoed.
  */
 export function requestIdOf(req: IncomingMessage): string {
-  const incoming = req.headers[REQUEST_ID_HEADER];
+  return requestIdFrom(req.headers[REQUEST_ID_HEADER]);
+}
+
+/** {@link requestIdOf} for a header value already read: kept when acceptable, else a new UUID. */
+export function requestIdFrom(incoming: string | string[] | undefined): string {
   return typeof incoming === 'string' && acceptable.test(incoming) ? incoming : randomUUID();
 }

@@ -1,10 +1,11 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { createServiceApp, type Logger, problemBody, type ReadinessCheck, requestIdOf, writeProblem } from '@switchyard/service-kit';
+import { createServiceApp, type Logger, problemBody, type ReadinessCheck, writeProblem } from '@switchyard/service-kit';
 import type { GatewayConfig } from './config.ts';
 import { docsRouter } from './http/docs.routes.ts';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics.ts';
 import { Upstream } from './proxy/forwarder.ts';
+import { prepareUpstreamRequest } from './proxy/headers.ts';
 import { type ServiceName, serviceFor, unsafeTarget } from './routing.ts';
 
 /** A gateway request handler and what it holds open. */
@@ -66,6 +67,7 @@ export function createGateway(config: GatewayConfig, logger: Logger): Gateway {
     },
   });
 
+  const logForwarded = logger.isLevelEnabled('info');
   const handler: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
@@ -75,14 +77,17 @@ export function createGateway(config: GatewayConfig, logger: Logger): Gateway {
       return;
     }
     const started = performance.now();
-    const requestId = requestIdOf(req);
+    const prepared = prepareUpstreamRequest(req);
+    const { requestId } = prepared;
     res.once('finish', () => {
       const seconds = (performance.now() - started) / 1_000;
       metrics.observe(service, req.method ?? '', res.statusCode, seconds);
-      logger.info(
-        { reqId: requestId, method: req.method, url, upstream: service, status: res.statusCode, ms: Math.round(seconds * 1_000) },
-        'forwarded',
-      );
+      if (logForwarded) {
+        logger.info(
+          { reqId: requestId, method: req.method, url, upstream: service, status: res.statusCode, ms: Math.round(seconds * 1_000) },
+          'forwarded',
+        );
+      }
     });
     if (unsafeTarget(url)) {
       writeProblem(res, problemBody(400, 'Request path must not contain dot segments or backslashes', { instance: url, requestId }), {
@@ -102,7 +107,7 @@ export function createGateway(config: GatewayConfig, logger: Logger): Gateway {
       );
       return;
     }
-    void upstream.forward(req, res, requestId, config.BODY_LIMIT_BYTES);
+    void upstream.forward(req, res, prepared, config.BODY_LIMIT_BYTES);
   };
 
   return {

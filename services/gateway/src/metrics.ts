@@ -27,11 +27,25 @@ export function createGatewayMetrics(): GatewayMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
+  // Label children are looked up once per label set: prom-client hashes labels on every `labels()` call.
+  const counters = new Map<string, ReturnType<typeof requests.labels>>();
+  const timers = new Map<string, ReturnType<typeof duration.labels>>();
   return {
     registry,
     observe: (service, method, status, seconds) => {
-      requests.inc({ service, method, status: String(status) });
-      duration.observe({ service }, seconds);
+      const key = `${service} ${method} ${status}`;
+      let counter = counters.get(key);
+      if (!counter) {
+        counter = requests.labels(service, method, String(status));
+        counters.set(key, counter);
+      }
+      counter.inc();
+      let timer = timers.get(service);
+      if (!timer) {
+        timer = duration.labels(service);
+        timers.set(service, timer);
+      }
+      timer.observe(seconds);
     },
   };
 }

@@ -1,3 +1,5 @@
+import type {} from 'vitest';
+
 /** Values the integration and end-to-end projects' global setup provides to every test file (`inject(...)`). */
 declare module 'vitest' {
   export interface ProvidedContext {

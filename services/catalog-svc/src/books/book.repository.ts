@@ -1,5 +1,5 @@
 import type { BookSortKey, NewBook, SortableBookField } from '@switchyard/contracts';
-import { type Kysely, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { CatalogDatabase } from '../db/schema.ts';
 import type { BookRow } from './book.table.ts';
 
@@ -33,35 +33,42 @@ export function findBook(db: Db, id: number): Promise<StoredBook | undefined> {
   return db.selectFrom('book').select(columns).where('id', '=', id).executeTakeFirst();
 }
 
+/** The listing's filters as one condition (`true` when there are none). */
+function matching(listing: BookListing) {
+  return (eb: ExpressionBuilder<CatalogDatabase, 'book'>) => {
+    const conditions: Expression<SqlBool>[] = [];
+    if (listing.author !== undefined) conditions.push(eb('author', '=', listing.author));
+    if (listing.year !== undefined) conditions.push(eb('year', '=', listing.year));
+    return eb.and(conditions);
+  };
+}
+
 /**
- * Lists books matching `listing` in its order (ties broken by id). When a page is asked for, `total`
- * is the number of matching rows over all pages (one query, with a window count).
+ * Lists books matching `listing` in its order (ties broken by id). `total` is the number of matching
+ * rows over all pages: counted by a scalar subquery in the same statement when a full page comes
+ * back, derived from the page itself when it is the last one.
  */
 export async function listBooks(db: Db, listing: BookListing): Promise<{ rows: StoredBook[]; total: number }> {
-  let query = db.selectFrom('book').select(columns);
-  if (listing.author !== undefined) query = query.where('author', '=', listing.author);
-  if (listing.year !== undefined) query = query.where('year', '=', listing.year);
+  let query = db.selectFrom('book').select(columns).where(matching(listing));
   for (const key of listing.sort) query = query.orderBy(columnOf[key.field], key.descending ? 'desc' : 'asc');
   if (!listing.sort.some((key) => key.field === 'Id')) query = query.orderBy('id', 'asc');
   if (listing.limit === undefined && listing.offset === 0) {
     const rows = await query.execute();
     return { rows, total: rows.length };
   }
-  const rows = await query
-    .select(sql<number>`(count(*) over ())::integer`.as('total'))
+  const counted = await query
+    .select((eb) => eb.selectFrom('book').select(sql<number>`count(*)::integer`.as('n')).where(matching(listing)).as('total'))
     .limit(listing.limit ?? 2_147_483_647)
     .offset(listing.offset)
     .execute();
-  const total = rows[0]?.total ?? (await countBooks(db, listing));
-  return { rows: rows.map(({ total: _total, ...row }) => row), total };
-}
-
-async function countBooks(db: Db, listing: BookListing): Promise<number> {
-  let query = db.selectFrom('book').select(sql<number>`count(*)::integer`.as('n'));
-  if (listing.author !== undefined) query = query.where('author', '=', listing.author);
-  if (listing.year !== undefined) query = query.where('year', '=', listing.year);
-  const { n } = await query.executeTakeFirstOrThrow();
-  return n;
+  const rows = counted.map(({ total: _total, ...row }) => row);
+  if (counted[0]) return { rows, total: Number(counted[0].total) };
+  const { n } = await db
+    .selectFrom('book')
+    .select(sql<number>`count(*)::integer`.as('n'))
+    .where(matching(listing))
+    .executeTakeFirstOrThrow();
+  return { rows, total: n };
 }
 
 /** Inserts a book; the database assigns its id. */

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@switchyard/service-kit';
 import { problemBody, writeProblem } from '@switchyard/service-kit';
-import { Pool } from 'undici';
+import { type Dispatcher, Pool } from 'undici';
 import { BodyTooLargeError, bodyLimiter } from './body-limit.ts';
-import { clientResponseHeaders, upstreamRequestHeaders } from './headers.ts';
+import { stripHopByHop, type UpstreamRequest } from './headers.ts';
 
 /** Settings of the connection pool to one upstream. */
 export interface UpstreamOptions {
@@ -13,6 +13,20 @@ export interface UpstreamOptions {
   /** Wait for response headers and between body chunks, ms. */
   timeoutMs: number;
   connectTimeoutMs: number;
+}
+
+interface Exchange {
+  res: ServerResponse;
+  requestId: string;
+}
+
+/** Writes the upstream's status and headers to the client and hands undici the client response to stream the body into. */
+function startResponse({ statusCode, headers, opaque }: Dispatcher.StreamFactoryData<Exchange>): ServerResponse {
+  const { res, requestId } = opaque;
+  const out = stripHopByHop(headers);
+  out['x-request-id'] = requestId;
+  res.writeHead(statusCode, out);
+  return res;
 }
 
 /**
@@ -41,40 +55,26 @@ export class Upstream {
   }
 
   /**
-   * Forwards `req` (its method, path and query, end-to-end headers and body) and streams the answer
-   * into `res`. Never throws: every failure is answered or, once the answer has started, ends the socket.
+   * Forwards `req` (method, path and query, the headers `prepared` holds, and its body) and streams the
+   * answer into `res`. Never throws: every failure is answered or, once the answer has started, ends
+   * the client's connection.
    */
-  async forward(req: IncomingMessage, res: ServerResponse, requestId: string, bodyLimitBytes: number): Promise<void> {
-    const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > bodyLimitBytes) {
+  async forward(req: IncomingMessage, res: ServerResponse, prepared: UpstreamRequest, bodyLimitBytes: number): Promise<void> {
+    const { contentLength, chunked, requestId } = prepared;
+    if (contentLength !== undefined && contentLength > bodyLimitBytes) {
       res.setHeader('connection', 'close');
       this.fail(res, req, requestId, 413, `Request body is larger than ${bodyLimitBytes} bytes`);
       return;
     }
-    const hasBody = declared !== undefined ? Number(declared) > 0 : req.headers['transfer-encoding'] !== undefined;
-    const body = !hasBody ? null : declared !== undefined ? req : req.pipe(bodyLimiter(bodyLimitBytes));
-    const abort = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) abort.abort();
-    });
+    const body = contentLength ? req : chunked ? req.pipe(bodyLimiter(bodyLimitBytes)) : null;
     try {
-      await this.pool.stream(
-        {
-          path: req.url ?? '/',
-          method: req.method as 'GET',
-          headers: upstreamRequestHeaders(req, requestId),
-          body,
-          signal: abort.signal,
-        },
-        ({ statusCode, headers }) => {
-          res.writeHead(statusCode, { ...clientResponseHeaders(headers), 'x-request-id': requestId });
-          return res;
-        },
+      await this.pool.stream<Exchange>(
+        { path: req.url ?? '/', method: req.method as Dispatcher.HttpMethod, headers: prepared.headers, body, opaque: { res, requestId } },
+        startResponse,
       );
     } catch (error) {
-      if (abort.signal.aborted) return;
-      if (res.headersSent) {
-        this.logger.warn({ err: error, upstream: this.name, requestId }, 'upstream failed during the response');
+      if (res.headersSent || res.destroyed) {
+        if (!res.destroyed) this.logger.warn({ err: error, upstream: this.name, requestId }, 'upstream failed during the response');
         res.destroy();
         return;
       }

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { REQUEST_ID_HEADER, requestIdFrom } from '@switchyard/service-kit';
 
-/** Hop-by-hop headers (RFC 9110 section 7.6.1) plus `expect`, which the gateway answers itself; never forwarded. */
+/** Hop-by-hop headers (RFC 9110 section 7.6.1), plus `expect` (answered by the gateway itself) and `host`. */
 const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
@@ -15,43 +16,77 @@ const HOP_BY_HOP = new Set([
   'host',
 ]);
 
-function connectionNominated(headers: IncomingHttpHeaders): Set<string> | undefined {
-  const connection = headers.connection;
+/** Headers the gateway sets itself on the way up; incoming copies are replaced or extended. */
+const REWRITTEN = new Set([REQUEST_ID_HEADER, 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto']);
+
+function nominatedBy(connection: string | undefined): Set<string> | undefined {
   if (!connection || connection === 'keep-alive' || connection === 'close') return undefined;
-  return new Set(
-    String(connection)
-      .split(',')
-      .map((name) => name.trim().toLowerCase()),
-  );
+  return new Set(connection.split(',').map((name) => name.trim().toLowerCase()));
+}
+
+/** What the gateway needs to know about an incoming request, read in one pass over its raw headers. */
+export interface UpstreamRequest {
+  /** The request's id: the client's `x-request-id` when acceptable, else a new UUID. */
+  requestId: string;
+  /** Flat `[name, value, name, value, ...]` list to send upstream. */
+  headers: string[];
+  /** The declared body length, or undefined when there is none. */
+  contentLength: number | undefined;
+  chunked: boolean;
 }
 
 /**
- * Headers to send upstream: the client's end-to-end headers, `x-request-id`, and `x-forwarded-for`
- * (appended to), `-host` and `-proto` as a reverse proxy sets them. `host` is the upstream's own.
+ * Reads `req.rawHeaders` once and builds the upstream request's headers: the client's end-to-end
+ * headers, `x-request-id`, and `x-forwarded-for` (appended to), `-host` and `-proto` as a reverse
+ * proxy sets them. Hop-by-hop headers, including any the `Connection` header names, are dropped;
+ * `host` becomes the upstream's own.
  */
-export function upstreamRequestHeaders(req: IncomingMessage, requestId: string): Record<string, string | string[]> {
-  const nominated = connectionNominated(req.headers);
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || nominated?.has(name)) continue;
-    out[name] = value;
+export function prepareUpstreamRequest(req: IncomingMessage): UpstreamRequest {
+  const raw = req.rawHeaders;
+  let connection: string | undefined;
+  let incomingId: string | undefined;
+  let forwardedFor: string | undefined;
+  let host = '';
+  let contentLength: number | undefined;
+  let chunked = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    const value = raw[i + 1] as string;
+    if (name === 'connection') connection = value;
+    else if (name === REQUEST_ID_HEADER) incomingId = incomingId === undefined ? value : '';
+    else if (name === 'x-forwarded-for') forwardedFor = forwardedFor ? `${forwardedFor}, ${value}` : value;
+    else if (name === 'host') host = value;
+    else if (name === 'content-length') contentLength = Number(value);
+    else if (name === 'transfer-encoding') chunked = true;
   }
+  const nominated = nominatedBy(connection);
+  const headers: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    if (HOP_BY_HOP.has(name) || REWRITTEN.has(name) || nominated?.has(name)) continue;
+    headers.push(name, raw[i + 1] as string);
+  }
+  const requestId = requestIdFrom(incomingId);
   const peer = req.socket.remoteAddress ?? '';
-  const prior = req.headers['x-forwarded-for'];
-  out['x-forwarded-for'] = prior ? `${prior}, ${peer}` : peer;
-  out['x-forwarded-host'] = req.headers.host ?? '';
-  out['x-forwarded-proto'] = 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http';
-  out['x-request-id'] = requestId;
-  return out;
+  const proto = 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http';
+  headers.push(
+    REQUEST_ID_HEADER,
+    requestId,
+    'x-forwarded-for',
+    forwardedFor ? `${forwardedFor}, ${peer}` : peer,
+    'x-forwarded-host',
+    host,
+    'x-forwarded-proto',
+    proto,
+  );
+  return { requestId, headers, contentLength, chunked };
 }
 
-/** Response headers to pass back to the client: the upstream's, less hop-by-hop ones. */
-export function clientResponseHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const nominated = connectionNominated(headers);
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || (HOP_BY_HOP.has(name) && name !== 'host') || nominated?.has(name)) continue;
-    out[name] = value;
+/** Removes hop-by-hop headers from an upstream response's headers, in place, and returns them. */
+export function stripHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const nominated = nominatedBy(typeof headers.connection === 'string' ? headers.connection : undefined);
+  for (const name of Object.keys(headers)) {
+    if ((HOP_BY_HOP.has(name) && name !== 'host') || nominated?.has(name)) delete headers[name];
   }
-  return out;
+  return headers;
 }
