@@ -7,5 +7,3 @@ declare module 'vitest' {
     databaseUrl: string;
   }
 }
-
-export {};
