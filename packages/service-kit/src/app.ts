@@ -76,8 +76,19 @@ const bodyParserDetails: Record<string, string> = {
 };
 
 /**
+ * PostgreSQL's class 22 errors ("data exception": a value out of range, an invalid byte sequence,
+ * untranslatable characters) are caused by request values that slipped past validation; they are
+ * the client's fault, so 400, never 500.
+ */
+function isPostgresDataException(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}
+
+/**
  * The error middleware: an {@link HttpProblem} becomes its problem response; a body-parser or router
- * error with a 4xx status becomes a 4xx problem with a plain message; anything else is logged with
+ * error with a 4xx status becomes a 4xx problem with a plain message; a PostgreSQL data exception
+ * becomes a 400; anything else is logged with
  * its stack and answered with an opaque 500 problem (no stack trace leaves the process).
  */
 export const problemHandler: ErrorRequestHandler = (error, req, res, _next) => {
@@ -93,6 +104,11 @@ export const problemHandler: ErrorRequestHandler = (error, req, res, _next) => {
       problemBody(error.status, error.detail, { ...extra, ...(error.errors ? { errors: error.errors } : {}) }),
       error.headers,
     );
+    return;
+  }
+  if (isPostgresDataException(error)) {
+    req.log?.warn({ err: error }, 'the database refused a value');
+    writeProblem(res, problemBody(400, 'A value in the request cannot be stored', extra));
     return;
   }
   const status = typeof error?.status === 'number' ? error.status : typeof error?.statusCode === 'number' ? error.statusCode : 500;

@@ -30,6 +30,9 @@ describe('createServiceApp', () => {
         routes.get('/teapot', () => {
           throw new HttpProblem(418, 'short and stout');
         });
+        routes.get('/data-exception', () => {
+          throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+        });
         routes.get('/boom', () => {
           throw new Error('secret internals');
         });
@@ -67,6 +70,8 @@ describe('createServiceApp', () => {
       ['POST', '/echo', {}, undefined, 400, /body is required/],
       ['DELETE', '/echo', {}, undefined, 405, /use POST/],
       ['GET', '/nowhere', {}, undefined, 404, /No route for GET \/nowhere/],
+      ['GET', '/data-exception', {}, undefined, 400, /cannot be stored/],
+      ['GET', '/%E0%A4%A', {}, undefined, 404, /No route/],
     ];
     for (const [method, path, headers, body, status, detail] of cases) {
       const res = await request(server.url, method, path, { headers, ...(body === undefined ? {} : { body }) });

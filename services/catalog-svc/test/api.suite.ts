@@ -68,6 +68,7 @@ export function bookApiSuite(target: () => string): void {
       ['a client-chosen Id', { ...book(), Id: 5 }, ['#/Id']],
       ['an unknown field', { ...book(), Isbn: '978-0' }, ['#/Isbn']],
       ['an array', [book()], ['#/']],
+      ['a NUL character', { ...book(), Name: 'a\u0000b' }, ['#/Name']],
     ];
     for (const [what, body, pointers] of invalid) {
       it(`refuses ${what} with 400 naming each field`, async () => {
@@ -229,6 +230,7 @@ export function bookApiSuite(target: () => string): void {
         ['sort=Price;drop', 'sort'],
         ['limit=1&limit=2', 'limit'],
         ['color=red', 'color'],
+        ['Author=%00', 'Author'],
       ]) {
         const res = await call('GET', `/books?${query}`);
         expectProblem(res, 400);

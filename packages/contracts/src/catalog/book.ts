@@ -23,11 +23,15 @@ export const MAX_PAGE_SIZE = 1000;
 
 const requiredMessage = (kind: string) => (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : `must be ${kind}`);
 
+/** PostgreSQL text cannot hold U+0000, so no string the catalogue stores or searches for may contain it. */
+const noNul = (value: string) => !value.includes('\u0000');
+
 const text = (max: number) =>
   z
     .string({ error: requiredMessage('a string') })
     .max(max, `must be at most ${max} characters`)
-    .regex(/\S/, 'must not be blank');
+    .regex(/\S/, 'must not be blank')
+    .refine(noNul, 'must not contain NUL characters');
 
 /** A book id in a body: a positive 32-bit integer. */
 export const BookIdValue = z
@@ -104,7 +108,11 @@ const sortPattern = new RegExp(`^-?(${SORTABLE_BOOK_FIELDS.join('|')})(,-?(${SOR
 export const BookListQuery = z.strictObject({
   limit: integerParameter(1, MAX_PAGE_SIZE).optional(),
   offset: integerParameter(0, MAX_BOOK_ID).optional(),
-  Author: z.string({ error: 'must be given once' }).max(MAX_AUTHOR_LENGTH).optional(),
+  Author: z
+    .string({ error: 'must be given once' })
+    .max(MAX_AUTHOR_LENGTH, `must be at most ${MAX_AUTHOR_LENGTH} characters`)
+    .refine(noNul, 'must not contain NUL characters')
+    .optional(),
   Year: integerParameter(MIN_YEAR, 99_999).optional(),
   sort: z
     .string({ error: 'must be given once' })
