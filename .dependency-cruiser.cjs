@@ -27,6 +27,13 @@ module.exports = {
       to: { path: '^(services|apps)/' },
     },
     {
+      name: 'no-unresolvable',
+      comment: 'An import nothing resolves to is a missing dependency (or a way around the rules above).',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},
