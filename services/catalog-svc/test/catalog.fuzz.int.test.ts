@@ -1,11 +1,7 @@
-import { createLogger, type Listening, listen } from '@switchyard/service-kit';
-import { createTestDatabase, request, type TestDatabase } from '@switchyard/service-kit/testing';
+import { request } from '@switchyard/service-kit/testing';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createCatalogApp } from '../src/app.ts';
-import { loadCatalogConfig } from '../src/config.ts';
-import { CATALOG_SCHEMA } from '../src/db/schema.ts';
-import { openCatalogDatabase } from '../src/service.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestCatalog, type TestCatalog } from './start-catalog.ts';
 
 /**
  * Property: whatever a client sends, catalog-svc answers below 500, and every 4xx is problem+json.
@@ -13,31 +9,12 @@ import { openCatalogDatabase } from '../src/service.ts';
  * strings are arbitrary text.
  */
 describe('catalog-svc under arbitrary input (PostgreSQL)', () => {
-  let testDb: TestDatabase;
-  let http: Listening;
-  let close: () => Promise<void>;
+  let catalog: TestCatalog;
 
   beforeAll(async () => {
-    testDb = await createTestDatabase(inject('databaseUrl'), 'catalog_fuzz');
-    const config = loadCatalogConfig({ DATABASE_URL: testDb.url });
-    const logger = createLogger('catalog-svc', 'silent');
-    const database = await openCatalogDatabase(config, logger);
-    const app = createCatalogApp({
-      db: database.db.withSchema(CATALOG_SCHEMA),
-      logger,
-      ping: database.ping,
-      bodyLimitBytes: config.BODY_LIMIT_BYTES,
-    });
-    http = await listen(app, 0, '127.0.0.1');
-    close = async () => {
-      await http.close(100);
-      await database.close();
-    };
+    catalog = await startTestCatalog('catalog_fuzz');
   });
-  afterAll(async () => {
-    await close?.();
-    await testDb?.drop();
-  });
+  afterAll(() => catalog?.close());
 
   const anyValue = fc.oneof(fc.jsonValue(), fc.string({ unit: 'binary' }), fc.double(), fc.constant(null));
   const nearBook = fc.record({ Id: anyValue, Name: anyValue, Author: anyValue, Price: anyValue, Year: anyValue }, { requiredKeys: [] });
@@ -55,7 +32,7 @@ describe('catalog-svc under arbitrary input (PostgreSQL)', () => {
   const body = fc.oneof(fc.jsonValue(), nearBook, plausibleBook);
 
   async function expectNoServerError(method: string, path: string, options: Parameters<typeof request>[3] = {}) {
-    const res = await request(http.url, method, path, options);
+    const res = await request(catalog.url, method, path, options);
     expect(res.status, `${method} ${path} ${JSON.stringify(options)} -> ${res.text}`).toBeLessThan(500);
     if (res.status >= 400) expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   }
