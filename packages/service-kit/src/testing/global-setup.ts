@@ -1,41 +1,64 @@
 import { existsSync } from 'node:fs';
+import amqplib from 'amqplib';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import './provided-context.ts';
 
 const HOW_TO =
-  'Integration and end-to-end tests need a real PostgreSQL server. Set TEST_DATABASE_URL ' +
-  '(e.g. postgres://postgres@127.0.0.1:5432/postgres, a user that may CREATE DATABASE), or run a Docker engine so testcontainers can start one.';
+  'Integration and end-to-end tests need a real PostgreSQL server and a real RabbitMQ broker. Set TEST_DATABASE_URL ' +
+  '(e.g. postgres://postgres@127.0.0.1:5432/postgres, a user that may CREATE DATABASE) and TEST_AMQP_URL ' +
+  '(e.g. amqp://guest:guest@127.0.0.1:5672), or run a Docker engine so testcontainers can start them.';
 
 function dockerAvailable(): boolean {
   return Boolean(process.env.DOCKER_HOST) || existsSync('/var/run/docker.sock');
 }
 
+async function checkPostgres(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+  } catch (error) {
+    throw new Error(`Cannot reach PostgreSQL at TEST_DATABASE_URL (${(error as Error).message}). ${HOW_TO}`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function checkRabbitMq(url: string): Promise<void> {
+  try {
+    const connection = await amqplib.connect(url, { timeout: 5_000 });
+    await connection.close();
+  } catch (error) {
+    throw new Error(`Cannot reach RabbitMQ at TEST_AMQP_URL (${(error as Error).message}). ${HOW_TO}`);
+  }
+}
+
 /**
- * Vitest global setup of the integration and end-to-end projects: provides `databaseUrl` from
- * `TEST_DATABASE_URL`, else from a PostgreSQL container started with testcontainers when Docker is
- * there, else fails the run with a message saying how to provide one (never skips).
+ * Vitest global setup of the integration and end-to-end projects. Provides `databaseUrl` and `amqpUrl`
+ * from `TEST_DATABASE_URL` and `TEST_AMQP_URL`, else from containers started with testcontainers when a
+ * Docker engine is there, else fails the run with a message saying how to provide them (never skips).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const stops: Array<() => Promise<unknown>> = [];
   let databaseUrl = process.env.TEST_DATABASE_URL;
+  let amqpUrl = process.env.TEST_AMQP_URL;
+  if ((!databaseUrl || !amqpUrl) && !dockerAvailable()) throw new Error(HOW_TO);
   if (!databaseUrl) {
-    if (!dockerAvailable()) throw new Error(HOW_TO);
     const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
     const container = await new PostgreSqlContainer('postgres:17-alpine').start();
     databaseUrl = container.getConnectionUri();
     stops.push(() => container.stop());
   }
-  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-  } catch (error) {
-    throw new Error(`Cannot reach TEST_DATABASE_URL (${(error as Error).message}). ${HOW_TO}`);
-  } finally {
-    await client.end().catch(() => {});
+  if (!amqpUrl) {
+    const { RabbitMQContainer } = await import('@testcontainers/rabbitmq');
+    const container = await new RabbitMQContainer('rabbitmq:4-alpine').start();
+    amqpUrl = container.getAmqpUrl();
+    stops.push(() => container.stop());
   }
+  await Promise.all([checkPostgres(databaseUrl), checkRabbitMq(amqpUrl)]);
   project.provide('databaseUrl', databaseUrl);
+  project.provide('amqpUrl', amqpUrl);
   return async () => {
     for (const stop of stops.reverse()) await stop();
   };
