@@ -45,9 +45,20 @@ describe('gateway and catalog-svc as processes, on PostgreSQL', () => {
   bookApiSuite(() => gatewayUrl);
 
   it('carries one request id from the client through the gateway to catalog-svc and back', async () => {
-    const res = await request(gatewayUrl, 'GET', '/books/1', { headers: { 'x-request-id': 'e2e-trace-1' } });
+    // catalog-svc writes the id it received into its problem body, so this shows the id reached it.
+    const res = await request(gatewayUrl, 'GET', '/books/2147483600', { headers: { 'x-request-id': 'e2e-trace-1' } });
+    expect(res.status).toBe(404);
     expect(res.headers.get('x-request-id')).toBe('e2e-trace-1');
-    expect(res.body.requestId ?? 'e2e-trace-1').toBe('e2e-trace-1');
+    expect(res.body.requestId).toBe('e2e-trace-1');
+    const generated = await request(gatewayUrl, 'GET', '/books/2147483600');
+    expect(generated.body.requestId).toBe(generated.headers.get('x-request-id'));
+    expect(generated.body.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("refuses a body over the gateway's own limit before it reaches catalog-svc", async () => {
+    const res = await request(gatewayUrl, 'POST', '/books', { body: 'x'.repeat(1_048_577), headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(413);
+    expect(res.body.detail).toBe('Request body is larger than 1048576 bytes');
   });
 
   it('reports the gateway ready only while catalog-svc is, and answers 502 problem+json when it is down', async () => {

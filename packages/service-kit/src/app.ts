@@ -1,4 +1,6 @@
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
+import type { ProblemFieldError } from '@switchyard/contracts';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import { mountHealthRoutes, type ReadinessCheck } from './health.ts';
 import type { Logger } from './logger.ts';
@@ -12,6 +14,13 @@ export interface ServiceAppOptions {
   readiness: readonly ReadinessCheck[];
   /** Largest JSON body accepted, in bytes or as `16kb`; larger bodies get 413. Default 16 KiB. */
   bodyLimit?: string | number;
+  /**
+   * Which request bodies are parsed as JSON: media types (default `application/json` and `application/*+json`),
+   * or a predicate (e.g. `() => true` to read every body as JSON whatever its content type).
+   */
+  jsonTypes?: string[] | ((req: Request) => boolean);
+  /** How errors are written; default RFC 9457 problem details ({@link renderProblem}). */
+  renderError?: ErrorRenderer;
   /** Mounts the service's own routes, after the body parser and before the 404 fallback. */
   routes: (app: Express) => void;
 }
@@ -20,7 +29,7 @@ export interface ServiceAppOptions {
  * Creates a service's express app with what every service shares: request ids (`x-request-id` taken
  * or generated, echoed on the response), pino request logging, `X-Content-Type-Options: nosniff`,
  * `/healthz` and `/readyz`, a bounded JSON body parser, a 404 problem for unknown routes and the
- * RFC 9457 error mapping of {@link problemHandler}. No ETag or `X-Powered-By` from express itself.
+ * error mapping of {@link errorHandler} (RFC 9457 unless `renderError` says otherwise). No ETag or `X-Powered-By` from express itself.
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
@@ -41,10 +50,15 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   );
   app.use(noSniff);
   mountHealthRoutes(app, options.readiness);
-  app.use(express.json({ limit: options.bodyLimit ?? '16kb', type: ['application/json', 'application/*+json'] }));
+  app.use(
+    express.json({
+      limit: options.bodyLimit ?? '16kb',
+      type: (options.jsonTypes ?? ['application/json', 'application/*+json']) as string[],
+    }),
+  );
   options.routes(app);
   app.use(notFound);
-  app.use(problemHandler);
+  app.use(errorHandler(options.renderError ?? renderProblem));
   return app;
 }
 
@@ -75,6 +89,20 @@ const bodyParserDetails: Record<string, string> = {
   'request.size.invalid': 'Request body length does not match its Content-Length',
 };
 
+/** Errors that mean the database could not be reached in time, not that the request was wrong. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
+
+/**
+ * The connection pool gave up waiting for a free connection (node-postgres: "timeout exceeded when
+ * trying to connect"), the server refused or dropped the connection, or PostgreSQL is shutting down or
+ * out of connections (SQLSTATE 57P0x, 53300): a 503 the client may retry, not a 500.
+ */
+function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | undefined;
+  if (typeof e?.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
+  return typeof e?.message === 'string' && /timeout exceeded when trying to connect|Connection terminated/i.test(e.message);
+}
+
 /**
  * PostgreSQL's class 22 errors ("data exception": a value out of range, an invalid byte sequence,
  * untranslatable characters) are caused by request values that slipped past validation; they are
@@ -85,38 +113,75 @@ function isPostgresDataException(error: unknown): boolean {
   return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }
 
+/** An error as the client is told about it, whatever the wire format. */
+export interface ClientError {
+  status: number;
+  /** The status's reason phrase, e.g. `Not Found`. */
+  title: string;
+  detail?: string;
+  /** The invalid fields of a 400. */
+  errors?: ProblemFieldError[];
+  /** Extra response headers, e.g. `Allow` on a 405. */
+  headers: Record<string, string>;
+}
+
+/** Writes a {@link ClientError} in an API's own error format. */
+export type ErrorRenderer = (error: ClientError, req: Request, res: ServerResponse) => void;
+
+/** The default {@link ErrorRenderer}: RFC 9457 problem details with `instance` and `requestId`. */
+export const renderProblem: ErrorRenderer = (error, req, res) => {
+  writeProblem(
+    res,
+    problemBody(error.status, error.detail, {
+      instance: req.originalUrl,
+      requestId: String(req.id ?? ''),
+      ...(error.errors ? { errors: error.errors } : {}),
+    }),
+    error.headers,
+  );
+};
+
 /**
- * The error middleware: an {@link HttpProblem} becomes its problem response; a body-parser or router
- * error with a 4xx status becomes a 4xx problem with a plain message; a PostgreSQL data exception
- * becomes a 400; anything else is logged with
- * its stack and answered with an opaque 500 problem (no stack trace leaves the process).
+ * The error middleware: an {@link HttpProblem} is answered with its status; a body-parser or router
+ * error with a 4xx status becomes that 4xx with a plain message; a PostgreSQL data exception becomes
+ * a 400; anything else is logged with its stack and answered with an opaque 500 (no stack trace leaves
+ * the process). `render` writes the answer in the API's format.
  */
-export const problemHandler: ErrorRequestHandler = (error, req, res, _next) => {
-  if (res.headersSent) {
-    req.log?.error({ err: error }, 'error after the response started');
-    res.destroy();
-    return;
-  }
-  const extra = { instance: req.originalUrl, requestId: String(req.id ?? '') };
+export function errorHandler(render: ErrorRenderer): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    if (res.headersSent) {
+      req.log?.error({ err: error }, 'error after the response started');
+      res.destroy();
+      return;
+    }
+    render(classify(error, req), req, res);
+  };
+}
+
+function classify(error: unknown, req: Request): ClientError {
+  const at = (status: number, detail?: string, rest: Partial<ClientError> = {}): ClientError => ({
+    status,
+    title: STATUS_CODES[status] ?? 'Error',
+    ...(detail === undefined ? {} : { detail }),
+    headers: {},
+    ...rest,
+  });
   if (error instanceof HttpProblem) {
-    writeProblem(
-      res,
-      problemBody(error.status, error.detail, { ...extra, ...(error.errors ? { errors: error.errors } : {}) }),
-      error.headers,
-    );
-    return;
+    return at(error.status, error.detail, { headers: error.headers, ...(error.errors ? { errors: error.errors } : {}) });
   }
   if (isPostgresDataException(error)) {
     req.log?.warn({ err: error }, 'the database refused a value');
-    writeProblem(res, problemBody(400, 'A value in the request cannot be stored', extra));
-    return;
+    return at(400, 'A value in the request cannot be stored');
   }
-  const status = typeof error?.status === 'number' ? error.status : typeof error?.statusCode === 'number' ? error.statusCode : 500;
+  if (isDatabaseUnavailable(error)) {
+    req.log?.warn({ err: error }, 'database busy or unavailable');
+    return at(503, 'The service is busy or its database is unavailable; retry shortly', { headers: { 'retry-after': '1' } });
+  }
+  const e = error as { status?: unknown; statusCode?: unknown; type?: unknown };
+  const status = typeof e?.status === 'number' ? e.status : typeof e?.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500) {
-    const detail = bodyParserDetails[error.type as string] ?? (status === 400 ? 'Malformed request' : undefined);
-    writeProblem(res, problemBody(status, detail, extra));
-    return;
+    return at(status, bodyParserDetails[String(e.type)] ?? (status === 400 ? 'Malformed request' : undefined));
   }
   req.log?.error({ err: error }, 'unhandled error');
-  writeProblem(res, problemBody(500, 'An unexpected error occurred; the request id identifies it in the logs', extra));
-};
+  return at(500, 'An unexpected error occurred; the request id identifies it in the logs');
+}

@@ -25,20 +25,33 @@ export function databaseTarget(url: string | undefined, dataRoot: string, servic
   return { kind: 'pglite', dataDir: dataRoot === 'memory://' ? 'memory://' : `${dataRoot.replace(/\/$/, '')}/${service}` };
 }
 
+const INT8_OID = 20;
+const DATE_OID = 1082;
+
+/** `bigint` as a JS number (ids fit: code-host ids are below 2^53), `date` as its `YYYY-MM-DD` text. */
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === INT8_OID) return (value: string) => Number(value);
+    if (oid === DATE_OID) return (value: string) => value;
+    return pg.types.getTypeParser(oid, format as 'text');
+  }) as typeof pg.types.getTypeParser,
+};
+
 /**
  * Opens a Kysely instance on PostgreSQL (node-postgres pool, default 10 connections) or on PGlite
- * (Kysely's built-in `PGliteDialect`, one connection). Nothing is queried until first use.
+ * (Kysely's built-in `PGliteDialect`, one connection). Both read `bigint` as a number and `date` as
+ * `YYYY-MM-DD` text, so rows look the same on either. Nothing is queried until first use.
  */
 export function openDatabase<DB>(target: DatabaseTarget): Database<DB> {
   let db: Kysely<DB>;
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, connectionTimeoutMillis: 5_000 });
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, connectionTimeoutMillis: 5_000, types: pgTypes });
     // A dropped idle connection must not take the process down; the pool replaces it.
     pool.on('error', () => {});
     db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   } else {
     if (target.dataDir !== 'memory://') mkdirSync(target.dataDir, { recursive: true });
-    const pglite = new PGlite(target.dataDir);
+    const pglite = new PGlite(target.dataDir, { parsers: { [DATE_OID]: (value: string) => value } });
     db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
   }
   let closed: Promise<void> | undefined;

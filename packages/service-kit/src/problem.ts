@@ -4,7 +4,7 @@ import type { z } from 'zod';
 
 /**
  * An error that is meant for the client: thrown anywhere in a request, it becomes an RFC 9457
- * `application/problem+json` response with its status (see {@link problemHandler}).
+ * `application/problem+json` response with its status (see {@link errorHandler}).
  * `headers` are set on the response too (e.g. `Allow` on a 405).
  */
 export class HttpProblem extends Error {

@@ -1,6 +1,26 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from './logger.ts';
+import { problemBody } from './problem.ts';
+
+/**
+ * Answers a request Node's HTTP parser refused (bad framing, oversized headers, a header timeout) with
+ * a problem+json body instead of Node's bare status line, then closes the connection.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const detail =
+    status === 431 ? 'Request headers are too large' : status === 408 ? 'Request took too long to arrive' : 'Malformed HTTP request';
+  const payload = JSON.stringify(problemBody(status, detail));
+  socket.end(
+    `HTTP/1.1 ${status} ${problemBody(status).title}\r\ncontent-type: application/problem+json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(payload)}\r\nx-content-type-options: nosniff\r\nconnection: close\r\n\r\n${payload}`,
+  );
+}
 
 /** A listening HTTP server and its base URL (`http://127.0.0.1:PORT`). */
 export interface Listening {
@@ -13,11 +33,13 @@ export interface Listening {
 
 /**
  * Starts an HTTP server for `handler` on `host:port` (`0` picks a free port). Keep-alive sockets are
- * held 65 s (longer than common proxies' idle timeouts), and request headers must arrive within 60 s.
+ * held 65 s (longer than common proxies' idle timeouts), request headers must arrive within 60 s and
+ * the whole request within 120 s. Requests the HTTP parser refuses get a problem+json 400/408/431.
  * @throws the listen error (e.g. `EADDRINUSE`)
  */
 export async function listen(handler: RequestListener, port: number, host = '0.0.0.0'): Promise<Listening> {
   const server = createServer({ keepAliveTimeout: 65_000, headersTimeout: 60_000, requestTimeout: 120_000 }, handler);
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -1,7 +1,6 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServiceApp } from '../src/app.ts';
-import { HttpProblem, jsonBody, type Listening, listen, methodNotAllowed } from '../src/index.ts';
+import { createServiceApp, HttpProblem, jsonBody, type Listening, listen, methodNotAllowed } from '../src/index.ts';
 import { request } from '../src/testing/index.ts';
 
 describe('createServiceApp', () => {
@@ -32,6 +31,9 @@ describe('createServiceApp', () => {
         });
         routes.get('/data-exception', () => {
           throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+        });
+        routes.get('/pool-exhausted', () => {
+          throw new Error('timeout exceeded when trying to connect');
         });
         routes.get('/boom', () => {
           throw new Error('secret internals');
@@ -71,6 +73,7 @@ describe('createServiceApp', () => {
       ['DELETE', '/echo', {}, undefined, 405, /use POST/],
       ['GET', '/nowhere', {}, undefined, 404, /No route for GET \/nowhere/],
       ['GET', '/data-exception', {}, undefined, 400, /cannot be stored/],
+      ['GET', '/pool-exhausted', {}, undefined, 503, /busy/],
       ['GET', '/%E0%A4%A', {}, undefined, 404, /No route/],
     ];
     for (const [method, path, headers, body, status, detail] of cases) {
@@ -81,6 +84,28 @@ describe('createServiceApp', () => {
       expect(res.body.detail).toMatch(detail);
     }
     expect((await request(server.url, 'DELETE', '/echo')).headers.get('allow')).toBe('POST');
+    expect((await request(server.url, 'GET', '/pool-exhausted')).headers.get('retry-after')).toBe('1');
+  });
+
+  it('answers requests the HTTP parser refuses with problem+json and closes the connection', async () => {
+    const { connect } = await import('node:net');
+    const url = new URL(server.url);
+    const send = (raw: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(url.port), url.hostname, () => socket.end(raw));
+        let answer = '';
+        socket.on('data', (chunk) => {
+          answer += chunk;
+        });
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const ambiguous = await send('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n');
+    expect(ambiguous).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(ambiguous).toContain('application/problem+json');
+    expect(JSON.parse(ambiguous.slice(ambiguous.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 400, detail: 'Malformed HTTP request' });
+    const hugeHeaders = await send(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(hugeHeaders).toMatch(/^HTTP\/1\.1 431 /);
   });
 
   it('hides unexpected errors behind an opaque 500', async () => {

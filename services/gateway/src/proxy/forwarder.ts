@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream';
 import type { Logger } from '@switchyard/service-kit';
 import { problemBody, writeProblem } from '@switchyard/service-kit';
 import { type Dispatcher, Pool } from 'undici';
@@ -66,13 +67,28 @@ export class Upstream {
       this.fail(res, req, requestId, 413, `Request body is larger than ${bodyLimitBytes} bytes`);
       return;
     }
-    const body = contentLength ? req : chunked ? req.pipe(bodyLimiter(bodyLimitBytes)) : null;
+    // A chunked body goes through the limiter; `pipeline` carries a broken or abandoned upload's error
+    // on to the upstream request, which then ends instead of waiting for a body that never comes.
+    const body = contentLength ? req : chunked ? pipeline(req, bodyLimiter(bodyLimitBytes), () => {}) : null;
+    // A client that goes away cancels its upstream request, freeing the pooled connection at once.
+    const abort = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
     try {
       await this.pool.stream<Exchange>(
-        { path: req.url ?? '/', method: req.method as Dispatcher.HttpMethod, headers: prepared.headers, body, opaque: { res, requestId } },
+        {
+          path: req.url ?? '/',
+          method: req.method as Dispatcher.HttpMethod,
+          headers: prepared.headers,
+          body,
+          signal: abort.signal,
+          opaque: { res, requestId },
+        },
         startResponse,
       );
     } catch (error) {
+      if (abort.signal.aborted) return;
       if (res.headersSent || res.destroyed) {
         if (!res.destroyed) this.logger.warn({ err: error, upstream: this.name, requestId }, 'upstream failed during the response');
         res.destroy();
@@ -92,9 +108,9 @@ export class Upstream {
     return statusCode;
   }
 
-  /** Closes every pooled connection. */
+  /** Closes every pooled connection, cancelling requests still in flight (call once no client waits for them). */
   close(): Promise<void> {
-    return this.pool.close();
+    return this.pool.destroy();
   }
 
   private classify(error: unknown, bodyLimitBytes: number): [number, string] {

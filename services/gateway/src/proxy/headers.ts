@@ -16,8 +16,11 @@ const HOP_BY_HOP = new Set([
   'host',
 ]);
 
-/** Headers the gateway sets itself on the way up; incoming copies are replaced or extended. */
-const REWRITTEN = new Set([REQUEST_ID_HEADER, 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto']);
+/**
+ * Headers the gateway sets itself on the way up; incoming copies are replaced or extended. An incoming
+ * RFC 7239 `Forwarded` header is dropped, so it cannot contradict the `X-Forwarded-*` the gateway vouches for.
+ */
+const REWRITTEN = new Set([REQUEST_ID_HEADER, 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'forwarded']);
 
 function nominatedBy(connection: string | undefined): Set<string> | undefined {
   if (!connection || connection === 'keep-alive' || connection === 'close') return undefined;
@@ -74,11 +77,10 @@ export function prepareUpstreamRequest(req: IncomingMessage): UpstreamRequest {
     requestId,
     'x-forwarded-for',
     forwardedFor ? `${forwardedFor}, ${peer}` : peer,
-    'x-forwarded-host',
-    host,
     'x-forwarded-proto',
     proto,
   );
+  if (host) headers.push('x-forwarded-host', host);
   return { requestId, headers, contentLength, chunked };
 }
 
