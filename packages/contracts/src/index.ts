@@ -1,4 +1,5 @@
 export * from './catalog/book.ts';
+export * from './dependency/index.ts';
 export * from './events.ts';
 export * from './openapi.ts';
 export * from './problem.ts';

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { ACCOUNT_TYPES, AUTOMERGE_RULES, PACKAGE_MANAGERS, UPDATE_SCHEDULES, WEEKDAYS } from './resources.ts';
+
+/**
+ * Events config-svc publishes (routing key = envelope `type`), each carrying the full state of the
+ * resource after the change, so a consumer keeps a read model without calling config-svc back.
+ * `revision` grows by one with every change of a row: a consumer applies an event only when its
+ * revision is newer than what it holds (events may arrive twice or out of order).
+ */
+export const CONFIG_EVENT_TYPES = [
+  'account.created',
+  'account.updated',
+  'repo.created',
+  'repo.updated',
+  'update_config.created',
+  'update_config.updated',
+  'update_config.deleted',
+] as const;
+export type ConfigEventType = (typeof CONFIG_EVENT_TYPES)[number];
+
+/** `account.created` / `account.updated`: a code-host user or organisation and the service's settings for it. */
+export const AccountState = z.object({
+  id: z.int(),
+  login: z.string(),
+  type: z.enum(ACCOUNT_TYPES),
+  revision: z.int(),
+  settings: z.object({
+    accessGrantedToAllRepos: z.boolean(),
+    currentInstallationId: z.int(),
+    planName: z.string(),
+    planNumber: z.int(),
+    freeTrialEndDate: z.iso.date().nullable(),
+    automaticallyRebasePrs: z.boolean(),
+    updateRunTime: z.string(),
+    createMergeCommits: z.boolean(),
+    weeklyUpdateRunDay: z.enum(WEEKDAYS),
+    limitInitialUpdateRuns: z.boolean(),
+    limitOpenPullRequests: z.boolean(),
+  }),
+});
+export type AccountState = z.infer<typeof AccountState>;
+
+/** `repo.created` / `repo.updated`: what the code host says about a repository. */
+export const RepoState = z.object({
+  id: z.int(),
+  accountId: z.int(),
+  name: z.string(),
+  fullName: z.string(),
+  private: z.boolean(),
+  fork: z.boolean(),
+  archived: z.boolean(),
+  htmlUrl: z.string(),
+  language: z.string().nullable(),
+  defaultBranch: z.string(),
+  revision: z.int(),
+});
+export type RepoState = z.infer<typeof RepoState>;
+
+/** `update_config.created` / `.updated` / `.deleted` (the last state before deletion). */
+export const UpdateConfigState = z.object({
+  id: z.int(),
+  repoId: z.int(),
+  accountId: z.int(),
+  packageManager: z.enum(PACKAGE_MANAGERS),
+  language: z.string(),
+  updateSchedule: z.enum(UPDATE_SCHEDULES),
+  directory: z.string(),
+  targetBranch: z.string().nullable(),
+  automergeRuleRuntimeDeps: z.enum(AUTOMERGE_RULES),
+  automergeRuleDevelopmentDeps: z.enum(AUTOMERGE_RULES),
+  lockfileOnly: z.boolean(),
+  securityUpdatesOnly: z.boolean(),
+  revision: z.int(),
+});
+export type UpdateConfigState = z.infer<typeof UpdateConfigState>;

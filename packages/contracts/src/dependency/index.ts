@@ -1,0 +1,4 @@
+export * from './errors.ts';
+export * from './events.ts';
+export * from './requests.ts';
+export * from './resources.ts';

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+
+/**
+ * Resource objects of the dependency update API (seeds/000, reference/dependabot.md 1.3): `id` a string,
+ * `type`, dasherized `attributes`, and `relationships` where the seed shows them.
+ */
+
+/** Package managers the API accepts (seeds/000). */
+export const PACKAGE_MANAGERS = [
+  'bundler',
+  'composer',
+  'docker',
+  'maven',
+  'npm_and_yarn',
+  'elm',
+  'submodules',
+  'hex',
+  'cargo',
+  'gradle',
+  'nuget',
+  'dep',
+  'go_modules',
+  'pip',
+  'terraform',
+  'github_actions',
+] as const;
+export const PackageManager = z.enum(PACKAGE_MANAGERS);
+export type PackageManager = z.infer<typeof PackageManager>;
+
+/**
+ * The `language` attribute that goes with each package manager: the pairs the original's examples show
+ * (npm_and_yarn→javascript, gradle→java, composer→php, pip→python, bundler→ruby, hex→elixir), the rest from
+ * the v1 config file's `language:manager` names (reference/dependabot.md 1.3); managers without a
+ * language prefix there carry their own name.
+ */
+export const LANGUAGE_OF: Readonly<Record<PackageManager, string>> = {
+  bundler: 'ruby',
+  composer: 'php',
+  docker: 'docker',
+  maven: 'java',
+  npm_and_yarn: 'javascript',
+  elm: 'elm',
+  submodules: 'submodules',
+  hex: 'elixir',
+  cargo: 'rust',
+  gradle: 'java',
+  nuget: 'dotnet',
+  dep: 'go',
+  go_modules: 'go',
+  pip: 'python',
+  terraform: 'terraform',
+  github_actions: 'github_actions',
+};
+
+export const UPDATE_SCHEDULES = ['live', 'daily', 'weekly', 'monthly'] as const;
+export const UpdateSchedule = z.enum(UPDATE_SCHEDULES);
+export type UpdateSchedule = z.infer<typeof UpdateSchedule>;
+
+export const AUTOMERGE_RULES = ['never', 'security:patch', 'semver:patch', 'semver:minor', 'in_range', 'all'] as const;
+export const AutomergeRule = z.enum(AUTOMERGE_RULES);
+export type AutomergeRule = z.infer<typeof AutomergeRule>;
+
+export const ACCOUNT_TYPES = ['org', 'user'] as const;
+export const AccountType = z.enum(ACCOUNT_TYPES);
+export type AccountType = z.infer<typeof AccountType>;
+
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+
+const ref = <T extends string>(type: T) => z.object({ id: z.string(), type: z.literal(type) });
+
+/** `accounts` resource: a user or organisation on the code host, with the service's settings for it. */
+export const AccountResource = z.object({
+  id: z.string(),
+  type: z.literal('accounts'),
+  attributes: z.object({
+    'github-id': z.int(),
+    'github-login': z.string(),
+    'github-account-type': AccountType,
+    'access-granted-to-all-repos': z.boolean(),
+    'current-installation-id': z.int(),
+    'plan-name': z.string(),
+    'plan-number': z.int(),
+    'free-trial-end-date': z.iso.date().nullable(),
+    'automatically-rebase-prs': z.boolean(),
+    'update-run-time': z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
+    'create-merge-commits': z.boolean(),
+    'weekly-update-run-day': z.enum(WEEKDAYS),
+    'limit-initial-update-runs': z.boolean(),
+    'limit-open-pull-requests': z.boolean(),
+  }),
+});
+export type AccountResource = z.infer<typeof AccountResource>;
+
+/** `repos` resource: a repository, active when it has at least one update config. */
+export const RepoResource = z.object({
+  id: z.string(),
+  type: z.literal('repos'),
+  attributes: z.object({
+    'github-id': z.int(),
+    name: z.string(),
+    'installation-state': z.enum(['active', 'inactive']),
+    private: z.boolean(),
+    fork: z.boolean(),
+    'github-url': z.string(),
+    'primary-language': z.string().nullable(),
+    'default-branch': z.string(),
+    'using-config-file': z.boolean(),
+  }),
+  relationships: z.object({
+    'update-configs': z.object({ data: z.array(ref('update-configs')) }),
+    account: z.object({ data: ref('accounts') }),
+  }),
+});
+export type RepoResource = z.infer<typeof RepoResource>;
+
+/** `update-configs` resource. `target-branch` is always present, `null` meaning the repo's default branch. */
+export const UpdateConfigResource = z.object({
+  id: z.string(),
+  type: z.literal('update-configs'),
+  attributes: z.object({
+    language: z.string(),
+    'package-manager': PackageManager,
+    'update-schedule': UpdateSchedule,
+    directory: z.string(),
+    'automerge-rule-runtime-deps': AutomergeRule,
+    'automerge-rule-development-deps': AutomergeRule,
+    'target-branch': z.string().nullable(),
+    'lockfile-only': z.boolean(),
+    'security-updates-only': z.boolean(),
+  }),
+  relationships: z.object({ repo: z.object({ data: ref('repos') }) }),
+});
+export type UpdateConfigResource = z.infer<typeof UpdateConfigResource>;
+
+/** `GET /accounts`. */
+export const AccountsDocument = z.object({ data: z.array(AccountResource) });
+/** `GET /repos`: `meta.pages.next` is the next page number, `null` on the last page. */
+export const ReposDocument = z.object({
+  data: z.array(RepoResource),
+  included: z.array(UpdateConfigResource),
+  meta: z.object({ pages: z.object({ next: z.int().nullable() }) }),
+});
+/** `POST /update_configs`, `GET`/`PATCH /update_configs/:id`. */
+export const UpdateConfigDocument = z.object({ data: UpdateConfigResource });

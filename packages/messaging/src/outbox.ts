@@ -1,0 +1,144 @@
+import type { EventEnvelope } from '@switchyard/contracts';
+import { type ColumnType, type Generated, type Kysely, sql } from 'kysely';
+import type { Migration } from 'kysely/migration';
+import { assertValidEvents } from './envelope-codec.ts';
+
+/**
+ * A row of `<schema>.outbox`. `seq` orders rows (bigint identity; a string as node-postgres returns int8);
+ * `data` is the event's payload as JSONB; `published_at` is null until the relay had the event confirmed.
+ */
+export interface OutboxTable {
+  seq: Generated<string>;
+  id: string;
+  type: string;
+  source: string;
+  time: ColumnType<Date, string, never>;
+  data: ColumnType<unknown, unknown, never>;
+  created_at: Generated<Date>;
+  published_at: ColumnType<Date | null, never, Date | null>;
+}
+
+/** The tables this module reads and writes, inside the service's schema. */
+export interface OutboxDatabase {
+  outbox: OutboxTable;
+}
+
+/** An unpublished row as the relay claims it. */
+export interface OutboxRow {
+  id: string;
+  type: string;
+  source: string;
+  time: Date | string;
+  data: unknown;
+}
+
+function outboxOf<DB>(db: Kysely<DB>, schema: string): Kysely<OutboxDatabase> {
+  return (db as unknown as Kysely<OutboxDatabase>).withSchema(schema);
+}
+
+/**
+ * The migration creating `<schema>.outbox`: `seq bigint generated always as identity primary key`,
+ * `id uuid unique`, `type text`, `source text`, `time timestamptz`, `data jsonb`, `created_at timestamptz default now()`,
+ * `published_at timestamptz null`; a partial index on `seq` of unpublished rows (what the relay scans) and one on
+ * `published_at` of published rows (what pruning scans). Creates the schema when missing. `down` drops the table.
+ * Add it to the service's migrations under a name of its own, e.g. `'0002_outbox': outboxMigration('config')`.
+ */
+export function outboxMigration(schema: string): Migration {
+  return {
+    async up(db) {
+      await db.schema.createSchema(schema).ifNotExists().execute();
+      const s = db.schema.withSchema(schema);
+      await s
+        .createTable('outbox')
+        .addColumn('seq', 'bigint', (c) => c.generatedAlwaysAsIdentity().primaryKey())
+        .addColumn('id', 'uuid', (c) => c.notNull().unique())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('time', 'timestamptz', (c) => c.notNull())
+        .addColumn('data', 'jsonb', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('published_at', 'timestamptz')
+        .execute();
+      await s.createIndex('outbox_unpublished_idx').on('outbox').column('seq').where(sql.ref('published_at'), 'is', null).execute();
+      await s
+        .createIndex('outbox_published_at_idx')
+        .on('outbox')
+        .column('published_at')
+        .where(sql.ref('published_at'), 'is not', null)
+        .execute();
+    },
+    async down(db) {
+      await db.schema.withSchema(schema).dropTable('outbox').ifExists().execute();
+    },
+  };
+}
+
+/**
+ * Stores events in `<schema>.outbox` for the relay to publish. Call it with the transaction that makes
+ * the change the events describe, so both commit or neither does. Order of `events` is publication order.
+ * @param trx the caller's transaction (a plain `Kysely` works too, then the insert commits on its own)
+ * @throws InvalidEventError when an event is not a valid envelope (nothing is inserted; the caller's transaction should roll back)
+ * @throws the database error, e.g. a unique violation when an event id is already in the outbox
+ */
+export async function appendToOutbox<DB>(trx: Kysely<DB>, schema: string, events: readonly EventEnvelope[]): Promise<void> {
+  assertValidEvents(events);
+  if (events.length === 0) return;
+  await outboxOf(trx, schema)
+    .insertInto('outbox')
+    .values(
+      events.map((event) => ({
+        id: event.id,
+        type: event.type,
+        source: event.source,
+        time: event.time,
+        // As text cast to jsonb: the same on node-postgres and PGlite, whatever the shape of `data`.
+        data: sql`cast(${JSON.stringify(event.data ?? null)} as text)::jsonb`,
+      })),
+    )
+    .execute();
+}
+
+/**
+ * Locks and returns up to `limit` of the oldest unpublished rows, skipping rows another transaction holds
+ * (`FOR UPDATE SKIP LOCKED`), so relays in several processes never take the same row. Use inside a transaction.
+ */
+export async function claimUnpublished<DB>(trx: Kysely<DB>, schema: string, limit: number): Promise<OutboxRow[]> {
+  return outboxOf(trx, schema)
+    .selectFrom('outbox')
+    .select(['id', 'type', 'source', 'time', 'data'])
+    .where('published_at', 'is', null)
+    .orderBy('seq')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+/** Sets `published_at = now()` on the rows with these ids. */
+export async function markPublished<DB>(trx: Kysely<DB>, schema: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await outboxOf(trx, schema)
+    .updateTable('outbox')
+    .set({ published_at: sql`now()` })
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/**
+ * Deletes rows published more than `retentionMs` ago (by the database clock).
+ * @returns how many rows were deleted
+ */
+export async function prunePublished<DB>(db: Kysely<DB>, schema: string, retentionMs: number): Promise<number> {
+  const result = await outboxOf(db, schema)
+    .deleteFrom('outbox')
+    .where('published_at', 'is not', null)
+    .where('published_at', '<', sql<Date>`now() - make_interval(secs => ${retentionMs / 1000})`)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Rebuilds the envelope of an outbox row; `time` comes back in UTC with millisecond precision. */
+export function rowToEnvelope(row: OutboxRow): EventEnvelope {
+  const time = row.time instanceof Date ? row.time : new Date(row.time);
+  return { id: row.id, type: row.type, source: row.source, time: time.toISOString(), data: row.data };
+}
