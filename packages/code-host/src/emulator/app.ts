@@ -1,0 +1,97 @@
+import { STATUS_CODES } from 'node:http';
+import { createServiceApp, type Listening, type Logger, listen } from '@switchyard/service-kit';
+import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
+import { type EmulatorFault, playFaults } from './faults.ts';
+import { GitHubApiError, notFound, sendError, setCommonHeaders } from './github-http.ts';
+import { createRateLimiter } from './rate-limit.ts';
+import { mountGitHubRoutes } from './routes.ts';
+import { type ParsedSeed, parseSeed, type SeedInput } from './seed.ts';
+import { createWorld } from './world.ts';
+
+/** Options of {@link createGitHubEmulator}. */
+export interface GitHubEmulatorOptions {
+  /** Users, organisations and repositories (validated with `parseSeed`; a `ParsedSeed` is accepted as is). */
+  seed: SeedInput | ParsedSeed;
+  logger: Logger;
+  /** Web root used in `html_url`, `clone_url`, … (default `https://github.com`). */
+  htmlBaseUrl?: string;
+  /**
+   * A queue of failures to play, one per API request, before answering normally (see {@link EmulatorFault}). The
+   * emulator reads and shifts the caller's array, so a test can push faults while the emulator runs.
+   */
+  faults?: EmulatorFault[];
+  /** The clock for rate limits, in epoch milliseconds (default `Date.now`). */
+  now?: () => number;
+}
+
+/** Unauthenticated GitHub clients get 60 requests an hour per address. */
+const ANONYMOUS_LIMIT = 60;
+
+const commonHeaders: RequestHandler = (_req, res, next) => {
+  setCommonHeaders(res);
+  next();
+};
+
+const unknownRoute: RequestHandler = () => {
+  throw notFound();
+};
+
+/** Answers every error in GitHub's shape: a {@link GitHubApiError} as it is, other 4xx with their reason, the rest 500. */
+const githubErrors: ErrorRequestHandler = (error, req, res, _next) => {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (error instanceof GitHubApiError) {
+    sendError(res, error);
+    return;
+  }
+  const status = typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
+  if (status === 500) req.log?.error({ err: error }, 'GitHub emulator failed');
+  sendError(res, new GitHubApiError(status, status === 500 ? 'Server Error' : (STATUS_CODES[status] ?? 'Error')));
+};
+
+/**
+ * An express 5 app that answers like GitHub's REST API (https://docs.github.com/rest) for the endpoints the code host
+ * port uses, from a seed: `GET /user`, `/user/orgs`, `/user/repos`, `/orgs/{org}/repos`, `/repositories/{id}`,
+ * `/repos/{owner}/{repo}/contents/{path}`. Bodies are GitHub's objects (validated against `@octokit/openapi` in the
+ * tests), errors GitHub's `basic-error` bodies (401 `Bad credentials`, 404 `Not Found`, 403 rate limits, 422), lists
+ * are paginated with `page`/`per_page` and a `Link` header, and every answer carries `x-ratelimit-*` headers.
+ * `/healthz` and `/readyz` come from service-kit. Authorization headers are redacted from its request logs.
+ * @throws SeedError when the seed is invalid
+ */
+export function createGitHubEmulator(options: GitHubEmulatorOptions): Express {
+  const seed = parseSeed(options.seed);
+  const now = options.now ?? Date.now;
+  const logger = options.logger.child(
+    { component: 'github-emulator' },
+    { redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' } },
+  );
+  const context = {
+    world: createWorld(seed),
+    limiter: createRateLimiter(seed.rateLimit.limit, seed.rateLimit.windowSeconds, now),
+    anonymousLimiter: createRateLimiter(ANONYMOUS_LIMIT, 3_600, now),
+    htmlBaseUrl: (options.htmlBaseUrl ?? 'https://github.com').replace(/\/+$/, ''),
+  };
+  return createServiceApp({
+    logger,
+    readiness: [],
+    routes: (app) => {
+      app.set('trust proxy', false);
+      app.use(commonHeaders);
+      app.use(playFaults(options.faults ?? [], now));
+      mountGitHubRoutes(app, context);
+      app.use(unknownRoute);
+      app.use(githubErrors);
+    },
+  });
+}
+
+/**
+ * Starts {@link createGitHubEmulator} on `host:port` (default `127.0.0.1`, port 0 = a free port); the returned
+ * `url` is the `baseUrl` to give `createGitHubCodeHost`. Close it with `close()`.
+ * @throws SeedError when the seed is invalid; the listen error (e.g. `EADDRINUSE`)
+ */
+export function startGitHubEmulator(options: GitHubEmulatorOptions & { port?: number; host?: string }): Promise<Listening> {
+  return listen(createGitHubEmulator(options), options.port ?? 0, options.host ?? '127.0.0.1');
+}

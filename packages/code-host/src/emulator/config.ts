@@ -1,0 +1,23 @@
+import { baseServiceEnv, envPort, parseConfig } from '@switchyard/service-kit';
+import { z } from 'zod';
+
+/** Environment of the standalone emulator (`main.ts`); every variable is optional. */
+export const EmulatorEnv = z.object({
+  ...baseServiceEnv,
+  /** Port of the emulated REST API. */
+  PORT: envPort(8090),
+  /** Path of a JSON seed file; the bundled demo seed when unset. */
+  CODE_HOST_SEED: z.string().min(1).optional(),
+  /** Web root used in `html_url` and clone URLs. */
+  CODE_HOST_HTML_URL: z.url().default('https://github.com'),
+});
+/** The emulator's parsed configuration. */
+export type EmulatorConfig = Readonly<z.output<typeof EmulatorEnv>>;
+
+/**
+ * Reads the emulator's configuration from `env`.
+ * @throws ConfigError listing every invalid variable
+ */
+export function loadEmulatorConfig(env: Record<string, string | undefined> = process.env): EmulatorConfig {
+  return parseConfig('github-emulator', EmulatorEnv, env);
+}

@@ -1,0 +1,4 @@
+export * from './app.ts';
+export * from './config.ts';
+export type { EmulatorFault } from './faults.ts';
+export * from './seed.ts';

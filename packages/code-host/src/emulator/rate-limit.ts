@@ -1,0 +1,48 @@
+/** The `x-ratelimit-*` values of one answer (https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api). */
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** When the window resets, in epoch seconds. */
+  reset: number;
+  used: number;
+  /** True when this request is over the limit and must be refused. */
+  exceeded: boolean;
+}
+
+/** Counts requests per key (a user id, or an address for unauthenticated calls) in fixed windows. */
+export interface RateLimiter {
+  /** Counts one request of `key` and returns the state to report. */
+  take(key: string): RateLimitState;
+}
+
+/**
+ * A fixed-window limiter: `limit` requests per `windowSeconds` per key; the window starts at a key's first request.
+ * Requests over the limit are not counted (`used` stays at `limit`). `now` is the clock in milliseconds.
+ */
+export function createRateLimiter(limit: number, windowSeconds: number, now: () => number = Date.now): RateLimiter {
+  const windows = new Map<string, { resetMs: number; used: number }>();
+  return {
+    take(key) {
+      const at = now();
+      let window = windows.get(key);
+      if (!window || window.resetMs <= at) {
+        window = { resetMs: at + windowSeconds * 1_000, used: 0 };
+        windows.set(key, window);
+      }
+      const exceeded = window.used >= limit;
+      if (!exceeded) window.used += 1;
+      return { limit, remaining: limit - window.used, reset: Math.ceil(window.resetMs / 1_000), used: window.used, exceeded };
+    },
+  };
+}
+
+/** The `x-ratelimit-*` headers GitHub sends on every REST answer, for the `core` resource. */
+export function rateLimitHeaders(state: Omit<RateLimitState, 'exceeded'>): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(state.limit),
+    'x-ratelimit-remaining': String(state.remaining),
+    'x-ratelimit-reset': String(state.reset),
+    'x-ratelimit-used': String(state.used),
+    'x-ratelimit-resource': 'core',
+  };
+}

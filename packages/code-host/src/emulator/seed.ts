@@ -1,0 +1,213 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** GitHub's login rules: 1–39 letters, digits or single hyphens, not starting with a hyphen. */
+const Login = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, 'must be a GitHub login (letters, digits, hyphens; at most 39)');
+const AccountId = z.number().int().positive();
+const Timestamp = z.iso.datetime({ offset: true });
+
+/** A role a collaborator can hold on a repository (GitHub's role names, lowest first). */
+export const RepoRole = z.enum(['read', 'triage', 'write', 'maintain', 'admin']);
+export type RepoRole = z.output<typeof RepoRole>;
+
+/** A user with a personal access token (`token`) the emulator accepts as `Authorization: token <token>` or `Bearer <token>`. */
+export const SeedUser = z.strictObject({
+  id: AccountId,
+  login: Login,
+  token: z.string().regex(/^[\x21-\x7e]+$/, 'must be visible ASCII without spaces'),
+  name: z.string().min(1).optional(),
+  email: z.email().optional(),
+  createdAt: Timestamp.optional(),
+});
+
+/**
+ * An organisation. `defaultRepoPermission` is GitHub's base permission of members on every repo of the org
+ * (`none` means members see only public repos and those they were granted); org admins are admin everywhere.
+ */
+export const SeedOrganization = z.strictObject({
+  id: AccountId,
+  login: Login,
+  name: z.string().min(1).optional(),
+  description: z.string().nullable().optional(),
+  members: z.array(z.strictObject({ login: Login, role: z.enum(['admin', 'member']) })),
+  defaultRepoPermission: z.enum(['none', 'read', 'write', 'admin']),
+  createdAt: Timestamp.optional(),
+});
+
+/**
+ * A repository owned by a user or an organisation (`owner` is its login). `collaborators` grants users a role;
+ * `files` holds file contents by ref (branch, tag or commit sha) then by path (`src/app.ts`, no leading slash).
+ */
+export const SeedRepo = z.strictObject({
+  id: z.number().int().positive(),
+  owner: Login,
+  name: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a repository name (letters, digits, `.`, `_`, `-`)'),
+  private: z.boolean(),
+  fork: z.boolean(),
+  archived: z.boolean().default(false),
+  defaultBranch: z.string().min(1),
+  language: z.string().min(1).nullable(),
+  description: z.string().nullable().optional(),
+  collaborators: z.record(Login, RepoRole).default({}),
+  files: z
+    .record(
+      z.string().min(1),
+      z.record(z.string().regex(/^(?!\/)(?!.*\/\/)(?!.*\/$).+$/, 'must be a relative file path without empty segments'), z.string()),
+    )
+    .default({}),
+  createdAt: Timestamp.optional(),
+});
+
+/**
+ * The emulator's rate limit per user: `limit` requests per `windowSeconds` (GitHub: 5 000 per hour). Once used up,
+ * requests answer 403 `API rate limit exceeded` with `x-ratelimit-remaining: 0` until the window resets.
+ */
+export const SeedRateLimit = z.strictObject({
+  limit: z.number().int().positive().default(5_000),
+  windowSeconds: z.number().int().positive().default(3_600),
+});
+
+/** The whole seed: users, organisations, repositories and the rate limit, cross-checked (see {@link parseSeed}). */
+export const Seed = z
+  .strictObject({
+    users: z.array(SeedUser),
+    organizations: z.array(SeedOrganization).default([]),
+    repos: z.array(SeedRepo).default([]),
+    rateLimit: SeedRateLimit.default({ limit: 5_000, windowSeconds: 3_600 }),
+  })
+  .superRefine((seed, ctx) => {
+    const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+    const accountIds = new Set<number>();
+    const logins = new Map<string, 'user' | 'org'>();
+    const tokens = new Set<string>();
+    seed.users.forEach((user, i) => {
+      if (accountIds.has(user.id)) issue(['users', i, 'id'], `duplicate account id ${user.id}`);
+      if (logins.has(user.login.toLowerCase())) issue(['users', i, 'login'], `duplicate login ${user.login}`);
+      if (tokens.has(user.token)) issue(['users', i, 'token'], 'duplicate token');
+      accountIds.add(user.id);
+      logins.set(user.login.toLowerCase(), 'user');
+      tokens.add(user.token);
+    });
+    seed.organizations.forEach((org, i) => {
+      if (accountIds.has(org.id)) issue(['organizations', i, 'id'], `duplicate account id ${org.id}`);
+      if (logins.has(org.login.toLowerCase())) issue(['organizations', i, 'login'], `duplicate login ${org.login}`);
+      accountIds.add(org.id);
+      logins.set(org.login.toLowerCase(), 'org');
+      org.members.forEach((member, j) => {
+        if (logins.get(member.login.toLowerCase()) !== 'user')
+          issue(['organizations', i, 'members', j, 'login'], `no user ${member.login}`);
+      });
+    });
+    const repoIds = new Set<number>();
+    const fullNames = new Set<string>();
+    seed.repos.forEach((repo, i) => {
+      const fullName = `${repo.owner}/${repo.name}`.toLowerCase();
+      if (repoIds.has(repo.id)) issue(['repos', i, 'id'], `duplicate repository id ${repo.id}`);
+      if (fullNames.has(fullName)) issue(['repos', i, 'name'], `duplicate repository ${repo.owner}/${repo.name}`);
+      if (!logins.has(repo.owner.toLowerCase())) issue(['repos', i, 'owner'], `no user or organisation ${repo.owner}`);
+      for (const login of Object.keys(repo.collaborators)) {
+        if (logins.get(login.toLowerCase()) !== 'user') issue(['repos', i, 'collaborators', login], `no user ${login}`);
+      }
+      repoIds.add(repo.id);
+      fullNames.add(fullName);
+    });
+  });
+
+/** A seed as written (defaults not applied yet), e.g. the JSON of a seed file. */
+export type SeedInput = z.input<typeof Seed>;
+/** A validated seed with defaults applied. */
+export type ParsedSeed = z.output<typeof Seed>;
+/** A user entry as written in a seed. */
+export type SeedUserInput = z.input<typeof SeedUser>;
+/** An organisation entry as written in a seed. */
+export type SeedOrganizationInput = z.input<typeof SeedOrganization>;
+/** A repository entry as written in a seed (what {@link generateRepos} returns). */
+export type SeedRepoInput = z.input<typeof SeedRepo>;
+
+/** Thrown by {@link parseSeed} when a seed is invalid; `problems` lists every problem as `path: reason`. */
+export class SeedError extends Error {
+  readonly problems: readonly string[];
+
+  constructor(source: string, problems: readonly string[]) {
+    super(`invalid GitHub emulator seed (${source}):\n  ${problems.join('\n  ')}`);
+    this.name = 'SeedError';
+    this.problems = problems;
+  }
+}
+
+/**
+ * Validates a seed: shapes, and that account ids, logins (case-insensitively), tokens, repository ids and full names are
+ * unique, and that every member, collaborator and owner exists.
+ * @throws SeedError listing every problem
+ */
+export function parseSeed(input: unknown, source = 'seed'): ParsedSeed {
+  const result = Seed.safeParse(input);
+  if (!result.success) {
+    throw new SeedError(
+      source,
+      result.error.issues.map((issue) => {
+        // A bad record key (a file path, a collaborator login) says why through its own issues.
+        const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+        return `${issue.path.join('.') || '(seed)'}: ${message}`;
+      }),
+    );
+  }
+  return result.data;
+}
+
+/**
+ * Reads and validates a JSON seed file.
+ * @throws SeedError when the file is not valid JSON or not a valid seed; the fs error when it cannot be read
+ */
+export function loadSeedFile(path: string): ParsedSeed {
+  const text = readFileSync(path, 'utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new SeedError(path, [`not JSON: ${(error as Error).message}`]);
+  }
+  return parseSeed(json, path);
+}
+
+/** Absolute path of the bundled demo seed (`demo-seed.json`: users alice and bob, orgs acme, globex and initech). */
+export const DEMO_SEED_PATH = fileURLToPath(new URL('./demo-seed.json', import.meta.url));
+
+/** The bundled demo seed, validated. */
+export function loadDemoSeed(): ParsedSeed {
+  return loadSeedFile(DEMO_SEED_PATH);
+}
+
+const generatedLanguages = ['TypeScript', 'JavaScript', 'Python', 'Ruby', 'Go', 'Java', 'Rust', 'PHP', null] as const;
+
+/** Options of {@link generateRepos}. */
+export interface GenerateReposOptions {
+  /** Repository names are `<namePrefix>-<n>` with n zero-padded from 1; default `repo`. */
+  namePrefix?: string;
+  /** `true`/`false` for all, or a function of the 0-based index; default: every third repo is private. */
+  private?: boolean | ((index: number) => boolean);
+  /** Files put on each repo's default branch (`main`), e.g. `{ 'package.json': '{}' }`. */
+  files?: Record<string, string>;
+}
+
+/**
+ * `count` repositories of `owner` (a user or organisation login) with ids `startId`, `startId + 1`, …, for seeds with
+ * many repos (pagination tests). Languages rotate through a fixed list (including null); none is a fork or archived.
+ * @returns seed repo entries to put in `repos`
+ */
+export function generateRepos(owner: string, count: number, startId: number, options: GenerateReposOptions = {}): SeedRepoInput[] {
+  const prefix = options.namePrefix ?? 'repo';
+  const width = String(count).length;
+  const isPrivate = options.private ?? ((index: number) => index % 3 === 2);
+  return Array.from({ length: count }, (_, index) => ({
+    id: startId + index,
+    owner,
+    name: `${prefix}-${String(index + 1).padStart(width, '0')}`,
+    private: typeof isPrivate === 'function' ? isPrivate(index) : isPrivate,
+    fork: false,
+    defaultBranch: 'main',
+    language: generatedLanguages[index % generatedLanguages.length] ?? null,
+    ...(options.files ? { files: { main: { ...options.files } } } : {}),
+  }));
+}

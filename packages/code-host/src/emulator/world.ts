@@ -1,0 +1,102 @@
+import type { ParsedSeed, RepoRole } from './seed.ts';
+
+/** A user of the seed. */
+export type EmulatedUser = ParsedSeed['users'][number];
+/** An organisation of the seed. */
+export type EmulatedOrg = ParsedSeed['organizations'][number];
+/** A repository of the seed. */
+export type EmulatedRepo = ParsedSeed['repos'][number];
+/** An account (user or organisation) with its kind. */
+export type EmulatedAccount = { kind: 'user'; user: EmulatedUser } | { kind: 'org'; org: EmulatedOrg };
+
+/** How a user reaches a repo, for `/user/repos?affiliation=` (https://docs.github.com/rest/repos/repos#list-repositories-for-the-authenticated-user). */
+export type Affiliation = 'owner' | 'collaborator' | 'organization_member';
+
+const roleRank: Record<RepoRole, number> = { read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };
+
+/** The higher of two roles (an absent role ranks lowest). */
+function higher(a: RepoRole | undefined, b: RepoRole | undefined): RepoRole | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return roleRank[a] >= roleRank[b] ? a : b;
+}
+
+/** The seed indexed for lookups (logins and names case-insensitively, as GitHub treats them), with its access rules. */
+export interface World {
+  readonly seed: ParsedSeed;
+  userByToken(token: string): EmulatedUser | undefined;
+  account(login: string): EmulatedAccount | undefined;
+  repoById(id: number): EmulatedRepo | undefined;
+  repoByName(owner: string, name: string): EmulatedRepo | undefined;
+  /** Every repo owned by `login`, in seed order. */
+  reposOf(login: string): EmulatedRepo[];
+  /** Every repo of the seed, in seed order. */
+  repos(): readonly EmulatedRepo[];
+  /** The organisations `user` is a member of, by id. */
+  orgsOf(user: EmulatedUser): EmulatedOrg[];
+  /**
+   * `user`'s role on `repo`, or undefined when they cannot see it. The highest of: admin for the owner of a user repo
+   * and for org admins; the collaborator role; the org's `defaultRepoPermission` for members (unless `none`); and read
+   * for any public repo (GitHub's rule: the most permissive grant wins).
+   */
+  roleOn(user: EmulatedUser, repo: EmulatedRepo): RepoRole | undefined;
+  /** How `user` reaches `repo` (owner, collaborator, organisation membership); empty when only through it being public. */
+  affiliations(user: EmulatedUser, repo: EmulatedRepo): Set<Affiliation>;
+}
+
+/** Indexes a validated seed. The seed is read, never changed. */
+export function createWorld(seed: ParsedSeed): World {
+  const lower = (value: string) => value.toLowerCase();
+  const usersByToken = new Map(seed.users.map((user) => [user.token, user]));
+  const accounts = new Map<string, EmulatedAccount>([
+    ...seed.users.map((user): [string, EmulatedAccount] => [lower(user.login), { kind: 'user', user }]),
+    ...seed.organizations.map((org): [string, EmulatedAccount] => [lower(org.login), { kind: 'org', org }]),
+  ]);
+  const reposById = new Map(seed.repos.map((repo) => [repo.id, repo]));
+  const reposByName = new Map(seed.repos.map((repo) => [lower(`${repo.owner}/${repo.name}`), repo]));
+  const reposByOwner = new Map<string, EmulatedRepo[]>();
+  for (const repo of seed.repos) {
+    const list = reposByOwner.get(lower(repo.owner)) ?? [];
+    list.push(repo);
+    reposByOwner.set(lower(repo.owner), list);
+  }
+  const collaborators = new Map(
+    seed.repos.map((repo) => [repo.id, new Map(Object.entries(repo.collaborators).map(([login, role]) => [lower(login), role]))]),
+  );
+  const memberships = new Map<string, Map<string, 'admin' | 'member'>>(
+    seed.organizations.map((org) => [lower(org.login), new Map(org.members.map((m) => [lower(m.login), m.role]))]),
+  );
+
+  function membershipGrant(user: EmulatedUser, repo: EmulatedRepo): RepoRole | undefined {
+    const account = accounts.get(lower(repo.owner));
+    if (account?.kind !== 'org') return undefined;
+    const role = memberships.get(lower(account.org.login))?.get(lower(user.login));
+    if (role === undefined) return undefined;
+    if (role === 'admin') return 'admin';
+    return account.org.defaultRepoPermission === 'none' ? undefined : account.org.defaultRepoPermission;
+  }
+
+  return {
+    seed,
+    userByToken: (token) => usersByToken.get(token),
+    account: (login) => accounts.get(lower(login)),
+    repoById: (id) => reposById.get(id),
+    repoByName: (owner, name) => reposByName.get(lower(`${owner}/${name}`)),
+    reposOf: (login) => reposByOwner.get(lower(login)) ?? [],
+    repos: () => seed.repos,
+    orgsOf: (user) =>
+      seed.organizations.filter((org) => memberships.get(lower(org.login))?.has(lower(user.login))).sort((a, b) => a.id - b.id),
+    roleOn(user, repo) {
+      if (lower(repo.owner) === lower(user.login)) return 'admin';
+      const granted = higher(collaborators.get(repo.id)?.get(lower(user.login)), membershipGrant(user, repo));
+      return higher(granted, repo.private ? undefined : 'read');
+    },
+    affiliations(user, repo) {
+      const found = new Set<Affiliation>();
+      if (lower(repo.owner) === lower(user.login)) found.add('owner');
+      if (collaborators.get(repo.id)?.has(lower(user.login))) found.add('collaborator');
+      if (membershipGrant(user, repo) !== undefined) found.add('organization_member');
+      return found;
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import type { Logger } from '@switchyard/service-kit';
+import { CodeHostError, isCodeHostError } from './errors.ts';
+import { type ClientSettings, createOctokit, type GitHubClient } from './github/client.ts';
+import { toCodeHostError } from './github/errors.ts';
+import { fileText, toAccount, toRepo } from './github/mapping.ts';
+import type { CodeHost, CodeHostAccount, CodeHostRepo } from './port.ts';
+
+/** Configuration of {@link createGitHubCodeHost}. */
+export interface GitHubCodeHostOptions {
+  /** REST API root: `https://api.github.com` (default), `https://ghe.example.com/api/v3`, or the emulator's URL. */
+  baseUrl?: string;
+  /** Sent as `User-Agent` (GitHub requires one), before Octokit's own; default `switchyard-code-host`. */
+  userAgent?: string;
+  /** How long one HTTP request (one page of a list) may take, until its body is read, in milliseconds; default 10 000. Not retried. */
+  timeoutMs?: number;
+  /**
+   * The longest rate-limit wait, in seconds, that is waited out (once) before retrying; a longer wait, or a second
+   * limit, rejects with `rate_limited` at once. Default 10.
+   */
+  maxRateLimitWaitSeconds?: number;
+  /** Retries of a 5xx answer or a network error (not of timeouts or 4xx); default 2. */
+  retries?: number;
+  /** The n-th retry waits n² × this, in milliseconds; default 1 000. */
+  retryBaseDelayMs?: number;
+  logger: Logger;
+}
+
+/** A token that could be sent in an HTTP header at all: visible ASCII, no spaces. Anything else is rejected locally. */
+const plausibleToken = /^[\x21-\x7e]{1,1024}$/;
+
+/** Octokit's `per_page` for every list: GitHub's maximum. */
+const PER_PAGE = 100;
+
+/**
+ * The {@link CodeHost} port on GitHub's REST API (api.github.com, GitHub Enterprise Server, or the emulator) with
+ * `@octokit/rest`, `@octokit/plugin-retry` and `@octokit/plugin-throttling`. Each call authenticates with
+ * `Authorization: token <token>`; lists follow every `Link: rel="next"` page at `per_page=100`.
+ *
+ * Endpoints (https://docs.github.com/rest):
+ * - `currentUser`: `GET /user`;
+ * - `accounts`: `GET /user`, then `GET /user/orgs` (all pages);
+ * - `listRepos`: a user: `GET /user/repos?affiliation=owner` (the token owner's own repos; another user's account
+ *   yields `[]`); an organisation: `GET /orgs/{org}/repos?type=all`;
+ * - `getRepo`: `GET /repositories/{id}` (404 → undefined; an id that is not a positive integer → undefined without a request);
+ * - `readFile`: `GET /repos/{owner}/{repo}/contents/{path}?ref=` (base64 `content`; a directory, symlink, submodule or
+ *   404 → undefined; a file over 1 MB is fetched again with `Accept: application/vnd.github.raw`).
+ *
+ * Every failure rejects with a {@link CodeHostError}: 401 → `unauthorized`; a malformed token → `unauthorized` without a
+ * request; 403 → `forbidden`; 404 → `not_found`; a rate limit → `rate_limited` with `retryAfterSeconds`; a timeout,
+ * network error or 5xx (after retries) → `unavailable`. Tokens are never logged.
+ */
+export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
+  const settings: ClientSettings = {
+    baseUrl: (options.baseUrl ?? 'https://api.github.com').replace(/\/+$/, ''),
+    userAgent: options.userAgent ?? 'switchyard-code-host',
+    timeoutMs: options.timeoutMs ?? 10_000,
+    maxRateLimitWaitSeconds: options.maxRateLimitWaitSeconds ?? 10,
+    retries: options.retries ?? 2,
+    retryBaseDelayMs: options.retryBaseDelayMs ?? 1_000,
+    logger: options.logger,
+  };
+  const logger = options.logger;
+
+  /** Runs `work` with a client for `token`, mapping every failure to a CodeHostError (`what` names the call). */
+  async function call<T>(token: string, what: string, work: (octokit: GitHubClient) => Promise<T>): Promise<T> {
+    if (typeof token !== 'string' || !plausibleToken.test(token)) {
+      throw new CodeHostError('unauthorized', `GitHub ${what}: no usable token`, { status: 0 });
+    }
+    try {
+      return await work(createOctokit(token, settings));
+    } catch (error) {
+      const mapped = toCodeHostError(error, what);
+      if (isCodeHostError(mapped)) {
+        const level = mapped.kind === 'unavailable' || mapped.kind === 'rate_limited' ? 'warn' : 'debug';
+        logger[level]({ kind: mapped.kind, status: mapped.status, retryAfterSeconds: mapped.retryAfterSeconds }, mapped.message);
+      }
+      throw mapped;
+    }
+  }
+
+  async function undefinedWhenNotFound<T>(work: Promise<T>): Promise<T | undefined> {
+    try {
+      return await work;
+    } catch (error) {
+      if (isCodeHostError(error, 'not_found')) return undefined;
+      throw error;
+    }
+  }
+
+  const currentUser = (token: string): Promise<CodeHostAccount> =>
+    call(token, 'GET /user', async (octokit) => toAccount((await octokit.request('GET /user')).data, 'user', 'GET /user'));
+
+  return {
+    currentUser,
+
+    async accounts(token) {
+      const user = await currentUser(token);
+      const orgs = await call(token, 'GET /user/orgs', (octokit) => octokit.paginate('GET /user/orgs', { per_page: PER_PAGE }));
+      return [user, ...orgs.map((org) => toAccount(org, 'org', 'GET /user/orgs'))];
+    },
+
+    async listRepos(token, account) {
+      if (account.type === 'user') {
+        const what = 'GET /user/repos';
+        const repos = await call(token, what, (octokit) =>
+          octokit.paginate('GET /user/repos', { affiliation: 'owner', per_page: PER_PAGE }),
+        );
+        return repos.map((repo) => toRepo(repo, what)).filter((repo) => repo.owner.id === account.id);
+      }
+      const what = `GET /orgs/${account.login}/repos`;
+      const repos = await call(token, what, (octokit) =>
+        octokit.paginate('GET /orgs/{org}/repos', { org: account.login, type: 'all', per_page: PER_PAGE }),
+      );
+      return repos.map((repo) => toRepo(repo, what));
+    },
+
+    async getRepo(token, repoId): Promise<CodeHostRepo | undefined> {
+      if (!Number.isSafeInteger(repoId) || repoId <= 0) return undefined;
+      const what = `GET /repositories/${repoId}`;
+      return undefinedWhenNotFound(
+        call(token, what, async (octokit) =>
+          toRepo((await octokit.request('GET /repositories/{repository_id}', { repository_id: repoId })).data, what),
+        ),
+      );
+    },
+
+    async readFile(token, repo, path, ref) {
+      const filePath = path.replace(/^\/+/, '');
+      if (filePath === '') return undefined;
+      const what = `GET /repos/${repo.owner}/${repo.name}/contents/${filePath}`;
+      const params = { owner: repo.owner, repo: repo.name, path: filePath, ...(ref === undefined ? {} : { ref }) };
+      return undefinedWhenNotFound(
+        call(token, what, async (octokit) => {
+          const text = fileText((await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', params)).data);
+          if (text !== null) return text;
+          const raw = await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { ...params, mediaType: { format: 'raw' } });
+          const data: unknown = raw.data;
+          if (typeof data === 'string') return data;
+          if (data instanceof ArrayBuffer) return new TextDecoder().decode(data);
+          throw new CodeHostError('unavailable', `GitHub ${what}: unexpected raw response body`, { status: raw.status });
+        }),
+      );
+    },
+  };
+}

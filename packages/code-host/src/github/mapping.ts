@@ -1,0 +1,84 @@
+import { CodeHostError } from '../errors.ts';
+import { type GitHubPermissions, repoPermissionFrom } from '../permission.ts';
+import type { CodeHostAccount, CodeHostRepo } from '../port.ts';
+
+/** The fields of GitHub's `simple-user` / `private-user` / `organization-simple` objects the port needs. */
+interface GitHubAccountJson {
+  id: number;
+  login: string;
+  type?: string;
+}
+
+/** The fields of GitHub's `repository` / `minimal-repository` / `full-repository` objects the port needs. */
+interface GitHubRepoJson {
+  id: number;
+  name: string;
+  full_name: string;
+  owner: GitHubAccountJson;
+  private: boolean;
+  fork: boolean;
+  archived?: boolean;
+  html_url: string;
+  language?: string | null;
+  default_branch?: string;
+  permissions?: GitHubPermissions;
+}
+
+function unexpected(what: string): CodeHostError {
+  return new CodeHostError('unavailable', `GitHub ${what}: unexpected response body`, { status: 200 });
+}
+
+function isAccount(value: unknown): value is GitHubAccountJson {
+  const v = value as GitHubAccountJson | null;
+  return typeof v === 'object' && v !== null && Number.isInteger(v.id) && typeof v.login === 'string';
+}
+
+/**
+ * A GitHub account object as a {@link CodeHostAccount}: `type: "Organization"` (or `fallback` `org` when GitHub sends no
+ * type, as `organization-simple` does) → `org`, otherwise `user`.
+ * @throws CodeHostError `unavailable` when the body is not an account object
+ */
+export function toAccount(json: unknown, fallback: CodeHostAccount['type'], what: string): CodeHostAccount {
+  if (!isAccount(json)) throw unexpected(what);
+  const type = json.type === undefined ? fallback : json.type === 'Organization' ? 'org' : 'user';
+  return { id: json.id, login: json.login, type };
+}
+
+/**
+ * A GitHub repository object as a {@link CodeHostRepo}; the permission comes from its `permissions` object
+ * (see {@link repoPermissionFrom}), `archived` defaults to false and `default_branch` to `main` when absent.
+ * @throws CodeHostError `unavailable` when the body is not a repository object
+ */
+export function toRepo(json: unknown, what: string): CodeHostRepo {
+  const r = json as GitHubRepoJson | null;
+  if (typeof r !== 'object' || r === null || !Number.isInteger(r.id) || typeof r.name !== 'string' || !isAccount(r.owner)) {
+    throw unexpected(what);
+  }
+  return {
+    id: r.id,
+    name: r.name,
+    fullName: r.full_name,
+    owner: toAccount(r.owner, 'user', what),
+    private: r.private === true,
+    fork: r.fork === true,
+    archived: r.archived === true,
+    htmlUrl: r.html_url,
+    language: r.language ?? null,
+    defaultBranch: r.default_branch ?? 'main',
+    permission: repoPermissionFrom(r.permissions),
+  };
+}
+
+/**
+ * The text of a `GET /repos/{owner}/{repo}/contents/{path}` answer: the decoded content of a `file` object with
+ * `encoding: "base64"` (https://docs.github.com/rest/repos/contents#get-repository-content); `null` for a file
+ * sent without content (`encoding: "none"`, files over 1 MB, to be fetched raw); undefined for a directory (an array),
+ * a symlink or a submodule.
+ */
+export function fileText(json: unknown): string | null | undefined {
+  if (Array.isArray(json) || typeof json !== 'object' || json === null) return undefined;
+  const file = json as { type?: unknown; encoding?: unknown; content?: unknown };
+  if (file.type !== 'file') return undefined;
+  if (file.encoding === 'base64' && typeof file.content === 'string') return Buffer.from(file.content, 'base64').toString('utf8');
+  return null;
+}

@@ -1,0 +1,54 @@
+/**
+ * The port through which services use a code hosting platform (GitHub, GitHub Enterprise Server or the
+ * emulator in `./emulator`). Services depend on these types only, never on Octokit or GitHub's JSON shapes.
+ * Every method takes the caller's token (a GitHub personal access token) and rejects with a
+ * {@link import('./errors.ts').CodeHostError} when the platform refuses or fails.
+ */
+
+/**
+ * The token owner's permission on a repository, from GitHub's `permissions` object
+ * (`admin` → admin; `maintain` or `push` → write; `triage` or `pull` → read; none of them → none).
+ * Ordered: none < read < write < admin.
+ */
+export type RepoPermission = 'admin' | 'write' | 'read' | 'none';
+
+/** A user or an organisation on the platform. `id` is the platform's numeric account id. */
+export interface CodeHostAccount {
+  id: number;
+  login: string;
+  type: 'user' | 'org';
+}
+
+/** A repository as the token owner sees it. */
+export interface CodeHostRepo {
+  /** The platform's numeric repository id (stable across renames and transfers). */
+  id: number;
+  name: string;
+  /** `owner/name`. */
+  fullName: string;
+  owner: CodeHostAccount;
+  private: boolean;
+  fork: boolean;
+  archived: boolean;
+  /** The repository's web page, e.g. `https://github.com/acme/web`. */
+  htmlUrl: string;
+  /** The primary language as the platform detected it, or null. */
+  language: string | null;
+  defaultBranch: string;
+  /** The token owner's permission on it. */
+  permission: RepoPermission;
+}
+
+/** The code hosting platform as services see it. Every method rejects with a `CodeHostError` on failure. */
+export interface CodeHost {
+  /** The user who owns the token. */
+  currentUser(token: string): Promise<CodeHostAccount>;
+  /** The user's own account first, then every organisation they are a member of. */
+  accounts(token: string): Promise<CodeHostAccount[]>;
+  /** Every repo of `account` the token can see (all pages), with the caller's permission. */
+  listRepos(token: string, account: CodeHostAccount): Promise<CodeHostRepo[]>;
+  /** One repo by its numeric id, or undefined when it does not exist or the token cannot see it. */
+  getRepo(token: string, repoId: number): Promise<CodeHostRepo | undefined>;
+  /** A file's text at `ref` (the default branch when undefined), or undefined when there is no such file. */
+  readFile(token: string, repo: { owner: string; name: string }, path: string, ref?: string): Promise<string | undefined>;
+}

@@ -1,0 +1,22 @@
+import { ConfigError } from '@switchyard/service-kit';
+import { describe, expect, it } from 'vitest';
+import { loadEmulatorConfig } from '../src/emulator/index.ts';
+
+describe('emulator configuration', () => {
+  it('defaults to port 8090, the demo seed and github.com', () => {
+    expect(loadEmulatorConfig({})).toEqual({ HOST: '0.0.0.0', LOG_LEVEL: 'info', PORT: 8090, CODE_HOST_HTML_URL: 'https://github.com' });
+    expect(loadEmulatorConfig({ PORT: '0', CODE_HOST_SEED: '/tmp/seed.json', CODE_HOST_SEED_UNUSED: 'x' })).toMatchObject({
+      PORT: 0,
+      CODE_HOST_SEED: '/tmp/seed.json',
+    });
+  });
+
+  it('rejects invalid variables all at once', () => {
+    expect(() => loadEmulatorConfig({ PORT: 'eighty', CODE_HOST_HTML_URL: 'not a url' })).toThrow(ConfigError);
+    try {
+      loadEmulatorConfig({ PORT: 'eighty', CODE_HOST_HTML_URL: 'not a url' });
+    } catch (error) {
+      expect((error as ConfigError).problems.map((p) => p.split(':')[0])).toEqual(['PORT', 'CODE_HOST_HTML_URL']);
+    }
+  });
+});
