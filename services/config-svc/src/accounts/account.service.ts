@@ -1,0 +1,38 @@
+import type { CodeHostAccount } from '@switchyard/code-host';
+import type { AccountResource } from '@switchyard/contracts';
+import type { Kysely } from 'kysely';
+import type { Caller } from '../auth/code-host-view.ts';
+import type { ConfigDatabase } from '../db/schema.ts';
+import { accountEvents, publishInTransaction } from '../events/config-events.ts';
+import { accountResource } from '../http/resources.ts';
+import { findAccounts, syncAccounts } from './account.repository.ts';
+import type { AccountRow } from './account.table.ts';
+
+type Db = Kysely<ConfigDatabase>;
+
+/**
+ * Stores the accounts the code host reported (new and changed ones with their events, in one
+ * transaction) and returns their rows in the order given.
+ */
+export async function recordAccounts(db: Db, accounts: readonly CodeHostAccount[]): Promise<AccountRow[]> {
+  const rows = await db.transaction().execute(async (trx) => {
+    const changed = await syncAccounts(trx, accounts);
+    await publishInTransaction(trx, accountEvents(changed));
+    return findAccounts(
+      trx,
+      accounts.map((a) => a.id),
+    );
+  });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return accounts.flatMap((a) => byId.get(a.id) ?? []);
+}
+
+/** `GET /accounts`: every account the caller's token reaches, the user's own first. */
+export async function listAccounts(db: Db, caller: Caller): Promise<AccountResource[]> {
+  return (await recordAccounts(db, caller.accounts)).map(accountResource);
+}
+
+/** The account `id` of type `type` if the caller reaches it, else undefined (never another caller's). */
+export function reachableAccount(caller: Caller, id: number, type: 'user' | 'org'): CodeHostAccount | undefined {
+  return caller.accounts.find((account) => account.id === id && account.type === type);
+}

@@ -1,0 +1,33 @@
+import { DOMAIN_EVENTS_EXCHANGE } from '@switchyard/contracts';
+import { baseServiceEnv, envPort, envPostgresUrl, parseConfig } from '@switchyard/service-kit';
+import { z } from 'zod';
+
+/** Environment of config-svc; every variable is optional. */
+export const ConfigServiceEnv = z.object({
+  ...baseServiceEnv,
+  PORT: envPort(8081),
+  /** PostgreSQL URL; when unset the service runs on embedded PGlite under `DATA_DIR`. */
+  DATABASE_URL: envPostgresUrl,
+  DATA_DIR: z.string().min(1).default('.data'),
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).max(10_485_760).default(16_384),
+  /** Base URL of the code host's REST API: GitHub's by default; GitHub Enterprise's `https://HOST/api/v3`, or the emulator. */
+  CODE_HOST_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.github.com'),
+  /** Timeout of one code-host request, ms. */
+  CODE_HOST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** How long what the code host said about a token (its user, accounts, repos, permissions) is reused, ms. */
+  CODE_HOST_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  /** RabbitMQ URL; when unset, events go to an in-process bus (one-process mode). */
+  AMQP_URL: z.url({ protocol: /^amqps?$/, error: 'must be an amqp:// or amqps:// URL' }).optional(),
+  /** The topic exchange domain events are published to. */
+  EVENTS_EXCHANGE: z.string().min(1).default(DOMAIN_EVENTS_EXCHANGE),
+});
+export type ConfigServiceConfig = Readonly<z.output<typeof ConfigServiceEnv>>;
+
+/**
+ * Reads config-svc's configuration from `env`.
+ * @throws ConfigError listing every invalid variable
+ */
+export function loadConfigServiceConfig(env: Record<string, string | undefined> = process.env): ConfigServiceConfig {
+  return parseConfig('config-svc', ConfigServiceEnv, env);
+}

@@ -1,0 +1,9 @@
+import { outboxMigration } from '@switchyard/messaging';
+import type { Migration } from '@switchyard/service-kit';
+import * as createTables from './2026_11_21_0001_create_accounts_repos_update_configs.ts';
+
+/** Every migration of the `config` schema by name; names sort in the order they apply. */
+export const configMigrations: Record<string, Migration> = {
+  '2026_11_21_0001_create_accounts_repos_update_configs': createTables,
+  '2026_11_21_0002_create_outbox': outboxMigration('config'),
+};

@@ -1,0 +1,35 @@
+import type { DependencyApiError, DependencyApiErrors } from '@switchyard/contracts';
+import type { ErrorRenderer } from '@switchyard/service-kit';
+
+/**
+ * Writes errors in the dependency update API's envelope (reference/dependabot.md 1.2):
+ * `application/json; charset=utf-8`, `{"errors":[{"status":403,"title":"Forbidden","detail":"..."}]}` with a
+ * numeric `status`. A 400 that names invalid fields carries one error object per field, each with
+ * `source.pointer` (`/repo-id`) or `source.parameter` (`page`) and a detail that names the field.
+ */
+export const renderDependencyApiError: ErrorRenderer = (error, _req, res) => {
+  const base = { status: error.status, title: error.title };
+  const errors: DependencyApiError[] = error.errors?.length
+    ? error.errors.map((field) => {
+        const name = field.pointer ? field.pointer.replace(/^#\//, '') : field.parameter;
+        return {
+          ...base,
+          detail: name ? `${name} ${field.detail}` : field.detail,
+          ...(field.pointer
+            ? { source: { pointer: field.pointer.replace(/^#/, '') || '/' } }
+            : field.parameter
+              ? { source: { parameter: field.parameter } }
+              : {}),
+        };
+      })
+    : [{ ...base, ...(error.detail === undefined ? {} : { detail: error.detail }) }];
+  const body: DependencyApiErrors = { errors };
+  const payload = JSON.stringify(body);
+  res.writeHead(error.status, {
+    ...error.headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+    'cache-control': 'no-store',
+  });
+  res.end(payload);
+};

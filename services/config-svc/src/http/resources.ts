@@ -1,0 +1,73 @@
+import type { CodeHostRepo } from '@switchyard/code-host';
+import type { AccountResource, RepoResource, UpdateConfigResource } from '@switchyard/contracts';
+import type { AccountRow } from '../accounts/account.table.ts';
+import type { UpdateConfigRow } from '../update-configs/update-config.table.ts';
+
+/** Rows to the API's resource objects (seeds/000): string ids, numeric `github-id`, dasherized attributes. */
+
+/** An `accounts` resource. */
+export function accountResource(row: AccountRow): AccountResource {
+  return {
+    id: String(row.id),
+    type: 'accounts',
+    attributes: {
+      'github-id': row.id,
+      'github-login': row.login,
+      'github-account-type': row.account_type,
+      'access-granted-to-all-repos': row.access_granted_to_all_repos,
+      'current-installation-id': row.current_installation_id,
+      'plan-name': row.plan_name,
+      'plan-number': row.plan_number,
+      'free-trial-end-date': row.free_trial_end_date,
+      'automatically-rebase-prs': row.automatically_rebase_prs,
+      'update-run-time': row.update_run_time,
+      'create-merge-commits': row.create_merge_commits,
+      'weekly-update-run-day': row.weekly_update_run_day,
+      'limit-initial-update-runs': row.limit_initial_update_runs,
+      'limit-open-pull-requests': row.limit_open_pull_requests,
+    },
+  };
+}
+
+/** A `repos` resource: active when it has at least one update config; `primary-language` lower-cased as the original showed it. */
+export function repoResource(repo: CodeHostRepo, configIds: readonly number[]): RepoResource {
+  return {
+    id: String(repo.id),
+    type: 'repos',
+    attributes: {
+      'github-id': repo.id,
+      name: repo.name,
+      'installation-state': configIds.length > 0 ? 'active' : 'inactive',
+      private: repo.private,
+      fork: repo.fork,
+      'github-url': repo.htmlUrl,
+      'primary-language': repo.language === null ? null : repo.language.toLowerCase(),
+      'default-branch': repo.defaultBranch,
+      'using-config-file': false,
+    },
+    relationships: {
+      'update-configs': { data: configIds.map((id) => ({ id: String(id), type: 'update-configs' as const })) },
+      account: { data: { id: String(repo.owner.id), type: 'accounts' } },
+    },
+  };
+}
+
+/** An `update-configs` resource; `target-branch` is `null` when unset, never omitted. */
+export function updateConfigResource(row: UpdateConfigRow): UpdateConfigResource {
+  return {
+    id: String(row.id),
+    type: 'update-configs',
+    attributes: {
+      language: row.language,
+      'package-manager': row.package_manager,
+      'update-schedule': row.update_schedule,
+      directory: row.directory,
+      'automerge-rule-runtime-deps': row.automerge_rule_runtime_deps,
+      'automerge-rule-development-deps': row.automerge_rule_development_deps,
+      'target-branch': row.target_branch,
+      'lockfile-only': row.lockfile_only,
+      'security-updates-only': row.security_updates_only,
+    },
+    relationships: { repo: { data: { id: String(row.repo_id), type: 'repos' } } },
+  };
+}

@@ -1,0 +1,77 @@
+import type { CodeHostRepo } from '@switchyard/code-host';
+import type { RepoResource, ReposQuery, UpdateConfigResource } from '@switchyard/contracts';
+import { HttpProblem } from '@switchyard/service-kit';
+import type { Kysely } from 'kysely';
+import { reachableAccount, recordAccounts } from '../accounts/account.service.ts';
+import { askCodeHost } from '../auth/authenticate.ts';
+import type { Caller, CodeHostView } from '../auth/code-host-view.ts';
+import type { ConfigDatabase } from '../db/schema.ts';
+import { publishInTransaction, repoEvents } from '../events/config-events.ts';
+import { repoResource, updateConfigResource } from '../http/resources.ts';
+import { listUpdateConfigsOfRepos } from '../update-configs/update-config.repository.ts';
+import { syncRepos } from './repo.repository.ts';
+
+type Db = Kysely<ConfigDatabase>;
+
+/** Inactive repos per page (seeds/000 "Limits"; the breaking change of 2019-12-02). */
+export const INACTIVE_PAGE_SIZE = 100;
+
+/** A `GET /repos` answer before it is wrapped in the document. */
+export interface RepoPage {
+  data: RepoResource[];
+  included: UpdateConfigResource[];
+  next: number | null;
+}
+
+/**
+ * Stores repos the code host just reported (their accounts first), with events for the new and
+ * changed ones, in one transaction.
+ */
+export async function recordRepos(db: Db, repos: readonly CodeHostRepo[]): Promise<void> {
+  if (repos.length === 0) return;
+  const owners = [...new Map(repos.map((r) => [r.owner.id, r.owner])).values()];
+  await recordAccounts(db, owners);
+  await db.transaction().execute(async (trx) => {
+    await publishInTransaction(trx, repoEvents(await syncRepos(trx, repos)));
+  });
+}
+
+/**
+ * `GET /repos`: the repos of an account the caller reaches, active (with at least one update config) or
+ * inactive, ordered by name. Inactive ones come {@link INACTIVE_PAGE_SIZE} a page with the next page
+ * number (null on the last page); active ones all at once (`page` is accepted and ignored, as the
+ * original's dashboard sent it). `included` holds the update configs of the page's repos.
+ * @throws HttpProblem 404 when the account is not one the caller reaches
+ */
+export async function listRepos(db: Db, view: CodeHostView, caller: Caller, query: ReposQuery): Promise<RepoPage> {
+  const account = reachableAccount(caller, query['account-id'], query['account-type']);
+  if (!account)
+    throw new HttpProblem(404, `No ${query['account-type']} account ${query['account-id']} is reachable with this access token`);
+  const { repos, fresh } = await askCodeHost(() => view.listRepos(caller, account));
+  if (fresh) await recordRepos(db, repos);
+
+  const configs = await listUpdateConfigsOfRepos(
+    db,
+    repos.map((r) => r.id),
+  );
+  const configsOf = new Map<number, typeof configs>();
+  for (const config of configs) configsOf.set(config.repo_id, [...(configsOf.get(config.repo_id) ?? []), config]);
+
+  const active = query['installation-state'] === 'active';
+  const selected = repos
+    .filter((repo) => configsOf.has(repo.id) === active)
+    .sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.id - b.id);
+  const page = active ? selected : selected.slice((query.page - 1) * INACTIVE_PAGE_SIZE, query.page * INACTIVE_PAGE_SIZE);
+  const next = !active && query.page * INACTIVE_PAGE_SIZE < selected.length ? query.page + 1 : null;
+
+  return {
+    data: page.map((repo) =>
+      repoResource(
+        repo,
+        (configsOf.get(repo.id) ?? []).map((c) => c.id),
+      ),
+    ),
+    included: page.flatMap((repo) => (configsOf.get(repo.id) ?? []).map(updateConfigResource)),
+    next,
+  };
+}

@@ -1,0 +1,20 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+/** `config.repo`: a repository as the code host last described it. `id` is the code host's id. */
+export interface RepoTable {
+  id: ColumnType<number, number, never>;
+  account_id: number;
+  name: string;
+  full_name: string;
+  private: boolean;
+  fork: boolean;
+  archived: boolean;
+  html_url: string;
+  language: string | null;
+  default_branch: string;
+  using_config_file: Generated<boolean>;
+  revision: Generated<number>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+export type RepoRow = Selectable<RepoTable>;

@@ -1,0 +1,92 @@
+import { type CodeHost, createGitHubCodeHost } from '@switchyard/code-host';
+import { createAmqpBus, createInProcessBus, type MessageBus, startOutboxRelay } from '@switchyard/messaging';
+import { type Database, databaseTarget, type Logger, listen, migrateToLatest, openDatabase } from '@switchyard/service-kit';
+import { createConfigApp } from './app.ts';
+import { CodeHostView } from './auth/code-host-view.ts';
+import type { ConfigServiceConfig } from './config.ts';
+import { configMigrations } from './db/migrations/index.ts';
+import { CONFIG_SCHEMA, type ConfigDatabase } from './db/schema.ts';
+
+/** What can be handed to config-svc instead of being built from its configuration (the launcher and tests do). */
+export interface ConfigServiceOverrides {
+  /** The bus to publish to; default: RabbitMQ at `AMQP_URL`, else an in-process bus. Not closed by the service. */
+  bus?: MessageBus;
+  /** The code host; default: the GitHub REST adapter at `CODE_HOST_API_URL`. */
+  codeHost?: CodeHost;
+}
+
+/** A running config-svc. */
+export interface RunningConfigService {
+  url: string;
+  port: number;
+  database: Database<ConfigDatabase>;
+  bus: MessageBus;
+  close: () => Promise<void>;
+}
+
+/** Opens the database `config` names and brings the `config` schema up to date. @throws MigrationFailedError */
+export async function openConfigDatabase(config: ConfigServiceConfig, logger: Logger): Promise<Database<ConfigDatabase>> {
+  const database = openDatabase<ConfigDatabase>(databaseTarget(config.DATABASE_URL, config.DATA_DIR, 'config', config.DB_POOL_SIZE));
+  try {
+    const applied = await migrateToLatest(database.db as never, CONFIG_SCHEMA, configMigrations);
+    logger.info({ database: database.kind, applied }, 'config schema up to date');
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+/**
+ * Starts config-svc: database and migrations, the message bus, the outbox relay, and HTTP on
+ * `config.HOST:config.PORT`. `close()` stops HTTP, then the relay, then the bus it owns, then the database.
+ */
+export async function startConfigService(
+  config: ConfigServiceConfig,
+  logger: Logger,
+  overrides: ConfigServiceOverrides = {},
+): Promise<RunningConfigService> {
+  const database = await openConfigDatabase(config, logger);
+  const ownsBus = overrides.bus === undefined;
+  const bus =
+    overrides.bus ??
+    (config.AMQP_URL
+      ? await createAmqpBus({ url: config.AMQP_URL, exchange: config.EVENTS_EXCHANGE, logger })
+      : createInProcessBus({ logger }));
+  const relay = startOutboxRelay({ db: database.db as never, schema: CONFIG_SCHEMA, bus, logger });
+  const codeHost =
+    overrides.codeHost ??
+    createGitHubCodeHost({
+      baseUrl: config.CODE_HOST_API_URL,
+      userAgent: 'switchyard-config-svc',
+      timeoutMs: config.CODE_HOST_TIMEOUT_MS,
+      logger,
+    });
+  const app = createConfigApp({
+    db: database.db.withSchema(CONFIG_SCHEMA),
+    view: new CodeHostView(codeHost, config.CODE_HOST_CACHE_TTL_MS),
+    logger,
+    ping: database.ping,
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+  });
+  const stopAll = async () => {
+    await relay.stop();
+    if (ownsBus) await bus.close();
+    await database.close();
+  };
+  const http = await listen(app, config.PORT, config.HOST).catch(async (error: unknown) => {
+    await stopAll();
+    throw error;
+  });
+  logger.info({ url: http.url }, 'config-svc listening');
+  return {
+    url: http.url,
+    port: http.port,
+    database,
+    bus,
+    close: async () => {
+      await http.close();
+      await stopAll();
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import type { CreateUpdateConfig, PatchUpdateConfig } from '@switchyard/contracts';
+import { LANGUAGE_OF } from '@switchyard/contracts';
+import { type Kysely, sql } from 'kysely';
+import type { ConfigDatabase } from '../db/schema.ts';
+import type { UpdateConfigRow } from './update-config.table.ts';
+
+type Db = Kysely<ConfigDatabase>;
+
+/** PostgreSQL's unique_violation, raised by a second config with the same identity. */
+const UNIQUE_VIOLATION = '23505';
+
+/** Thrown by {@link insertUpdateConfig} and {@link patchUpdateConfig} when the config's identity is taken. */
+export class UpdateConfigExistsError extends Error {
+  constructor() {
+    super('update config already exists');
+    this.name = 'UpdateConfigExistsError';
+  }
+}
+
+function rethrowDuplicate(error: unknown): never {
+  if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new UpdateConfigExistsError();
+  throw error;
+}
+
+/** Inserts a config; `language` follows from the package manager. @throws UpdateConfigExistsError */
+export function insertUpdateConfig(db: Db, input: CreateUpdateConfig): Promise<UpdateConfigRow> {
+  return db
+    .insertInto('update_config')
+    .values({
+      repo_id: input['repo-id'],
+      package_manager: input['package-manager'],
+      language: LANGUAGE_OF[input['package-manager']],
+      update_schedule: input['update-schedule'],
+      directory: input.directory,
+      target_branch: input['target-branch'],
+      automerge_rule_runtime_deps: input['automerge-rule-runtime-deps'],
+      automerge_rule_development_deps: input['automerge-rule-development-deps'],
+      lockfile_only: input['lockfile-only'],
+      security_updates_only: input['security-updates-only'],
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+    .catch(rethrowDuplicate);
+}
+
+/** The config with `id`, or undefined. */
+export function findUpdateConfig(db: Db, id: number): Promise<UpdateConfigRow | undefined> {
+  return db.selectFrom('update_config').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Every config of these repos, ordered by id. */
+export function listUpdateConfigsOfRepos(db: Db, repoIds: readonly number[]): Promise<UpdateConfigRow[]> {
+  if (repoIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('update_config')
+    .selectAll()
+    .where(sql<boolean>`repo_id = any(${sql.val(repoIds)}::bigint[])`)
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Changes the given attributes of config `id` (revision + 1).
+ * @returns the updated row, or undefined when there is no such config
+ * @throws UpdateConfigExistsError when the new target branch collides with another config
+ */
+export function patchUpdateConfig(db: Db, id: number, patch: PatchUpdateConfig): Promise<UpdateConfigRow | undefined> {
+  return db
+    .updateTable('update_config')
+    .set({
+      ...(patch['update-schedule'] === undefined ? {} : { update_schedule: patch['update-schedule'] }),
+      ...(patch['target-branch'] === undefined ? {} : { target_branch: patch['target-branch'] }),
+      ...(patch['lockfile-only'] === undefined ? {} : { lockfile_only: patch['lockfile-only'] }),
+      ...(patch['security-updates-only'] === undefined ? {} : { security_updates_only: patch['security-updates-only'] }),
+      ...(patch['automerge-rule-runtime-deps'] === undefined ? {} : { automerge_rule_runtime_deps: patch['automerge-rule-runtime-deps'] }),
+      ...(patch['automerge-rule-development-deps'] === undefined
+        ? {}
+        : { automerge_rule_development_deps: patch['automerge-rule-development-deps'] }),
+      revision: sql`revision + 1`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst()
+    .catch(rethrowDuplicate);
+}
+
+/** Deletes config `id`. @returns the deleted row, or undefined when there was none */
+export function deleteUpdateConfig(db: Db, id: number): Promise<UpdateConfigRow | undefined> {
+  return db.deleteFrom('update_config').where('id', '=', id).returningAll().executeTakeFirst();
+}

@@ -1,0 +1,24 @@
+import type { AutomergeRule, PackageManager, UpdateSchedule } from '@switchyard/contracts';
+import type { Generated, Selectable } from 'kysely';
+
+/**
+ * `config.update_config`: how one directory of a repo is kept up to date. Unique per repo, package
+ * manager, directory and target branch (a null target branch counting as one value).
+ */
+export interface UpdateConfigTable {
+  id: Generated<number>;
+  repo_id: number;
+  package_manager: PackageManager;
+  language: string;
+  update_schedule: UpdateSchedule;
+  directory: string;
+  target_branch: string | null;
+  automerge_rule_runtime_deps: AutomergeRule;
+  automerge_rule_development_deps: AutomergeRule;
+  lockfile_only: boolean;
+  security_updates_only: boolean;
+  revision: Generated<number>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+export type UpdateConfigRow = Selectable<UpdateConfigTable>;

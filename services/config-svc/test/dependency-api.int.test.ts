@@ -1,0 +1,267 @@
+import { AccountsDocument, ReposDocument, UpdateConfigDocument } from '@switchyard/contracts';
+import { request } from '@switchyard/service-kit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, BIGCO, BOB, type ConfigHarness, startConfigHarness } from './harness.ts';
+
+describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () => {
+  let h: ConfigHarness;
+  beforeAll(async () => {
+    h = await startConfigHarness('config_api');
+  });
+  afterAll(() => h?.close());
+
+  const as = (token: string | undefined, scheme = 'Personal'): Record<string, string> =>
+    token ? { authorization: `${scheme} ${token}` } : {};
+  const call = (method: string, path: string, token: string | undefined, body?: unknown) =>
+    request(h.url, method, path, { headers: as(token), ...(body === undefined ? {} : { body }) });
+  const newConfig = (repoId: number | string, accountId: number | string, extra: Record<string, unknown> = {}) => ({
+    'repo-id': repoId,
+    'account-id': accountId,
+    'account-type': 'org',
+    directory: '/',
+    'update-schedule': 'daily',
+    'package-manager': 'npm_and_yarn',
+    ...extra,
+  });
+
+  function expectEnvelope(res: Awaited<ReturnType<typeof call>>, status: number, detail?: RegExp) {
+    expect(res.status, res.text).toBe(status);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Array.isArray(res.body.errors) && res.body.errors.length > 0).toBe(true);
+    for (const error of res.body.errors) expect(error).toMatchObject({ status, title: expect.any(String) });
+    if (detail) expect(res.body.errors.map((e: { detail: string }) => e.detail).join(' | ')).toMatch(detail);
+  }
+
+  describe('authentication', () => {
+    it("answers a request without a token 403 with the original's envelope", async () => {
+      const res = await call('GET', '/accounts', undefined);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({
+        errors: [{ status: 403, title: 'Forbidden', detail: "No access token provided in 'Authorization' header" }],
+      });
+    });
+
+    it('answers 401 to a token the code host rejects and to another scheme', async () => {
+      expectEnvelope(await call('GET', '/accounts', 'not-a-real-token'), 401, /Bad credentials/);
+      const basic = await request(h.url, 'GET', '/accounts', { headers: { authorization: 'Basic YWxpY2U6cHc=' } });
+      expectEnvelope(basic, 401, /Personal <token>/);
+    });
+
+    it('accepts Bearer as the original dashboard sent it', async () => {
+      const res = await request(h.url, 'GET', '/accounts', { headers: as(ALICE, 'Bearer') });
+      expect(res.status).toBe(200);
+    });
+  });
+
+  describe('GET /accounts', () => {
+    it("lists the caller's user and organisations with every attribute of the seed", async () => {
+      const res = await call('GET', '/accounts', ALICE);
+      expect(res.status).toBe(200);
+      const doc = AccountsDocument.parse(res.body);
+      expect(doc.data.map((a) => [a.id, a.attributes['github-login'], a.attributes['github-account-type']])).toEqual([
+        ['1001', 'alice', 'user'],
+        ['2001', 'acme', 'org'],
+        ['2002', 'globex', 'org'],
+        [String(BIGCO.id), 'bigco', 'org'],
+      ]);
+      expect(doc.data[1]?.attributes).toMatchObject({
+        'github-id': 2001,
+        'update-run-time': '05:00',
+        'weekly-update-run-day': 'monday',
+        'plan-name': 'free',
+        'free-trial-end-date': null,
+      });
+    });
+
+    it('never shows one user the accounts of another', async () => {
+      const bob = AccountsDocument.parse((await call('GET', '/accounts', BOB)).body);
+      expect(bob.data.map((a) => a.attributes['github-login'])).toEqual(['bob', 'initech']);
+    });
+
+    it('publishes account.created with the full state, once', async () => {
+      const event = await h.waitForEvent((e) => e.type === 'account.created' && (e.data as { login: string }).login === 'acme');
+      expect(event).toMatchObject({
+        source: 'config-svc',
+        data: { id: 2001, type: 'org', revision: 1, settings: { updateRunTime: '05:00' } },
+      });
+      await call('GET', '/accounts', ALICE);
+      expect(h.events.filter((e) => e.type === 'account.created' && (e.data as { id: number }).id === 2001)).toHaveLength(1);
+    });
+  });
+
+  describe('GET /repos', () => {
+    const bigcoInactive = (page?: number) =>
+      `/repos?account-id=${BIGCO.id}&account-type=org&installation-state=inactive${page === undefined ? '' : `&page=${page}`}`;
+
+    it('pages 250 inactive repos 100 at a time with meta.pages.next', async () => {
+      const pages = [];
+      for (const page of [1, 2, 3]) {
+        const res = await call('GET', bigcoInactive(page), ALICE);
+        expect(res.status).toBe(200);
+        pages.push(ReposDocument.parse(res.body));
+      }
+      expect(pages.map((p) => p.data.length)).toEqual([100, 100, 50]);
+      expect(pages.map((p) => p.meta.pages.next)).toEqual([2, 3, null]);
+      const ids = pages.flatMap((p) => p.data.map((r) => r.id));
+      expect(new Set(ids).size).toBe(250);
+      const first = pages[0]?.data[0];
+      expect(first?.attributes['installation-state']).toBe('inactive');
+      expect(first?.relationships).toEqual({
+        'update-configs': { data: [] },
+        account: { data: { id: String(BIGCO.id), type: 'accounts' } },
+      });
+      const beyond = ReposDocument.parse((await call('GET', bigcoInactive(9), ALICE)).body);
+      expect(beyond).toEqual({ data: [], included: [], meta: { pages: { next: null } } });
+    });
+
+    it('defaults to page 1 and refuses bad pages and states with 400', async () => {
+      expect(ReposDocument.parse((await call('GET', bigcoInactive(), ALICE)).body).meta.pages.next).toBe(2);
+      for (const bad of ['0', '-1', 'two']) expectEnvelope(await call('GET', `${bigcoInactive()}&page=${bad}`, ALICE), 400, /page/);
+      expectEnvelope(
+        await call('GET', `/repos?account-id=${BIGCO.id}&account-type=org&installation-state=all`, ALICE),
+        400,
+        /installation-state/,
+      );
+      expectEnvelope(await call('GET', `/repos?account-type=org&installation-state=active`, ALICE), 400, /account-id/);
+    });
+
+    it("answers 404 for an account the token does not reach, never that account's repos", async () => {
+      const res = await call('GET', '/repos?account-id=2001&account-type=org&installation-state=inactive', BOB);
+      expectEnvelope(res, 404);
+      expect(res.text).not.toContain('web-storefront');
+    });
+
+    it('moves a repo to the active listing once it has an update config, with the config in included', async () => {
+      const created = await call('POST', '/update_configs', ALICE, newConfig(3103, 2001, { 'package-manager': 'pip' }));
+      expect(created.status, created.text).toBe(201);
+      const active = ReposDocument.parse(
+        (await call('GET', '/repos?account-id=2001&account-type=org&installation-state=active&page=1', ALICE)).body,
+      );
+      const repo = active.data.find((r) => r.id === '3103');
+      expect(repo?.attributes).toMatchObject({
+        name: 'data-pipeline',
+        'installation-state': 'active',
+        private: true,
+        'primary-language': 'python',
+      });
+      expect(repo?.relationships['update-configs'].data).toEqual([{ id: created.body.data.id, type: 'update-configs' }]);
+      expect(active.included).toContainEqual(created.body.data);
+      expect(active.meta.pages.next).toBeNull();
+      const inactive = ReposDocument.parse(
+        (await call('GET', '/repos?account-id=2001&account-type=org&installation-state=inactive', ALICE)).body,
+      );
+      expect(inactive.data.map((r) => r.id)).not.toContain('3103');
+    });
+  });
+
+  describe('POST /update_configs', () => {
+    it('creates a config with defaults, a language, a string id and target-branch null (201)', async () => {
+      const res = await call('POST', '/update_configs', ALICE, newConfig(3101, '2001'));
+      expect(res.status).toBe(201);
+      const doc = UpdateConfigDocument.parse(res.body);
+      expect(doc.data.attributes).toEqual({
+        language: 'javascript',
+        'package-manager': 'npm_and_yarn',
+        'update-schedule': 'daily',
+        directory: '/',
+        'automerge-rule-runtime-deps': 'never',
+        'automerge-rule-development-deps': 'never',
+        'target-branch': null,
+        'lockfile-only': false,
+        'security-updates-only': false,
+      });
+      expect(doc.data.relationships.repo.data).toEqual({ id: '3101', type: 'repos' });
+      expect(res.headers.get('location')).toBe(`/update_configs/${doc.data.id}`);
+      const event = await h.waitForEvent(
+        (e) => e.type === 'update_config.created' && (e.data as { id: number }).id === Number(doc.data.id),
+      );
+      expect(event.data).toMatchObject({ repoId: 3101, accountId: 2001, packageManager: 'npm_and_yarn', targetBranch: null, revision: 1 });
+      await h.waitForEvent((e) => e.type === 'repo.created' && (e.data as { id: number }).id === 3101);
+    });
+
+    it('answers 400 "already exists" for the same repo, package manager, directory and target branch', async () => {
+      const body = newConfig(3101, 2001, { 'package-manager': 'bundler', directory: '/app' });
+      expect((await call('POST', '/update_configs', ALICE, body)).status).toBe(201);
+      const again = await call('POST', '/update_configs', ALICE, { ...body, directory: 'app/' });
+      expectEnvelope(again, 400, /already exists/);
+      expect((await call('POST', '/update_configs', ALICE, { ...body, 'target-branch': 'develop' })).status).toBe(201);
+    });
+
+    it('needs write permission on the repo (403) and a repo of the named account (400)', async () => {
+      expectEnvelope(await call('POST', '/update_configs', ALICE, newConfig(3203, 2002)), 403, /write or admin/);
+      expect((await call('POST', '/update_configs', ALICE, newConfig(3201, 2002))).status).toBe(201);
+      expectEnvelope(await call('POST', '/update_configs', ALICE, newConfig(3201, 2001)), 400, /does not belong/);
+    });
+
+    it("never lets one user configure another's repos", async () => {
+      expectEnvelope(await call('POST', '/update_configs', BOB, newConfig(3101, 2001)), 404);
+      expectEnvelope(await call('POST', '/update_configs', BOB, newConfig(3101, 2003)), 404, /No repo 3101/);
+    });
+
+    it('names each invalid attribute with 400', async () => {
+      const res = await call('POST', '/update_configs', ALICE, { 'repo-id': 'x', 'package-manager': 'npm', 'update-schedule': 'hourly' });
+      expectEnvelope(res, 400);
+      expect(res.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer)).toEqual([
+        '/repo-id',
+        '/account-id',
+        '/account-type',
+        '/directory',
+        '/update-schedule',
+        '/package-manager',
+      ]);
+      expectEnvelope(await call('POST', '/update_configs', ALICE, '{"repo-id": 1,'), 400, /not valid JSON/);
+      expectEnvelope(await call('POST', '/update_configs', ALICE, [1, 2]), 400, /JSON object/);
+      expectEnvelope(await call('POST', '/update_configs', ALICE, { ...newConfig(3101, 2001), directory: 'x'.repeat(20_000) }), 413);
+    });
+  });
+
+  describe('GET, PATCH and DELETE /update_configs/:id', () => {
+    it('reads, changes only the listed attributes, and deletes', async () => {
+      const created = await call('POST', '/update_configs', ALICE, newConfig(3102, 2001, { 'package-manager': 'bundler' }));
+      const id = created.body.data.id;
+      expect((await call('GET', `/update_configs/${id}`, ALICE)).body).toEqual(created.body);
+
+      const patched = await call('PATCH', `/update_configs/${id}`, ALICE, {
+        'update-schedule': 'weekly',
+        'automerge-rule-runtime-deps': 'patch',
+        'target-branch': 'main',
+        'package-manager': 'pip',
+      });
+      expect(patched.status).toBe(200);
+      expect(patched.body.data.attributes).toMatchObject({
+        'update-schedule': 'weekly',
+        'automerge-rule-runtime-deps': 'semver:patch',
+        'target-branch': 'main',
+        'package-manager': 'bundler',
+      });
+      const updated = await h.waitForEvent((e) => e.type === 'update_config.updated' && (e.data as { id: number }).id === Number(id));
+      expect(updated.data).toMatchObject({ updateSchedule: 'weekly', revision: 2 });
+
+      expectEnvelope(await call('PATCH', `/update_configs/${id}`, ALICE, { 'lockfile-only': 'yes' }), 400, /lockfile-only/);
+      expect((await call('DELETE', `/update_configs/${id}`, ALICE)).status).toBe(204);
+      await h.waitForEvent((e) => e.type === 'update_config.deleted' && (e.data as { id: number }).id === Number(id));
+      expectEnvelope(await call('GET', `/update_configs/${id}`, ALICE), 404);
+      expectEnvelope(await call('DELETE', `/update_configs/${id}`, ALICE), 404);
+    });
+
+    it("hides one user's configs from another (404), whatever the method", async () => {
+      const created = await call('POST', '/update_configs', ALICE, newConfig(3104, 2001, { 'package-manager': 'go_modules' }));
+      const id = created.body.data.id;
+      expectEnvelope(await call('GET', `/update_configs/${id}`, BOB), 404);
+      expectEnvelope(await call('PATCH', `/update_configs/${id}`, BOB, { 'update-schedule': 'live' }), 404);
+      expectEnvelope(await call('DELETE', `/update_configs/${id}`, BOB), 404);
+      expect((await call('GET', `/update_configs/${id}`, ALICE)).status).toBe(200);
+    });
+
+    it('answers 400 for a malformed id and 404 for an unknown one', async () => {
+      expectEnvelope(await call('GET', '/update_configs/abc', ALICE), 400, /id/);
+      expectEnvelope(await call('GET', '/update_configs/999999', ALICE), 404);
+    });
+  });
+
+  it('answers 405 with Allow for unsupported methods', async () => {
+    const res = await call('DELETE', '/accounts', ALICE);
+    expectEnvelope(res, 405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+  });
+});
