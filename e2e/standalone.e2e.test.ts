@@ -12,9 +12,18 @@ describe('standalone launcher on embedded PGlite', () => {
   let stack: RunningProcess;
   let url: string;
   const env = async () => {
-    const [gatewayPort, catalogPort] = [await freePort(), await freePort()];
+    const [gatewayPort, catalogPort, configPort, codeHostPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     url = `http://127.0.0.1:${gatewayPort}`;
-    return { GATEWAY_PORT: String(gatewayPort), CATALOG_PORT: String(catalogPort), DATA_DIR: dataDir, DATABASE_URL: '' };
+    return {
+      GATEWAY_PORT: String(gatewayPort),
+      CATALOG_PORT: String(catalogPort),
+      CONFIG_PORT: String(configPort),
+      CODE_HOST_PORT: String(codeHostPort),
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      AMQP_URL: '',
+      CODE_HOST_API_URL: '',
+    };
   };
 
   beforeAll(async () => {
@@ -26,10 +35,35 @@ describe('standalone launcher on embedded PGlite', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('prints the gateway URL and example requests', () => {
-    expect(stack.output()).toContain(`gateway   ${url}`);
+  it('prints the gateway URL, the demo token and example requests for every API', () => {
+    expect(stack.output()).toContain(`gateway    ${url}`);
     expect(stack.output()).toContain(`curl ${url}/books`);
     expect(stack.output()).toContain('embedded PGlite');
+    expect(stack.output()).toContain(`curl ${url}/accounts -H 'Authorization: Personal demo-token-alice'`);
+    for (const path of ['/repos?', '/update_configs ', '/update_configs/1 ']) expect(stack.output()).toContain(`${url}${path}`);
+  });
+
+  it('serves the dependency update API from the emulator demo data on PGlite', async () => {
+    const auth = { authorization: 'Personal demo-token-alice' };
+    const accounts = await request(url, 'GET', '/accounts', { headers: auth });
+    expect(accounts.status).toBe(200);
+    expect(accounts.body.data.map((a: { attributes: { 'github-login': string } }) => a.attributes['github-login'])).toEqual([
+      'alice',
+      'acme',
+      'globex',
+    ]);
+    const body = {
+      'repo-id': 3102,
+      'account-id': '2001',
+      'account-type': 'org',
+      directory: '/',
+      'update-schedule': 'daily',
+      'package-manager': 'bundler',
+    };
+    const created = await request(url, 'POST', '/update_configs', { headers: auth, body });
+    expect(created.status).toBe(201);
+    const active = await request(url, 'GET', '/repos?account-id=2001&account-type=org&installation-state=active', { headers: auth });
+    expect(active.body.data.map((r: { id: string }) => r.id)).toEqual(['3102']);
   });
 
   bookApiSuite(() => url);

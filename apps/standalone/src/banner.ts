@@ -3,28 +3,51 @@ export interface BannerFacts {
   gatewayUrl: string;
   database: 'postgres' | 'pglite';
   dataDir: string;
+  bus: string;
+  codeHost: string;
+  /** Whether the bundled emulator's demo users and repos are there (their tokens are printed). */
+  demoData: boolean;
 }
 
-/** The start-up text: where the stack answers, what it stores data in, and a few requests to try. */
-export function banner({ gatewayUrl, database, dataDir }: BannerFacts): string {
+/** The start-up text: where the stack answers, what it runs on, and requests to try for every API. */
+export function banner({ gatewayUrl: g, database, dataDir, bus, codeHost, demoData }: BannerFacts): string {
   const storage =
     database === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${dataDir}/ (set DATABASE_URL for PostgreSQL)`;
+  const token = demoData ? 'demo-token-alice' : '<your GitHub token>';
+  const auth = `-H 'Authorization: Personal ${token}'`;
+  const demo = demoData
+    ? `
+Demo users of the emulator: alice (token demo-token-alice; orgs acme 2001 and globex 2002)
+                            bob   (token demo-token-bob;   org initech 2003)
+`
+    : '';
   return `
 switchyard is running
-  gateway   ${gatewayUrl}
-  database  ${storage}
-  API docs  ${gatewayUrl}/docs
-
-Try:
-  curl ${gatewayUrl}/
-  curl -i -X POST ${gatewayUrl}/books -H 'content-type: application/json' \\
+  gateway    ${g}
+  database   ${storage}
+  events     ${bus}
+  code host  ${codeHost}
+  API docs   ${g}/docs
+${demo}
+Book catalogue:
+  curl ${g}/
+  curl -i -X POST ${g}/books -H 'content-type: application/json' \\
        -d '{"Name":"Dune","Author":"Frank Herbert","Price":9.99,"Year":1965}'
-  curl ${gatewayUrl}/books
-  curl '${gatewayUrl}/books?limit=20&offset=0&sort=-Year'
-  curl -i ${gatewayUrl}/books/1
-  curl -i -X PUT ${gatewayUrl}/books -H 'content-type: application/json' -H 'If-Match: "1"' \\
+  curl ${g}/books
+  curl '${g}/books?limit=20&offset=0&sort=-Year'
+  curl -i ${g}/books/1
+  curl -i -X PUT ${g}/books -H 'content-type: application/json' -H 'If-Match: "1"' \\
        -d '{"Id":1,"Name":"Dune","Author":"Frank Herbert","Price":12.5,"Year":1965}'
-  curl -i -X DELETE ${gatewayUrl}/books/1
+  curl -i -X DELETE ${g}/books/1
+
+Dependency update service:
+  curl ${g}/accounts ${auth}
+  curl '${g}/repos?account-id=2001&account-type=org&installation-state=inactive&page=1' ${auth}
+  curl -i -X POST ${g}/update_configs ${auth} -H 'content-type: application/json' \\
+       -d '{"repo-id":3101,"account-id":"2001","account-type":"org","directory":"/","update-schedule":"daily","package-manager":"npm_and_yarn"}'
+  curl ${g}/update_configs/1 ${auth}
+  curl -i -X PATCH ${g}/update_configs/1 ${auth} -H 'content-type: application/json' -d '{"update-schedule":"weekly"}'
+  curl -i -X DELETE ${g}/update_configs/1 ${auth}
 
 Ctrl-C stops everything.
 `;

@@ -1,35 +1,77 @@
 import { loadCatalogConfig } from '@switchyard/catalog-svc/config';
 import { startCatalogService } from '@switchyard/catalog-svc/service';
+import { loadDemoSeed, startGitHubEmulator } from '@switchyard/code-host/emulator';
+import { loadConfigServiceConfig } from '@switchyard/config-svc/config';
+import { startConfigService } from '@switchyard/config-svc/service';
 import { loadGatewayConfig } from '@switchyard/gateway/config';
 import { startGateway } from '@switchyard/gateway/service';
+import { createInProcessBus, type MessageBus } from '@switchyard/messaging';
 import { ConfigError, createLogger, onShutdownSignal } from '@switchyard/service-kit';
 import { banner } from './banner.ts';
 
 /**
  * `pnpm start`: the whole stack in one process, each service on its own port behind the gateway.
- * With nothing configured it uses embedded PGlite under `DATA_DIR` (default `.data/`);
- * `DATABASE_URL` switches every service to that PostgreSQL server (each in its own schema).
- * `GATEWAY_PORT` (8080) and `CATALOG_PORT` (8083) move the ports; `LOG_LEVEL` defaults to `warn` here.
+ * With nothing configured it uses embedded PGlite under `DATA_DIR` (default `.data/`), an in-process
+ * message bus, and the GitHub emulator with its demo data on :8090. `DATABASE_URL`, `AMQP_URL` and
+ * `CODE_HOST_API_URL` switch to the real ones. `GATEWAY_PORT` (8080), `CATALOG_PORT` (8083),
+ * `CONFIG_PORT` (8081) and `CODE_HOST_PORT` (8090) move the ports; `LOG_LEVEL` defaults to `warn` here.
  */
 const env: Record<string, string | undefined> = { LOG_LEVEL: 'warn', ...process.env };
 const loopback = '127.0.0.1';
+const stops: Array<() => Promise<void>> = [];
 
 try {
+  const level = env.LOG_LEVEL ?? 'warn';
+  let codeHostUrl = env.CODE_HOST_API_URL;
+  if (!codeHostUrl) {
+    const emulator = await startGitHubEmulator({
+      seed: loadDemoSeed(),
+      logger: createLogger('code-host-emulator', level),
+      port: Number(env.CODE_HOST_PORT ?? 8090),
+      host: loopback,
+    });
+    stops.unshift(() => emulator.close());
+    codeHostUrl = emulator.url;
+  }
+  const bus: MessageBus | undefined = env.AMQP_URL ? undefined : createInProcessBus({ logger: createLogger('bus', level) });
+  if (bus) stops.unshift(() => bus.close());
+
   const catalogConfig = loadCatalogConfig({ ...env, HOST: loopback, PORT: env.CATALOG_PORT ?? '8083' });
   const catalog = await startCatalogService(catalogConfig, createLogger('catalog-svc', catalogConfig.LOG_LEVEL));
-  const gatewayConfig = loadGatewayConfig({ ...env, PORT: env.GATEWAY_PORT ?? '8080', CATALOG_SVC_URL: catalog.url });
+  stops.unshift(catalog.close);
+
+  const configConfig = loadConfigServiceConfig({ ...env, HOST: loopback, PORT: env.CONFIG_PORT ?? '8081', CODE_HOST_API_URL: codeHostUrl });
+  const config = await startConfigService(configConfig, createLogger('config-svc', configConfig.LOG_LEVEL), bus ? { bus } : {});
+  stops.unshift(config.close);
+
+  const gatewayConfig = loadGatewayConfig({
+    ...env,
+    PORT: env.GATEWAY_PORT ?? '8080',
+    CATALOG_SVC_URL: catalog.url,
+    CONFIG_SVC_URL: config.url,
+  });
   const gatewayLogger = createLogger('gateway', gatewayConfig.LOG_LEVEL);
   const gateway = await startGateway(gatewayConfig, gatewayLogger);
+  stops.unshift(gateway.close);
 
-  process.stdout.write(banner({ gatewayUrl: gateway.url, database: catalog.database.kind, dataDir: catalogConfig.DATA_DIR }));
+  process.stdout.write(
+    banner({
+      gatewayUrl: gateway.url,
+      database: catalog.database.kind,
+      dataDir: catalogConfig.DATA_DIR,
+      bus: bus ? 'in-process' : 'RabbitMQ (AMQP_URL)',
+      codeHost: env.CODE_HOST_API_URL ? `${codeHostUrl} (CODE_HOST_API_URL)` : `GitHub emulator with demo data at ${codeHostUrl}`,
+      demoData: !env.CODE_HOST_API_URL,
+    }),
+  );
   onShutdownSignal(gatewayLogger, async () => {
-    await gateway.close();
-    await catalog.close();
+    for (const stop of stops) await stop();
     process.stdout.write('switchyard stopped\n');
   });
 } catch (error) {
   process.stderr.write(
     `switchyard could not start: ${error instanceof ConfigError ? error.message : String((error as Error).stack ?? error)}\n`,
   );
+  for (const stop of stops) await stop().catch(() => {});
   process.exit(1);
 }
