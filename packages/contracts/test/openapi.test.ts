@@ -14,4 +14,11 @@ describe('openApiDocument', () => {
     expect(Object.keys(doc.components.schemas.Book?.properties ?? {})).toEqual(['Id', 'Name', 'Author', 'Price', 'Year']);
     expect(JSON.parse(JSON.stringify(doc))).toEqual(doc);
   });
+
+  it('describes the dependency update API routes config-svc serves, with its error envelope', () => {
+    const doc = openApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    expect(Object.keys(doc.paths['/update_configs/{id}'] ?? {})).toEqual(['get', 'patch', 'delete']);
+    expect(doc.paths['/update_configs']?.post?.responses['201']).toBeDefined();
+    expect(JSON.stringify(doc.paths['/accounts'])).toContain('#/components/schemas/DependencyApiErrors');
+  });
 });

@@ -1,0 +1,102 @@
+import { jsonContent, jsonSchema } from '../openapi-helpers.ts';
+import { DependencyApiErrors } from './errors.ts';
+import { CreateUpdateConfig, PatchUpdateConfig } from './requests.ts';
+import { AccountsDocument, ReposDocument, UpdateConfigDocument } from './resources.ts';
+
+/** Paths and component schemas of the dependency update API (seeds/000) that config-svc serves. */
+export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: Record<string, unknown> } {
+  const tags = ['dependency update service'];
+  const security = [{ personalToken: [] }];
+  const errors = (description: string) => ({ description, content: jsonContent('DependencyApiErrors') });
+  const auth = {
+    '401': errors('The code host rejected the token, or the header is not `Personal <token>` / `Bearer <token>`'),
+    '403': errors('No `Authorization` header, or not enough permission on the repo'),
+  };
+  const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } };
+  return {
+    paths: {
+      '/accounts': {
+        get: {
+          tags,
+          security,
+          summary: 'Accounts the token reaches: its user first, then its organisations',
+          responses: { '200': { description: 'Accounts', content: jsonContent('AccountsDocument') }, ...auth },
+        },
+      },
+      '/repos': {
+        get: {
+          tags,
+          security,
+          summary: 'Repos of an account, active (with update configs) or inactive (100 a page)',
+          parameters: [
+            { name: 'account-id', in: 'query', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
+            { name: 'account-type', in: 'query', required: true, schema: { type: 'string', enum: ['org', 'user'] } },
+            { name: 'installation-state', in: 'query', required: true, schema: { type: 'string', enum: ['active', 'inactive'] } },
+            { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
+          ],
+          responses: {
+            '200': { description: 'A page of repos; `meta.pages.next` is null on the last page', content: jsonContent('ReposDocument') },
+            '400': errors('Invalid query'),
+            ...auth,
+            '404': errors('No such account reachable with this token'),
+          },
+        },
+      },
+      '/update_configs': {
+        post: {
+          tags,
+          security,
+          summary: 'Create an update config',
+          requestBody: { required: true, content: jsonContent('CreateUpdateConfig') },
+          responses: {
+            '201': { description: 'Created', content: jsonContent('UpdateConfigDocument') },
+            '400': errors('Invalid body, a repo of another account, or the config already exists'),
+            ...auth,
+            '404': errors('Account or repo not reachable with this token'),
+          },
+        },
+      },
+      '/update_configs/{id}': {
+        get: {
+          tags,
+          security,
+          summary: 'One update config',
+          parameters: [idParam],
+          responses: {
+            '200': { description: 'The config', content: jsonContent('UpdateConfigDocument') },
+            ...auth,
+            '404': errors('No such config'),
+          },
+        },
+        patch: {
+          tags,
+          security,
+          summary: 'Change some attributes of an update config',
+          parameters: [idParam],
+          requestBody: { required: true, content: jsonContent('PatchUpdateConfig') },
+          responses: {
+            '200': { description: 'The changed config', content: jsonContent('UpdateConfigDocument') },
+            '400': errors('Invalid body, or the change collides with another config'),
+            ...auth,
+            '404': errors('No such config'),
+          },
+        },
+        delete: {
+          tags,
+          security,
+          summary: 'Delete an update config',
+          parameters: [idParam],
+          responses: { '204': { description: 'Deleted' }, ...auth, '404': errors('No such config') },
+        },
+      },
+    },
+    schemas: {
+      AccountsDocument: jsonSchema(AccountsDocument),
+      ReposDocument: jsonSchema(ReposDocument),
+      UpdateConfigDocument: jsonSchema(UpdateConfigDocument),
+      CreateUpdateConfig: jsonSchema(CreateUpdateConfig),
+      PatchUpdateConfig: jsonSchema(PatchUpdateConfig),
+      DependencyApiErrors: jsonSchema(DependencyApiErrors),
+    },
+  };
+}
