@@ -56,7 +56,10 @@ describe('gateway and catalog-svc as processes, on PostgreSQL', () => {
   });
 
   it("refuses a body over the gateway's own limit before it reaches catalog-svc", async () => {
-    const res = await request(gatewayUrl, 'POST', '/books', { body: 'x'.repeat(1_048_577), headers: { 'content-type': 'application/json' } });
+    const res = await request(gatewayUrl, 'POST', '/books', {
+      body: 'x'.repeat(1_048_577),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(413);
     expect(res.body.detail).toBe('Request body is larger than 1048576 bytes');
   });

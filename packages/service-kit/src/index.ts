@@ -9,3 +9,4 @@ export * from './migrations.ts';
 export * from './problem.ts';
 export * from './request-id.ts';
 export * from './server.ts';
+export * from './service-database.ts';

@@ -1,4 +1,4 @@
-import { type Database, databaseTarget, type Logger, listen, migrateToLatest, openDatabase } from '@switchyard/service-kit';
+import { type Database, type Logger, listen, openServiceDatabase } from '@switchyard/service-kit';
 import { createCatalogApp } from './app.ts';
 import type { CatalogConfig } from './config.ts';
 import { catalogMigrations } from './db/migrations/index.ts';
@@ -12,17 +12,9 @@ export interface RunningCatalog {
   close: () => Promise<void>;
 }
 
-/** Opens the database that `config` names and brings the `catalog` schema up to date. @throws MigrationFailedError */
-export async function openCatalogDatabase(config: CatalogConfig, logger: Logger): Promise<Database<CatalogDatabase>> {
-  const database = openDatabase<CatalogDatabase>(databaseTarget(config.DATABASE_URL, config.DATA_DIR, 'catalog', config.DB_POOL_SIZE));
-  try {
-    const applied = await migrateToLatest(database.db as never, CATALOG_SCHEMA, catalogMigrations);
-    logger.info({ database: database.kind, applied }, 'catalog schema up to date');
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  return database;
+/** Opens the database `config` names and brings the `catalog` schema up to date. @throws MigrationFailedError */
+export function openCatalogDatabase(config: CatalogConfig, logger: Logger): Promise<Database<CatalogDatabase>> {
+  return openServiceDatabase<CatalogDatabase>(CATALOG_SCHEMA, config, catalogMigrations, logger);
 }
 
 /**

@@ -1,15 +1,12 @@
 import { DOMAIN_EVENTS_EXCHANGE } from '@switchyard/contracts';
-import { baseServiceEnv, envPort, envPostgresUrl, parseConfig } from '@switchyard/service-kit';
+import { baseServiceEnv, databaseEnv, envPort, parseConfig } from '@switchyard/service-kit';
 import { z } from 'zod';
 
 /** Environment of config-svc; every variable is optional. */
 export const ConfigServiceEnv = z.object({
   ...baseServiceEnv,
   PORT: envPort(8081),
-  /** PostgreSQL URL; when unset the service runs on embedded PGlite under `DATA_DIR`. */
-  DATABASE_URL: envPostgresUrl,
-  DATA_DIR: z.string().min(1).default('.data'),
-  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  ...databaseEnv,
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).max(10_485_760).default(16_384),
   /** Base URL of the code host's REST API: GitHub's by default; GitHub Enterprise's `https://HOST/api/v3`, or the emulator. */
   CODE_HOST_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.github.com'),

@@ -1,13 +1,8 @@
-import { createLogger } from '@switchyard/service-kit';
+import { createLogger, migrateCommand } from '@switchyard/service-kit';
 import { loadConfigServiceConfig } from './config.ts';
-import { openConfigDatabase } from './service.ts';
+import { configMigrations } from './db/migrations/index.ts';
+import { CONFIG_SCHEMA } from './db/schema.ts';
 
-// `pnpm migrate`: brings the `config` schema of DATABASE_URL up to date. (An embedded PGlite database
-// is migrated by the service itself when it starts.)
+// `pnpm migrate`: brings the `config` schema of DATABASE_URL up to date.
 const config = loadConfigServiceConfig();
-if (!config.DATABASE_URL) {
-  process.stderr.write('config-svc migrate: set DATABASE_URL to the PostgreSQL server to migrate\n');
-  process.exit(2);
-}
-const database = await openConfigDatabase(config, createLogger('config-svc', config.LOG_LEVEL));
-await database.close();
+await migrateCommand('config-svc', CONFIG_SCHEMA, config, configMigrations, createLogger('config-svc', config.LOG_LEVEL));

@@ -1,6 +1,6 @@
 import { type CodeHost, createGitHubCodeHost } from '@switchyard/code-host';
 import { createAmqpBus, createInProcessBus, type MessageBus, startOutboxRelay } from '@switchyard/messaging';
-import { type Database, databaseTarget, type Logger, listen, migrateToLatest, openDatabase } from '@switchyard/service-kit';
+import { type Database, type Logger, listen, openServiceDatabase } from '@switchyard/service-kit';
 import { createConfigApp } from './app.ts';
 import { CodeHostView } from './auth/code-host-view.ts';
 import type { ConfigServiceConfig } from './config.ts';
@@ -25,16 +25,8 @@ export interface RunningConfigService {
 }
 
 /** Opens the database `config` names and brings the `config` schema up to date. @throws MigrationFailedError */
-export async function openConfigDatabase(config: ConfigServiceConfig, logger: Logger): Promise<Database<ConfigDatabase>> {
-  const database = openDatabase<ConfigDatabase>(databaseTarget(config.DATABASE_URL, config.DATA_DIR, 'config', config.DB_POOL_SIZE));
-  try {
-    const applied = await migrateToLatest(database.db as never, CONFIG_SCHEMA, configMigrations);
-    logger.info({ database: database.kind, applied }, 'config schema up to date');
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  return database;
+export function openConfigDatabase(config: ConfigServiceConfig, logger: Logger): Promise<Database<ConfigDatabase>> {
+  return openServiceDatabase<ConfigDatabase>(CONFIG_SCHEMA, config, configMigrations, logger);
 }
 
 /**
