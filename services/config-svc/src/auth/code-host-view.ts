@@ -12,6 +12,10 @@ export interface Caller {
   accounts: CodeHostAccount[];
 }
 
+/** Orders repos by name as people read them (case- and accent-insensitive), then by id; one collator for every comparison. */
+const byName = new Intl.Collator('en', { sensitivity: 'base' });
+const repoOrder = (a: CodeHostRepo, b: CodeHostRepo) => byName.compare(a.name, b.name) || a.id - b.id;
+
 /** A repo listing and whether it was just fetched from the code host (rather than reused from the cache). */
 export interface RepoListing {
   repos: CodeHostRepo[];
@@ -41,7 +45,7 @@ export class CodeHostView {
     this.listings = new LRUCache({
       max: 500,
       ttl,
-      fetchMethod: (_key, _stale, { context }) => host.listRepos(context.token, context.account),
+      fetchMethod: async (_key, _stale, { context }) => (await host.listRepos(context.token, context.account)).sort(repoOrder),
     });
     this.repos = new LRUCache({
       max: 50_000,
@@ -58,7 +62,7 @@ export class CodeHostView {
     return { ...known, token };
   }
 
-  /** Every repo of `account` the caller can see. @throws CodeHostError */
+  /** Every repo of `account` the caller can see, sorted by name once when fetched. @throws CodeHostError */
   async listRepos(caller: Caller, account: CodeHostAccount): Promise<RepoListing> {
     const key = `${caller.tokenHash}:${account.id}`;
     const cached = this.listings.get(key);

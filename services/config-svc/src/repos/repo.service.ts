@@ -8,7 +8,7 @@ import type { Caller, CodeHostView } from '../auth/code-host-view.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import { publishInTransaction, repoEvents } from '../events/config-events.ts';
 import { repoResource, updateConfigResource } from '../http/resources.ts';
-import { listUpdateConfigsOfRepos } from '../update-configs/update-config.repository.ts';
+import { listConfigIdsOfAccount, listUpdateConfigsOfRepos } from '../update-configs/update-config.repository.ts';
 import { syncRepos } from './repo.repository.ts';
 
 type Db = Kysely<ConfigDatabase>;
@@ -38,7 +38,7 @@ export async function recordRepos(db: Db, repos: readonly CodeHostRepo[]): Promi
 
 /**
  * `GET /repos`: the repos of an account the caller reaches, active (with at least one update config) or
- * inactive, ordered by name. Inactive ones come {@link INACTIVE_PAGE_SIZE} a page with the next page
+ * inactive, in the name order the code-host view keeps them in. Inactive ones come {@link INACTIVE_PAGE_SIZE} a page with the next page
  * number (null on the last page); active ones all at once (`page` is accepted and ignored, as the
  * original's dashboard sent it). `included` holds the update configs of the page's repos.
  * @throws HttpProblem 404 when the account is not one the caller reaches
@@ -50,28 +50,24 @@ export async function listRepos(db: Db, view: CodeHostView, caller: Caller, quer
   const { repos, fresh } = await askCodeHost(() => view.listRepos(caller, account));
   if (fresh) await recordRepos(db, repos);
 
-  const configs = await listUpdateConfigsOfRepos(
-    db,
-    repos.map((r) => r.id),
-  );
-  const configsOf = new Map<number, typeof configs>();
-  for (const config of configs) configsOf.set(config.repo_id, [...(configsOf.get(config.repo_id) ?? []), config]);
+  const configIds = new Map<number, number[]>();
+  for (const { repo_id, id } of await listConfigIdsOfAccount(db, account.id))
+    configIds.set(repo_id, [...(configIds.get(repo_id) ?? []), id]);
 
   const active = query['installation-state'] === 'active';
-  const selected = repos
-    .filter((repo) => configsOf.has(repo.id) === active)
-    .sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.id - b.id);
+  const selected = repos.filter((repo) => configIds.has(repo.id) === active);
   const page = active ? selected : selected.slice((query.page - 1) * INACTIVE_PAGE_SIZE, query.page * INACTIVE_PAGE_SIZE);
   const next = !active && query.page * INACTIVE_PAGE_SIZE < selected.length ? query.page + 1 : null;
+  const included = active
+    ? await listUpdateConfigsOfRepos(
+        db,
+        page.map((repo) => repo.id),
+      )
+    : [];
 
   return {
-    data: page.map((repo) =>
-      repoResource(
-        repo,
-        (configsOf.get(repo.id) ?? []).map((c) => c.id),
-      ),
-    ),
-    included: page.flatMap((repo) => (configsOf.get(repo.id) ?? []).map(updateConfigResource)),
+    data: page.map((repo) => repoResource(repo, configIds.get(repo.id) ?? [])),
+    included: included.map(updateConfigResource),
     next,
   };
 }

@@ -48,6 +48,17 @@ export function findUpdateConfig(db: Db, id: number): Promise<UpdateConfigRow | 
   return db.selectFrom('update_config').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** `[repoId, configId]` of every config on a repo of `accountId`, ordered by config id: enough to tell active repos from inactive ones. */
+export function listConfigIdsOfAccount(db: Db, accountId: number): Promise<Array<{ repo_id: number; id: number }>> {
+  return db
+    .selectFrom('update_config')
+    .innerJoin('repo', 'repo.id', 'update_config.repo_id')
+    .select(['update_config.repo_id', 'update_config.id'])
+    .where('repo.account_id', '=', accountId)
+    .orderBy('update_config.id')
+    .execute();
+}
+
 /** Every config of these repos, ordered by id. */
 export function listUpdateConfigsOfRepos(db: Db, repoIds: readonly number[]): Promise<UpdateConfigRow[]> {
   if (repoIds.length === 0) return Promise.resolve([]);

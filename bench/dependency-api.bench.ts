@@ -1,0 +1,286 @@
+/**
+ * `node bench/dependency-api.bench.ts`: the dependency update API through the gateway, in one run.
+ *
+ * It writes a GitHub emulator seed (user `bench`, token `bench-token`, member with write permission of
+ * org `bench-org`, id 5000, which holds 5,000 generated repos with ids from 500000), makes a fresh
+ * database, and starts the emulator, config-svc (PostgreSQL, RabbitMQ on an exchange of its own,
+ * `bench.<random>`, that nothing is bound to) and the gateway as their own processes (LOG_LEVEL=warn).
+ * Then it measures:
+ *
+ * - the bulk import: `POST /update_configs` for 1,000 distinct repos of the org by 16 concurrent clients
+ *   (autocannon, one request per repo), after a warm-up on 32 other repos whose configs are deleted
+ *   again; it prints configs per second and the p50/p99 latency, and checks that every one answered 201;
+ * - `GET /repos?account-id=5000&account-type=org&installation-state=inactive` for the first and the last
+ *   inactive page (4,000 inactive repos, 100 a page: pages 1 and 40), each checked first (200, 100 repos,
+ *   `meta.pages.next` 2 and null), warmed up for 3 s, then measured for BENCH_DURATION seconds.
+ *
+ * config-svc caches what the code host says (the token's user and accounts, each repo, the org's repo
+ * listing) for CODE_HOST_CACHE_TTL_MS (default 60 s), so each POST asks the emulator for its repo once,
+ * and GET /repos fetches the 5,000-repo listing (50 emulator pages) again only when the cache expires.
+ *
+ * Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres, a user that may
+ * CREATE DATABASE), BENCH_AMQP_URL (amqp://guest:guest@127.0.0.1:5672), BENCH_DURATION seconds per
+ * GET measurement (10), BENCH_CONNECTIONS of the GET measurements (16). Exits 1 when a check failed.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateRepos, parseSeed, type SeedInput } from '@switchyard/code-host/emulator';
+import { createTestDatabase, freePort, type RunningProcess, startProcess } from '@switchyard/service-kit/testing';
+import amqplib from 'amqplib';
+import autocannon from 'autocannon';
+
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const amqpUrl = process.env.BENCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const root = new URL('../', import.meta.url);
+
+const TOKEN = 'bench-token';
+const ORG = { id: 5000, login: 'bench-org' };
+const REPOS = 5_000;
+const FIRST_REPO_ID = 500_000;
+const CONFIGS = 1_000;
+const IMPORT_CLIENTS = 16;
+const WARMUP_CONFIGS = 32;
+const PAGE_SIZE = 100;
+const LAST_PAGE = Math.ceil((REPOS - CONFIGS) / PAGE_SIZE);
+const headers = { authorization: `Personal ${TOKEN}`, 'content-type': 'application/json' };
+
+/** Every fifth repo of the org gets a config (so active and inactive repos interleave by name); warm-up configs go on their neighbours. */
+const importIds = Array.from({ length: CONFIGS }, (_, i) => FIRST_REPO_ID + 5 * i);
+const warmupIds = Array.from({ length: WARMUP_CONFIGS }, (_, i) => FIRST_REPO_ID + 5 * i + 1);
+
+interface Result {
+  scenario: string;
+  rate: number;
+  unit: 'configs/s' | 'req/s';
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+const failures: string[] = [];
+function check(ok: boolean, message: string): void {
+  if (!ok) failures.push(message);
+}
+
+/** POSTs one update config per repo id, `IMPORT_CLIENTS` at a time, each id exactly once. */
+async function postConfigs(url: string, repoIds: readonly number[]) {
+  let next = 0;
+  const statuses = new Map<number, number>();
+  const created: string[] = [];
+  // autocannon notices the end only at its next 1 s sample tick, so its own duration is rounded up: time it here.
+  const started = performance.now();
+  let lastResponse = started;
+  const result = await autocannon({
+    url,
+    connections: Math.min(IMPORT_CLIENTS, repoIds.length),
+    amount: repoIds.length,
+    headers,
+    requests: [
+      {
+        method: 'POST',
+        path: '/update_configs',
+        setupRequest: (req) => {
+          // autocannon builds each request just before sending it; more than repoIds.length would mean a resend.
+          const repoId = repoIds[next] ?? FIRST_REPO_ID + REPOS + next;
+          next += 1;
+          const body = {
+            'repo-id': repoId,
+            'account-id': String(ORG.id),
+            'account-type': 'org',
+            directory: '/',
+            'update-schedule': 'daily',
+            'package-manager': 'npm_and_yarn',
+          };
+          return { ...req, body: JSON.stringify(body) };
+        },
+        onResponse: (status, body) => {
+          lastResponse = performance.now();
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          if (status !== 201) return;
+          try {
+            created.push(JSON.parse(body).data.id);
+          } catch {
+            // an unreadable 201 body only means this warm-up config is not deleted again
+          }
+        },
+      },
+    ],
+  });
+  const ok = statuses.get(201) ?? 0;
+  return {
+    result,
+    seconds: (lastResponse - started) / 1000,
+    created,
+    handedOut: next,
+    errors: repoIds.length - ok + result.errors,
+    statuses: [...statuses].map(([status, count]) => `${status}×${count}`).join(', '),
+  };
+}
+
+function measure(url: string, path: string, seconds: number): Promise<autocannon.Result> {
+  return autocannon({ url, connections, duration: seconds, headers, requests: [{ method: 'GET', path }] });
+}
+
+async function getJson(url: string) {
+  const res = await fetch(url, { headers });
+  const text = await res.text();
+  let body: { data?: unknown[]; meta?: { pages?: { next?: unknown } } } | undefined;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, text, body };
+}
+
+const workDir = mkdtempSync(join(tmpdir(), 'bench-dependency-api-'));
+const exchange = `bench.${randomBytes(4).toString('hex')}`;
+const processes: Array<[string, RunningProcess]> = [];
+const results: Result[] = [];
+const cleanups: Array<[string, () => Promise<unknown>]> = [['temp dir', async () => rmSync(workDir, { recursive: true, force: true })]];
+
+try {
+  const seed: SeedInput = {
+    users: [{ id: 4000, login: 'bench', token: TOKEN, name: 'Bench User' }],
+    organizations: [{ ...ORG, name: 'Bench Org', members: [{ login: 'bench', role: 'member' }], defaultRepoPermission: 'write' }],
+    repos: generateRepos(ORG.login, REPOS, FIRST_REPO_ID),
+    // GitHub's 5,000 an hour would not last: every POST asks for its repo, and a listing is 50 pages.
+    rateLimit: { limit: 1_000_000, windowSeconds: 3_600 },
+  };
+  parseSeed(seed, 'benchmark seed');
+  const seedPath = join(workDir, 'seed.json');
+  writeFileSync(seedPath, JSON.stringify(seed));
+
+  const database = await createTestDatabase(adminUrl, 'bench_config');
+  cleanups.unshift(['database', () => database.drop()]);
+  cleanups.unshift([
+    'exchanges',
+    async () => {
+      const connection = await amqplib.connect(amqpUrl);
+      try {
+        const channel = await connection.createChannel();
+        await channel.deleteExchange(exchange);
+        await channel.deleteExchange(`${exchange}.dlx`);
+      } finally {
+        await connection.close();
+      }
+    },
+  ]);
+
+  const [emulatorPort, configPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
+  const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
+  const configUrl = `http://127.0.0.1:${configPort}`;
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const start = async (name: string, script: string, env: Record<string, string>, readyUrl: string) => {
+    const running = await startProcess(new URL(script, root).pathname, { HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, readyUrl);
+    processes.push([name, running]);
+    cleanups.unshift([name, () => running.stop()]);
+  };
+  await start(
+    'github-emulator',
+    'packages/code-host/src/emulator/main.ts',
+    { PORT: String(emulatorPort), CODE_HOST_SEED: seedPath },
+    `${emulatorUrl}/readyz`,
+  );
+  await start(
+    'config-svc',
+    'services/config-svc/src/main.ts',
+    {
+      PORT: String(configPort),
+      DATABASE_URL: database.url,
+      AMQP_URL: amqpUrl,
+      EVENTS_EXCHANGE: exchange,
+      CODE_HOST_API_URL: emulatorUrl,
+    },
+    `${configUrl}/readyz`,
+  );
+  await start('gateway', 'services/gateway/src/main.ts', { PORT: String(gatewayPort), CONFIG_SVC_URL: configUrl }, `${gatewayUrl}/readyz`);
+
+  // Warm-up of the import path (JIT, pools, the caller cache), on other repos; their configs are deleted again.
+  const warmup = await postConfigs(gatewayUrl, warmupIds);
+  check(warmup.errors === 0, `warm-up: expected ${WARMUP_CONFIGS} × 201, got ${warmup.statuses} and ${warmup.result.errors} errors`);
+  check(warmup.created.length === WARMUP_CONFIGS, `warm-up: ${warmup.created.length} of ${WARMUP_CONFIGS} created configs to delete again`);
+  for (const id of warmup.created) {
+    const res = await fetch(`${gatewayUrl}/update_configs/${id}`, { method: 'DELETE', headers });
+    check(res.status === 204, `warm-up: DELETE /update_configs/${id} answered ${res.status}`);
+  }
+
+  const bulk = await postConfigs(gatewayUrl, importIds);
+  check(bulk.errors === 0, `bulk import: expected ${CONFIGS} × 201, got ${bulk.statuses} and ${bulk.result.errors} errors`);
+  check(bulk.handedOut === CONFIGS, `bulk import: ${bulk.handedOut} requests built for ${CONFIGS} repos (resends)`);
+  results.push({
+    scenario: `POST /update_configs (${CONFIGS} repos)`,
+    rate: CONFIGS / bulk.seconds,
+    unit: 'configs/s',
+    p50: bulk.result.latency.p50,
+    p99: bulk.result.latency.p99,
+    errors: bulk.errors,
+  });
+
+  const reposPath = (state: 'active' | 'inactive', page: number) =>
+    `/repos?account-id=${ORG.id}&account-type=org&installation-state=${state}&page=${page}`;
+  const active = await getJson(`${gatewayUrl}${reposPath('active', 1)}`);
+  check(
+    active.status === 200 && active.body?.data?.length === CONFIGS,
+    `GET /repos active: expected 200 with ${CONFIGS} repos, got ${active.status} with ${active.body?.data?.length ?? active.text.slice(0, 200)}`,
+  );
+
+  for (const [page, next] of [
+    [1, 2],
+    [LAST_PAGE, null],
+  ] as const) {
+    const path = reposPath('inactive', page);
+    const first = await getJson(`${gatewayUrl}${path}`);
+    check(
+      first.status === 200 && first.body?.data?.length === PAGE_SIZE && first.body?.meta?.pages?.next === next,
+      `GET /repos inactive page ${page}: expected 200 with ${PAGE_SIZE} repos and next ${next}, got ${first.status} with ` +
+        `${first.body?.data?.length ?? first.text.slice(0, 200)} repos and next ${first.body?.meta?.pages?.next}`,
+    );
+    await measure(gatewayUrl, path, 3); // warm-up
+    const r = await measure(gatewayUrl, path, duration);
+    results.push({
+      scenario: `GET /repos inactive page ${page}`,
+      rate: r.requests.average,
+      unit: 'req/s',
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      errors: r.errors + r.non2xx,
+    });
+    check(r.errors + r.non2xx === 0, `GET /repos inactive page ${page}: ${r.non2xx} non-2xx answers and ${r.errors} errors`);
+  }
+
+  const pad = (value: string | number, width: number) => String(value).padStart(width);
+  process.stdout.write(
+    `\ndependency API benchmark through the gateway: org of ${REPOS} repos, ${CONFIGS} configs by ${IMPORT_CLIENTS} clients, ` +
+      `GET /repos with ${connections} connections for ${duration} s per run, Node ${process.versions.node}\n\n`,
+  );
+  process.stdout.write(
+    `${'scenario'.padEnd(36)}${pad('rate', 8)} ${'unit'.padEnd(10)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('errors', 8)}\n`,
+  );
+  for (const r of results) {
+    process.stdout.write(
+      `${r.scenario.padEnd(36)}${pad(r.rate.toFixed(r.rate < 100 ? 1 : 0), 8)} ${r.unit.padEnd(10)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.errors, 8)}\n`,
+    );
+  }
+  process.stdout.write(`\nbulk import: ${CONFIGS} configs in ${bulk.seconds.toFixed(2)} s\n`);
+} catch (error) {
+  failures.push(`benchmark aborted: ${(error as Error).stack ?? String(error)}`);
+} finally {
+  if (failures.length > 0) {
+    for (const [name, running] of processes)
+      process.stderr.write(`\n--- ${name} output (last 4,000 characters) ---\n${running.output().slice(-4_000)}\n`);
+  }
+  for (const [name, cleanup] of cleanups) {
+    await cleanup().catch((error: unknown) => process.stderr.write(`cleanup of ${name} failed: ${(error as Error).message}\n`));
+  }
+}
+
+if (failures.length > 0) {
+  process.stderr.write(`\nFAILED:\n  ${failures.join('\n  ')}\n`);
+  process.exitCode = 1;
+}
