@@ -34,6 +34,7 @@ describe('NewBook', () => {
     expect(messages(NewBook.safeParse({ ...valid, Year: -5000 }))).toEqual(['Year: must be -3000 or later']);
     expect(messages(NewBook.safeParse({ ...valid, Price: '9.99' }))).toEqual(['Price: must be a number']);
     expect(messages(NewBook.safeParse({ ...valid, Name: 'x'.repeat(501) }))).toEqual(['Name: must be at most 500 characters']);
+    expect(messages(NewBook.safeParse({ ...valid, Author: 'lone \udc00' }))).toEqual(['Author: must be well-formed Unicode text']);
   });
 
   it('refuses unknown fields and a client-chosen Id (mass assignment)', () => {

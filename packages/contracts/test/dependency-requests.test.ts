@@ -87,6 +87,16 @@ describe('CreateUpdateConfig (reference/dependabot.md 1.3 and 5)', () => {
       'package-manager: is required',
     ]);
     expect(CreateUpdateConfig.safeParse([1]).success).toBe(false);
+    const lone = CreateUpdateConfig.safeParse({
+      'repo-id': 1,
+      'account-id': 1,
+      'account-type': 'org',
+      directory: '/x-\ud800',
+      'update-schedule': 'daily',
+      'package-manager': 'pip',
+      'target-branch': 'b-\udbff',
+    });
+    expect(messages(lone)).toEqual(['directory: must be well-formed Unicode text', 'target-branch: must be well-formed Unicode text']);
     expect(CreateUpdateConfig.safeParse({ 'automerge-rule-runtime-deps': 'sometimes' }).success).toBe(false);
   });
 });
@@ -118,6 +128,12 @@ describe('ReposQuery', () => {
         false,
       );
     }
+  });
+
+  it('refuses account ids beyond the safe integer range instead of rounding them', () => {
+    expect(
+      messages(ReposQuery.safeParse({ 'account-id': '9999999999999999', 'account-type': 'org', 'installation-state': 'active' })),
+    ).toEqual(['account-id: is too large']);
   });
 
   it('ignores unknown parameters, as the original did with lockfile-only=true', () => {

@@ -31,6 +31,7 @@ const text = (max: number) =>
     .string({ error: requiredMessage('a string') })
     .max(max, `must be at most ${max} characters`)
     .regex(/\S/, 'must not be blank')
+    .refine((value) => value.isWellFormed(), 'must be well-formed Unicode text')
     .refine(noNul, 'must not contain NUL characters');
 
 /** A book id in a body: a positive 32-bit integer. */
@@ -111,6 +112,7 @@ export const BookListQuery = z.strictObject({
   Author: z
     .string({ error: 'must be given once' })
     .max(MAX_AUTHOR_LENGTH, `must be at most ${MAX_AUTHOR_LENGTH} characters`)
+    .refine((value) => value.isWellFormed(), 'must be well-formed Unicode text')
     .refine(noNul, 'must not contain NUL characters')
     .optional(),
   Year: integerParameter(MIN_YEAR, 99_999).optional(),

@@ -47,6 +47,7 @@ const enumOf = <T extends readonly [string, ...string[]]>(values: T) =>
 export const Directory = z
   .string({ error: requiredMessage('a string') })
   .max(255, 'must be at most 255 characters')
+  .refine((value) => value.isWellFormed(), 'must be well-formed Unicode text')
   .refine((value) => !value.includes('\\') && !hasControlCharacter(value), 'must not contain backslashes or control characters')
   .transform((value) => `/${value.split('/').filter(Boolean).join('/')}`)
   .refine((value) => !value.split('/').some((segment) => segment === '.' || segment === '..'), 'must not contain . or .. segments');
@@ -56,6 +57,7 @@ export const BranchName = z
   .string({ error: 'must be a string or null' })
   .min(1, 'must not be empty (use null for the default branch)')
   .max(255, 'must be at most 255 characters')
+  .refine((value) => value.isWellFormed(), 'must be well-formed Unicode text')
   .refine((value) => !hasControlCharacter(value) && !/[\s~^:?*[\\]|\.\.|^-|^\/|\/$|\.lock$|@\{/.test(value), 'is not a valid branch name');
 
 const flag = z.boolean({ error: 'must be true or false' });
@@ -109,7 +111,8 @@ export const ReposQuery = z.object({
   'account-id': z
     .string({ error: requiredMessage('given once') })
     .regex(/^\d{1,16}$/, 'must be a numeric account id')
-    .transform(Number),
+    .transform(Number)
+    .pipe(z.number().min(1, 'must be a positive account id').max(MAX_GITHUB_ID, 'is too large')),
   'account-type': enumOf(ACCOUNT_TYPES),
   'installation-state': enumOf(['active', 'inactive'] as const),
   page: PageNumber.default(1),
