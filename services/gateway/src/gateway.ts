@@ -107,7 +107,7 @@ export function createGateway(config: GatewayConfig, logger: Logger): Gateway {
       );
       return;
     }
-    void upstream.forward(req, res, prepared, config.BODY_LIMIT_BYTES);
+    upstream.forward(req, res, prepared, config.BODY_LIMIT_BYTES);
   };
 
   return {

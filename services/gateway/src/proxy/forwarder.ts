@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 import type { Logger } from '@switchyard/service-kit';
 import { problemBody, writeProblem } from '@switchyard/service-kit';
@@ -16,18 +16,68 @@ export interface UpstreamOptions {
   connectTimeoutMs: number;
 }
 
-interface Exchange {
-  res: ServerResponse;
-  requestId: string;
+/** Raised into an upstream request whose client went away, so undici frees its connection. */
+class ClientGoneError extends Error {
+  constructor() {
+    super('the client closed the connection');
+    this.name = 'ClientGoneError';
+  }
 }
 
-/** Writes the upstream's status and headers to the client and hands undici the client response to stream the body into. */
-function startResponse({ statusCode, headers, opaque }: Dispatcher.StreamFactoryData<Exchange>): ServerResponse {
-  const { res, requestId } = opaque;
-  const out = stripHopByHop(headers);
-  out['x-request-id'] = requestId;
-  res.writeHead(statusCode, out);
-  return res;
+/**
+ * One request on its way through the gateway: undici's dispatch handler (its low-level API, which
+ * skips the stream and promise wrappers of `request`/`stream`) that writes the upstream's answer to
+ * the client as it arrives, with back-pressure both ways, and cancels the upstream request when the
+ * client leaves.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private clientGone = false;
+  private readonly upstream: Upstream;
+  private readonly req: IncomingMessage;
+  private readonly res: ServerResponse;
+  private readonly requestId: string;
+  private readonly bodyLimitBytes: number;
+
+  constructor(upstream: Upstream, req: IncomingMessage, res: ServerResponse, requestId: string, bodyLimitBytes: number) {
+    this.upstream = upstream;
+    this.req = req;
+    this.res = res;
+    this.requestId = requestId;
+    this.bodyLimitBytes = bodyLimitBytes;
+    res.once('close', () => {
+      if (res.writableFinished) return;
+      this.clientGone = true;
+      this.controller?.abort(new ClientGoneError());
+    });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.clientGone) controller.abort(new ClientGoneError());
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    const out = stripHopByHop(headers);
+    out['x-request-id'] = this.requestId;
+    this.res.writeHead(statusCode, out);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (!this.res.write(chunk)) {
+      controller.pause();
+      this.res.once('drain', () => controller.resume());
+    }
+  }
+
+  onResponseEnd(): void {
+    this.res.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (this.clientGone || error instanceof ClientGoneError) return;
+    this.upstream.failed(this.req, this.res, this.requestId, error, this.bodyLimitBytes);
+  }
 }
 
 /**
@@ -60,45 +110,33 @@ export class Upstream {
    * answer into `res`. Never throws: every failure is answered or, once the answer has started, ends
    * the client's connection.
    */
-  async forward(req: IncomingMessage, res: ServerResponse, prepared: UpstreamRequest, bodyLimitBytes: number): Promise<void> {
+  forward(req: IncomingMessage, res: ServerResponse, prepared: UpstreamRequest, bodyLimitBytes: number): void {
     const { contentLength, chunked, requestId } = prepared;
     if (contentLength !== undefined && contentLength > bodyLimitBytes) {
       res.setHeader('connection', 'close');
-      this.fail(res, req, requestId, 413, `Request body is larger than ${bodyLimitBytes} bytes`);
+      this.answer(res, req, requestId, 413, `Request body is larger than ${bodyLimitBytes} bytes`);
       return;
     }
     // A chunked body goes through the limiter; `pipeline` carries a broken or abandoned upload's error
     // on to the upstream request, which then ends instead of waiting for a body that never comes.
     const body = contentLength ? req : chunked ? pipeline(req, bodyLimiter(bodyLimitBytes), () => {}) : null;
-    // A client that goes away cancels its upstream request, freeing the pooled connection at once.
-    const abort = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) abort.abort();
-    });
-    try {
-      await this.pool.stream<Exchange>(
-        {
-          path: req.url ?? '/',
-          method: req.method as Dispatcher.HttpMethod,
-          headers: prepared.headers,
-          body,
-          signal: abort.signal,
-          opaque: { res, requestId },
-        },
-        startResponse,
-      );
-    } catch (error) {
-      if (abort.signal.aborted) return;
-      if (res.headersSent || res.destroyed) {
-        if (!res.destroyed) this.logger.warn({ err: error, upstream: this.name, requestId }, 'upstream failed during the response');
-        res.destroy();
-        return;
-      }
-      const [status, detail] = this.classify(error, bodyLimitBytes);
-      if (status === 413) res.setHeader('connection', 'close');
-      if (status >= 500) this.logger.warn({ err: error, upstream: this.name, requestId }, detail);
-      this.fail(res, req, requestId, status, detail);
+    this.pool.dispatch(
+      { path: req.url ?? '/', method: req.method as Dispatcher.HttpMethod, headers: prepared.headers, body },
+      new Exchange(this, req, res, requestId, bodyLimitBytes),
+    );
+  }
+
+  /** Answers a request whose upstream exchange failed (see {@link classify}); ends the socket if the answer had started. */
+  failed(req: IncomingMessage, res: ServerResponse, requestId: string, error: Error, bodyLimitBytes: number): void {
+    if (res.headersSent || res.destroyed) {
+      if (!res.destroyed) this.logger.warn({ err: error, upstream: this.name, requestId }, 'upstream failed during the response');
+      res.destroy();
+      return;
     }
+    const [status, detail] = this.classify(error, bodyLimitBytes);
+    if (status === 413) res.setHeader('connection', 'close');
+    if (status >= 500) this.logger.warn({ err: error, upstream: this.name, requestId }, detail);
+    this.answer(res, req, requestId, status, detail);
   }
 
   /** `GET <origin><path>` with the gateway's timeouts; resolves with the status code (body discarded). */
@@ -131,7 +169,7 @@ export class Upstream {
     return [502, `${this.name} failed to answer`];
   }
 
-  private fail(res: ServerResponse, req: IncomingMessage, requestId: string, status: number, detail: string): void {
+  private answer(res: ServerResponse, req: IncomingMessage, requestId: string, status: number, detail: string): void {
     writeProblem(res, problemBody(status, detail, { instance: req.url ?? '/', requestId }), { 'x-request-id': requestId });
   }
 }
