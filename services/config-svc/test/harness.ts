@@ -40,7 +40,7 @@ export interface ConfigHarness {
 
 /** Starts a {@link ConfigHarness}. Call from `beforeAll`. */
 export async function startConfigHarness(label: string): Promise<ConfigHarness> {
-  const logger = createLogger('config-svc', 'silent');
+  const logger = createLogger('config-svc', process.env.TEST_LOG_LEVEL ?? 'silent');
   const emulator: Listening = await startGitHubEmulator({ seed: testSeed(), logger });
   const database = await createTestDatabase(inject('databaseUrl'), label);
   const exchange = `test.${label}.${randomBytes(4).toString('hex')}`;

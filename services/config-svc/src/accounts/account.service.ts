@@ -11,25 +11,26 @@ import type { AccountRow } from './account.table.ts';
 type Db = Kysely<ConfigDatabase>;
 
 /**
- * Stores the accounts the code host reported (new and changed ones with their events, in one
- * transaction) and returns their rows in the order given.
+ * Stores the accounts the code host reported, with events for the new and changed ones, inside the
+ * caller's transaction `trx`, and returns their rows in the order given.
  */
-export async function recordAccounts(db: Db, accounts: readonly CodeHostAccount[]): Promise<AccountRow[]> {
-  const rows = await db.transaction().execute(async (trx) => {
-    const changed = await syncAccounts(trx, accounts);
-    await publishInTransaction(trx, accountEvents(changed));
-    return findAccounts(
-      trx,
-      accounts.map((a) => a.id),
-    );
-  });
-  const byId = new Map(rows.map((row) => [row.id, row]));
+export async function recordAccounts(trx: Db, accounts: readonly CodeHostAccount[]): Promise<AccountRow[]> {
+  await publishInTransaction(trx, accountEvents(await syncAccounts(trx, accounts)));
+  const byId = new Map(
+    (
+      await findAccounts(
+        trx,
+        accounts.map((a) => a.id),
+      )
+    ).map((row) => [row.id, row]),
+  );
   return accounts.flatMap((a) => byId.get(a.id) ?? []);
 }
 
 /** `GET /accounts`: every account the caller's token reaches, the user's own first. */
 export async function listAccounts(db: Db, caller: Caller): Promise<AccountResource[]> {
-  return (await recordAccounts(db, caller.accounts)).map(accountResource);
+  const rows = await db.transaction().execute((trx) => recordAccounts(trx, caller.accounts));
+  return rows.map(accountResource);
 }
 
 /** The account `id` of type `type` if the caller reaches it, else undefined (never another caller's). */

@@ -25,15 +25,12 @@ export interface RepoPage {
 
 /**
  * Stores repos the code host just reported (their accounts first), with events for the new and
- * changed ones, in one transaction.
+ * changed ones, inside the caller's transaction `trx`.
  */
-export async function recordRepos(db: Db, repos: readonly CodeHostRepo[]): Promise<void> {
+export async function recordRepos(trx: Db, repos: readonly CodeHostRepo[]): Promise<void> {
   if (repos.length === 0) return;
-  const owners = [...new Map(repos.map((r) => [r.owner.id, r.owner])).values()];
-  await recordAccounts(db, owners);
-  await db.transaction().execute(async (trx) => {
-    await publishInTransaction(trx, repoEvents(await syncRepos(trx, repos)));
-  });
+  await recordAccounts(trx, [...new Map(repos.map((r) => [r.owner.id, r.owner])).values()]);
+  await publishInTransaction(trx, repoEvents(await syncRepos(trx, repos)));
 }
 
 /**
@@ -48,7 +45,7 @@ export async function listRepos(db: Db, view: CodeHostView, caller: Caller, quer
   if (!account)
     throw new HttpProblem(404, `No ${query['account-type']} account ${query['account-id']} is reachable with this access token`);
   const { repos, fresh } = await askCodeHost(() => view.listRepos(caller, account));
-  if (fresh) await recordRepos(db, repos);
+  if (fresh) await db.transaction().execute((trx) => recordRepos(trx, repos));
 
   const configIds = new Map<number, number[]>();
   for (const { repo_id, id } of await listConfigIdsOfAccount(db, account.id))

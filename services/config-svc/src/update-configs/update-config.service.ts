@@ -39,7 +39,7 @@ function requirePermission(repo: CodeHostRepo, needed: 'read' | 'write'): void {
 /**
  * `POST /update_configs`: the account must be one the caller reaches, the repo must belong to it and the
  * caller needs write or admin permission on it (checked with the code host). The config, the repo and
- * account rows it needs and their events are stored in one transaction.
+ * account rows it needs and their events are stored in one transaction (one commit a config).
  * @throws HttpProblem 404 (account or repo not reachable), 400 (repo of another account, or a duplicate), 403
  */
 export async function createUpdateConfig(
@@ -59,9 +59,9 @@ export async function createUpdateConfig(
     });
   }
   requirePermission(repo, 'write');
-  await recordRepos(db, [repo]);
   try {
     const row = await db.transaction().execute(async (trx) => {
+      await recordRepos(trx, [repo]);
       const created = await insertUpdateConfig(trx, input);
       await publishInTransaction(trx, [configEvent('update_config.created', updateConfigState(created, account.id))]);
       return created;
