@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Logger } from '@switchyard/service-kit';
+import { LRUCache } from 'lru-cache';
 import { CodeHostError, isCodeHostError } from './errors.ts';
 import { type ClientSettings, createOctokit, type GitHubClient } from './github/client.ts';
 import { toCodeHostError } from './github/errors.ts';
@@ -60,6 +62,18 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
     logger: options.logger,
   };
   const logger = options.logger;
+  // One client per token, reused: an Octokit with its throttling state is costly to build for every call.
+  // Keyed by the token's hash; the token itself lives only inside the client, in memory.
+  const clients = new LRUCache<string, GitHubClient>({ max: 1_000, ttl: 15 * 60_000 });
+  const clientFor = (token: string) => {
+    const key = createHash('sha256').update(token).digest('hex');
+    let client = clients.get(key);
+    if (!client) {
+      client = createOctokit(token, settings);
+      clients.set(key, client);
+    }
+    return client;
+  };
 
   /** Runs `work` with a client for `token`, mapping every failure to a CodeHostError (`what` names the call). */
   async function call<T>(token: string, what: string, work: (octokit: GitHubClient) => Promise<T>): Promise<T> {
@@ -67,7 +81,7 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
       throw new CodeHostError('unauthorized', `GitHub ${what}: no usable token`, { status: 0 });
     }
     try {
-      return await work(createOctokit(token, settings));
+      return await work(clientFor(token));
     } catch (error) {
       const mapped = toCodeHostError(error, what);
       if (isCodeHostError(mapped)) {

@@ -7,14 +7,34 @@ type Db = Kysely<ConfigDatabase>;
 
 /**
  * Records the accounts the code host reported: new ones are inserted with the default settings, ones
- * whose login or type changed are updated (revision + 1), unchanged ones are left alone.
+ * whose login or type changed are updated (revision + 1), unchanged ones are left alone. Unchanged
+ * rows are recognised by a plain read first, so they are never written or locked (concurrent
+ * requests about the same account do not queue on its row).
  * @returns only the rows that were inserted or changed (whose events must be published)
  */
 export async function syncAccounts(db: Db, accounts: readonly CodeHostAccount[]): Promise<AccountRow[]> {
   if (accounts.length === 0) return [];
+  const known = new Map(
+    (
+      await db
+        .selectFrom('account')
+        .select(['id', 'login', 'account_type'])
+        .where(
+          'id',
+          'in',
+          accounts.map((a) => a.id),
+        )
+        .execute()
+    ).map((row) => [row.id, row]),
+  );
+  const changed = accounts.filter((a) => {
+    const row = known.get(a.id);
+    return !row || row.login !== a.login || row.account_type !== a.type;
+  });
+  if (changed.length === 0) return [];
   return db
     .insertInto('account')
-    .values(accounts.map((a) => ({ id: a.id, login: a.login, account_type: a.type })))
+    .values(changed.map((a) => ({ id: a.id, login: a.login, account_type: a.type })))
     .onConflict((oc) =>
       oc
         .column('id')

@@ -10,30 +10,46 @@ const CHUNK = 1_000;
 
 const facts = ['name', 'full_name', 'private', 'fork', 'archived', 'html_url', 'language', 'default_branch', 'account_id'] as const;
 
+/** A repo as the `repo` table stores it. */
+function repoRow(r: CodeHostRepo) {
+  return {
+    id: r.id,
+    account_id: r.owner.id,
+    name: r.name,
+    full_name: r.fullName,
+    private: r.private,
+    fork: r.fork,
+    archived: r.archived,
+    html_url: r.htmlUrl,
+    language: r.language,
+    default_branch: r.defaultBranch,
+  };
+}
+
 /**
  * Records repos as the code host describes them: new ones inserted, changed ones updated (revision + 1),
- * unchanged ones untouched. Their accounts must already be stored.
+ * unchanged ones untouched. Unchanged rows are recognised by a plain read first, so they are never
+ * written or locked. Their accounts must already be stored.
  * @returns only the rows that were inserted or changed
  */
 export async function syncRepos(db: Db, repos: readonly CodeHostRepo[]): Promise<RepoRow[]> {
-  const changed: RepoRow[] = [];
+  const written: RepoRow[] = [];
   for (let start = 0; start < repos.length; start += CHUNK) {
+    const wanted = repos.slice(start, start + CHUNK).map(repoRow);
+    const stored = await db
+      .selectFrom('repo')
+      .select(['id', ...facts])
+      .where(sql<boolean>`id = any(${sql.val(wanted.map((r) => r.id))}::bigint[])`)
+      .execute();
+    const byId = new Map(stored.map((row) => [row.id, row]));
+    const changed = wanted.filter((row) => {
+      const old = byId.get(row.id);
+      return !old || facts.some((column) => old[column] !== row[column]);
+    });
+    if (changed.length === 0) continue;
     const rows = await db
       .insertInto('repo')
-      .values(
-        repos.slice(start, start + CHUNK).map((r) => ({
-          id: r.id,
-          account_id: r.owner.id,
-          name: r.name,
-          full_name: r.fullName,
-          private: r.private,
-          fork: r.fork,
-          archived: r.archived,
-          html_url: r.htmlUrl,
-          language: r.language,
-          default_branch: r.defaultBranch,
-        })),
-      )
+      .values(changed)
       .onConflict((oc) =>
         oc
           .column('id')
@@ -46,9 +62,9 @@ export async function syncRepos(db: Db, repos: readonly CodeHostRepo[]): Promise
       )
       .returningAll()
       .execute();
-    changed.push(...rows);
+    written.push(...rows);
   }
-  return changed;
+  return written;
 }
 
 /** The stored repo with `id`, or undefined. */
