@@ -1,3 +1,5 @@
+export * from './authenticate.ts';
+export * from './code-host-view.ts';
 export * from './errors.ts';
 export * from './github-adapter.ts';
 export * from './permission.ts';

@@ -1,7 +1,7 @@
+import type { CodeHostView } from '@switchyard/code-host';
 import { createServiceApp, type Logger } from '@switchyard/service-kit';
 import type { Express } from 'express';
 import type { Kysely } from 'kysely';
-import type { CodeHostView } from './auth/code-host-view.ts';
 import type { ConfigDatabase } from './db/schema.ts';
 import { dependencyApiRouter } from './http/dependency-api.routes.ts';
 import { renderDependencyApiError } from './http/error-envelope.ts';

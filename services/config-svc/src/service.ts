@@ -1,8 +1,7 @@
-import { type CodeHost, createGitHubCodeHost } from '@switchyard/code-host';
+import { type CodeHost, CodeHostView, createGitHubCodeHost } from '@switchyard/code-host';
 import { createAmqpBus, createInProcessBus, type MessageBus, startOutboxRelay } from '@switchyard/messaging';
 import { type Database, type Logger, listen, openServiceDatabase } from '@switchyard/service-kit';
 import { createConfigApp } from './app.ts';
-import { CodeHostView } from './auth/code-host-view.ts';
 import type { ConfigServiceConfig } from './config.ts';
 import { configMigrations } from './db/migrations/index.ts';
 import { CONFIG_SCHEMA, type ConfigDatabase } from './db/schema.ts';

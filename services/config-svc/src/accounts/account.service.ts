@@ -1,7 +1,6 @@
-import type { CodeHostAccount } from '@switchyard/code-host';
+import type { Caller, CodeHostAccount } from '@switchyard/code-host';
 import type { AccountResource } from '@switchyard/contracts';
 import type { Kysely } from 'kysely';
-import type { Caller } from '../auth/code-host-view.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import { accountEvents, publishInTransaction } from '../events/config-events.ts';
 import { accountResource } from '../http/resources.ts';

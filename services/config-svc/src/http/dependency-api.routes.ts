@@ -1,10 +1,10 @@
+import type { CodeHostView } from '@switchyard/code-host';
+import { authenticate, callerOf } from '@switchyard/code-host';
 import { CreateUpdateConfig, PatchUpdateConfig, ReposQuery, UpdateConfigId } from '@switchyard/contracts';
 import { methodNotAllowed, parseInput } from '@switchyard/service-kit';
 import { type Request, type Response, Router } from 'express';
 import type { Kysely } from 'kysely';
 import { listAccounts } from '../accounts/account.service.ts';
-import { authenticate, callerOf } from '../auth/authenticate.ts';
-import type { CodeHostView } from '../auth/code-host-view.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import { listRepos } from '../repos/repo.service.ts';
 import { createUpdateConfig, getUpdateConfig, removeUpdateConfig, updateUpdateConfig } from '../update-configs/update-config.service.ts';

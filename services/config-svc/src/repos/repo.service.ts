@@ -1,10 +1,9 @@
-import type { CodeHostRepo } from '@switchyard/code-host';
+import type { Caller, CodeHostRepo, CodeHostView } from '@switchyard/code-host';
+import { askCodeHost } from '@switchyard/code-host';
 import type { RepoResource, ReposQuery, UpdateConfigResource } from '@switchyard/contracts';
 import { HttpProblem } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
 import { reachableAccount, recordAccounts } from '../accounts/account.service.ts';
-import { askCodeHost } from '../auth/authenticate.ts';
-import type { Caller, CodeHostView } from '../auth/code-host-view.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import { publishInTransaction, repoEvents } from '../events/config-events.ts';
 import { repoResource, updateConfigResource } from '../http/resources.ts';

@@ -1,10 +1,9 @@
-import type { CodeHostRepo, RepoPermission } from '@switchyard/code-host';
+import type { Caller, CodeHostRepo, CodeHostView, RepoPermission } from '@switchyard/code-host';
+import { askCodeHost } from '@switchyard/code-host';
 import type { CreateUpdateConfig, PatchUpdateConfig, UpdateConfigResource } from '@switchyard/contracts';
 import { HttpProblem } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
 import { reachableAccount } from '../accounts/account.service.ts';
-import { askCodeHost } from '../auth/authenticate.ts';
-import type { Caller, CodeHostView } from '../auth/code-host-view.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import { configEvent, publishInTransaction, updateConfigState } from '../events/config-events.ts';
 import { updateConfigResource } from '../http/resources.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { CodeHost, CodeHostAccount, CodeHostRepo } from '@switchyard/code-host';
 import { LRUCache } from 'lru-cache';
+import type { CodeHost, CodeHostAccount, CodeHostRepo } from './port.ts';
 
 /** Who is calling, as the code host says: the token's user and the accounts (user first, then organisations) it reaches. */
 export interface Caller {
@@ -23,7 +23,7 @@ export interface RepoListing {
 }
 
 /**
- * The code host as config-svc sees it: every answer is cached per token hash for `ttlMs`, concurrent
+ * The code host as a service sees it on a caller's behalf: every answer is cached per token hash for `ttlMs`, concurrent
  * identical look-ups share one request, and tokens are never used as keys. Errors (`CodeHostError`) are
  * not cached.
  */

@@ -1,8 +1,8 @@
-import { CodeHostError } from '@switchyard/code-host';
 import { NO_TOKEN_DETAIL } from '@switchyard/contracts';
 import { HttpProblem } from '@switchyard/service-kit';
 import type { RequestHandler, Response } from 'express';
 import type { Caller, CodeHostView } from './code-host-view.ts';
+import { CodeHostError } from './errors.ts';
 
 const scheme = /^(?:Personal|Bearer|token)\s+(\S+)\s*$/i;
 
