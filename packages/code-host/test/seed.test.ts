@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_SEED_PATH, generateRepos, loadDemoSeed, loadSeedFile, parseSeed, SeedError } from '../src/emulator/index.ts';
 
 describe('emulator seed', () => {
-  it('bundles a valid demo seed: alice and bob, three orgs, private repos, a fork, an archived repo and manifests', () => {
+  it('bundles a valid demo seed: alice, bob and the bot, three orgs, private repos, a fork, an archived repo and manifests', () => {
     const seed = loadDemoSeed();
     expect(seed.users.map((u) => [u.login, u.token])).toEqual([
       ['alice', 'demo-token-alice'],
       ['bob', 'demo-token-bob'],
+      ['switchyard-bot', 'demo-token-bot'],
     ]);
+    for (const org of seed.organizations) expect(org.members.map((m) => m.login)).toContain('switchyard-bot');
     expect(seed.organizations.map((o) => o.login)).toEqual(['acme', 'globex', 'initech']);
     expect(seed.repos.some((r) => r.private)).toBe(true);
     expect(seed.repos.filter((r) => r.fork)).toHaveLength(1);
