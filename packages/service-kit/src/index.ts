@@ -3,6 +3,7 @@ export * from './conditional.ts';
 export * from './config.ts';
 export * from './database.ts';
 export * from './health.ts';
+export * from './json-api-errors.ts';
 export * from './json-body.ts';
 export * from './logger.ts';
 export * from './migrations.ts';

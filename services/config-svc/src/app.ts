@@ -1,10 +1,9 @@
 import type { CodeHostView } from '@switchyard/code-host';
-import { createServiceApp, type Logger } from '@switchyard/service-kit';
+import { createServiceApp, type Logger, renderJsonApiErrors } from '@switchyard/service-kit';
 import type { Express } from 'express';
 import type { Kysely } from 'kysely';
 import type { ConfigDatabase } from './db/schema.ts';
 import { dependencyApiRouter } from './http/dependency-api.routes.ts';
-import { renderDependencyApiError } from './http/error-envelope.ts';
 
 /** What config-svc's HTTP app needs. */
 export interface ConfigAppDeps {
@@ -26,7 +25,7 @@ export function createConfigApp(deps: ConfigAppDeps): Express {
     readiness: [{ name: 'database', check: deps.ping }],
     bodyLimit: deps.bodyLimitBytes,
     jsonTypes: () => true,
-    renderError: renderDependencyApiError,
+    renderError: renderJsonApiErrors,
     routes: (app) => {
       app.use(dependencyApiRouter(deps.db, deps.view));
     },

@@ -1,4 +1,5 @@
 export * from './errors.ts';
 export * from './events.ts';
+export * from './release.ts';
 export * from './requests.ts';
 export * from './resources.ts';

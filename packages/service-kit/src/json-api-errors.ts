@@ -1,13 +1,14 @@
 import type { DependencyApiError, DependencyApiErrors } from '@switchyard/contracts';
-import type { ErrorRenderer } from '@switchyard/service-kit';
+import type { ErrorRenderer } from './app.ts';
 
 /**
- * Writes errors in the dependency update API's envelope (reference/dependabot.md 1.2):
- * `application/json; charset=utf-8`, `{"errors":[{"status":403,"title":"Forbidden","detail":"..."}]}` with a
- * numeric `status`. A 400 that names invalid fields carries one error object per field, each with
- * `source.pointer` (`/repo-id`) or `source.parameter` (`page`) and a detail that names the field.
+ * Writes errors as JSON:API error objects the way the dependency update API's original did
+ * (reference/dependabot.md 1.2): `application/json; charset=utf-8`,
+ * `{"errors":[{"status":403,"title":"Forbidden","detail":"..."}]}` with a numeric `status`. A 400 that
+ * names invalid fields carries one error object per field, each with `source.pointer` (`/repo-id`) or
+ * `source.parameter` (`page`) and a detail that names the field.
  */
-export const renderDependencyApiError: ErrorRenderer = (error, _req, res) => {
+export const renderJsonApiErrors: ErrorRenderer = (error, _req, res) => {
   const base = { status: error.status, title: error.title };
   const errors: DependencyApiError[] = error.errors?.length
     ? error.errors.map((field) => {

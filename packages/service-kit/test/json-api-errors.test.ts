@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import type { Request } from 'express';
 import { describe, expect, it } from 'vitest';
-import { renderDependencyApiError } from '../src/http/error-envelope.ts';
+import { renderJsonApiErrors } from '../src/json-api-errors.ts';
 
-function render(error: Parameters<typeof renderDependencyApiError>[0]) {
+function render(error: Parameters<typeof renderJsonApiErrors>[0]) {
   let status = 0;
   let headers: Record<string, unknown> = {};
   let body = '';
@@ -16,11 +16,11 @@ function render(error: Parameters<typeof renderDependencyApiError>[0]) {
       body = payload;
     },
   } as unknown as ServerResponse;
-  renderDependencyApiError(error, {} as Request, res);
+  renderJsonApiErrors(error, {} as Request, res);
   return { status, headers, body: JSON.parse(body) };
 }
 
-describe('renderDependencyApiError', () => {
+describe('renderJsonApiErrors', () => {
   it("writes the original's envelope with a numeric status and a plain JSON content type", () => {
     const out = render({ status: 403, title: 'Forbidden', detail: "No access token provided in 'Authorization' header", headers: {} });
     expect(out.status).toBe(403);

@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { PACKAGE_MANAGERS } from './resources.ts';
+
+/**
+ * Wire schemas of private release notifications and the pull-request jobs they lead to (seeds/000,
+ * `POST /release_notifications/private`; the status and job views answer what the original's users asked
+ * for in reference/dependabot.md sections 2 and 4).
+ */
+
+const hasControlCharacter = (value: string) => [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+
+const field = (what: string, max: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .refine(
+      (value) => value.isWellFormed() && !hasControlCharacter(value) && value.trim() === value,
+      `must be a ${what} without spaces around it or control characters`,
+    );
+
+/**
+ * Body of `POST /release_notifications/private`: the dependency's `name` (Maven `groupId:artifactId`, Docker
+ * the full image path), the released `version`, its `package-manager`. Unknown members are ignored.
+ */
+export const ReleaseNotificationBody = z.object(
+  {
+    name: field('dependency name', 300),
+    version: field('version', 100),
+    'package-manager': z.enum(PACKAGE_MANAGERS, {
+      error: (issue) => (issue.input === undefined ? 'is required' : `must be one of ${PACKAGE_MANAGERS.join(', ')}`),
+    }),
+  },
+  { error: 'must be a JSON object' },
+);
+export type ReleaseNotificationBody = z.output<typeof ReleaseNotificationBody>;
+
+export const NOTIFICATION_STATUSES = ['queued', 'scanning', 'done', 'failed'] as const;
+export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+
+/** What happened to one update config during a notification's scan. */
+export const SCAN_OUTCOMES = ['job-recorded', 'up-to-date', 'not-used', 'skipped', 'failed'] as const;
+export type ScanOutcome = (typeof SCAN_OUTCOMES)[number];
+
+/** `release-notifications` resource: a notification and what its scan has done so far. */
+export const ReleaseNotificationResource = z.object({
+  id: z.string(),
+  type: z.literal('release-notifications'),
+  attributes: z.object({
+    name: z.string(),
+    version: z.string(),
+    'package-manager': z.enum(PACKAGE_MANAGERS),
+    status: z.enum(NOTIFICATION_STATUSES),
+    'configs-total': z.int().nullable(),
+    'repos-scanned': z.int(),
+    'jobs-recorded': z.int(),
+    'repos-skipped': z.int(),
+    'repos-failed': z.int(),
+    'created-at': z.string(),
+    'finished-at': z.string().nullable(),
+    /** Skipped and failed configs with the reason (at most 100; the counts are complete). */
+    outcomes: z.array(
+      z.object({
+        'repo-id': z.string(),
+        'update-config-id': z.string(),
+        outcome: z.enum(SCAN_OUTCOMES),
+        reason: z.string(),
+      }),
+    ),
+  }),
+});
+export type ReleaseNotificationResource = z.infer<typeof ReleaseNotificationResource>;
+
+const ref = <T extends string>(type: T) => z.object({ data: z.object({ id: z.string(), type: z.literal(type) }) });
+
+/** `pull-request-jobs` resource: one update the service decided to open a pull request for. */
+export const PullRequestJobResource = z.object({
+  id: z.string(),
+  type: z.literal('pull-request-jobs'),
+  attributes: z.object({
+    'dependency-name': z.string(),
+    'dependency-type': z.enum(['runtime', 'development']),
+    'version-in-use': z.string(),
+    'target-version': z.string(),
+    'update-kind': z.enum(['patch', 'minor', 'major']),
+    automerge: z.boolean(),
+    'security-fix': z.boolean(),
+    'target-branch': z.string(),
+    directory: z.string(),
+    'package-manager': z.enum(PACKAGE_MANAGERS),
+    status: z.string(),
+    'created-at': z.string(),
+  }),
+  relationships: z.object({
+    repo: ref('repos'),
+    'update-config': ref('update-configs'),
+    'release-notification': ref('release-notifications'),
+  }),
+});
+export type PullRequestJobResource = z.infer<typeof PullRequestJobResource>;
+
+/** `GET /pull_request_jobs` query: optional filters and a page (100 jobs a page, newest first). */
+export const PullRequestJobsQuery = z.object({
+  'repo-id': z
+    .string({ error: 'must be given once' })
+    .regex(/^\d{1,16}$/, 'must be a numeric repo id')
+    .transform(Number)
+    .optional(),
+  'dependency-name': z.string({ error: 'must be given once' }).min(1).max(300).optional(),
+  'notification-id': z.uuid({ error: 'must be a notification id (a UUID)' }).optional(),
+  page: z
+    .string({ error: 'must be given once' })
+    .regex(/^\d{1,9}$/, 'must be a positive integer')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be a positive integer'))
+    .default(1),
+});
+export type PullRequestJobsQuery = z.output<typeof PullRequestJobsQuery>;
+
+/** Event `release_notification.received`: a notification stored and waiting to be scanned. */
+export const ReleaseNotificationReceived = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  version: z.string(),
+  packageManager: z.enum(PACKAGE_MANAGERS),
+  /** The organisations the notifying token reached: only their repos are scanned. */
+  accountIds: z.array(z.int()),
+});
+export type ReleaseNotificationReceived = z.infer<typeof ReleaseNotificationReceived>;
+
+/** Event `release_notification.scan_requested`: one batch of a notification's update configs to scan (any worker takes it). */
+export const ScanRequested = z.object({
+  notificationId: z.uuid(),
+  batch: z.int().min(0),
+  updateConfigIds: z.array(z.int()).min(1),
+});
+export type ScanRequested = z.infer<typeof ScanRequested>;
+
+/** Event `pull_request_job.created`: a job recorded once per update config, dependency and target version. */
+export const PullRequestJobCreated = z.object({
+  id: z.int(),
+  notificationId: z.uuid(),
+  updateConfigId: z.int(),
+  repoId: z.int(),
+  accountId: z.int(),
+  packageManager: z.enum(PACKAGE_MANAGERS),
+  dependencyName: z.string(),
+  dependencyType: z.enum(['runtime', 'development']),
+  versionInUse: z.string(),
+  targetVersion: z.string(),
+  updateKind: z.enum(['patch', 'minor', 'major']),
+  automerge: z.boolean(),
+  securityFix: z.boolean(),
+  targetBranch: z.string(),
+  directory: z.string(),
+});
+export type PullRequestJobCreated = z.infer<typeof PullRequestJobCreated>;
