@@ -49,6 +49,12 @@ Dependency update service:
   curl -i -X PATCH ${g}/update_configs/1 ${auth} -H 'content-type: application/json' -d '{"update-schedule":"weekly"}'
   curl -i -X DELETE ${g}/update_configs/1 ${auth}
 
+Private release notifications (after creating an npm_and_yarn config for acme/web-storefront, repo 3101):
+  curl -i -X POST ${g}/release_notifications/private ${auth} -H 'content-type: application/json' \
+       -H 'Prefer: return=representation' -d '{"name":"lodash","version":"4.17.21","package-manager":"npm_and_yarn"}'
+  curl ${g}/release_notifications/<id from the answer> ${auth}
+  curl '${g}/pull_request_jobs?dependency-name=lodash' ${auth}
+
 Ctrl-C stops everything.
 `;
 }

@@ -6,15 +6,19 @@ import { startConfigService } from '@switchyard/config-svc/service';
 import { loadGatewayConfig } from '@switchyard/gateway/config';
 import { startGateway } from '@switchyard/gateway/service';
 import { createInProcessBus, type MessageBus } from '@switchyard/messaging';
+import { loadReleaseConfig } from '@switchyard/release-svc/config';
+import { startReleaseApi } from '@switchyard/release-svc/service';
+import { startReleaseWorker } from '@switchyard/release-svc/worker';
 import { ConfigError, createLogger, onShutdownSignal } from '@switchyard/service-kit';
 import { banner } from './banner.ts';
 
 /**
  * `pnpm start`: the whole stack in one process, each service on its own port behind the gateway.
  * With nothing configured it uses embedded PGlite under `DATA_DIR` (default `.data/`), an in-process
- * message bus, and the GitHub emulator with its demo data on :8090. `DATABASE_URL`, `AMQP_URL` and
- * `CODE_HOST_API_URL` switch to the real ones. `GATEWAY_PORT` (8080), `CATALOG_PORT` (8083),
- * `CONFIG_PORT` (8081) and `CODE_HOST_PORT` (8090) move the ports; `LOG_LEVEL` defaults to `warn` here.
+ * message bus, and the GitHub emulator with its demo data on :8090 (release-svc's worker reads manifests
+ * with the demo bot's token). `DATABASE_URL`, `AMQP_URL` and `CODE_HOST_API_URL` (with `CODE_HOST_TOKEN` for
+ * the worker) switch to the real ones. `GATEWAY_PORT` (8080), `CONFIG_PORT` (8081), `RELEASE_PORT` (8082),
+ * `CATALOG_PORT` (8083) and `CODE_HOST_PORT` (8090) move the ports; `LOG_LEVEL` defaults to `warn` here.
  */
 const env: Record<string, string | undefined> = { LOG_LEVEL: 'warn', ...process.env };
 const loopback = '127.0.0.1';
@@ -44,11 +48,28 @@ try {
   const config = await startConfigService(configConfig, createLogger('config-svc', configConfig.LOG_LEVEL), bus ? { bus } : {});
   stops.unshift(config.close);
 
+  const releaseConfig = loadReleaseConfig({
+    ...env,
+    HOST: loopback,
+    PORT: env.RELEASE_PORT ?? '8082',
+    CODE_HOST_API_URL: codeHostUrl,
+    CODE_HOST_TOKEN: env.CODE_HOST_API_URL ? env.CODE_HOST_TOKEN : 'demo-token-bot',
+  });
+  const release = await startReleaseApi(releaseConfig, createLogger('release-svc', releaseConfig.LOG_LEVEL), bus ? { bus } : {});
+  stops.unshift(release.close);
+  const worker = await startReleaseWorker(releaseConfig, createLogger('release-worker', releaseConfig.LOG_LEVEL), {
+    ...(bus ? { bus } : {}),
+    database: release.database,
+    health: false,
+  });
+  stops.unshift(worker.close);
+
   const gatewayConfig = loadGatewayConfig({
     ...env,
     PORT: env.GATEWAY_PORT ?? '8080',
     CATALOG_SVC_URL: catalog.url,
     CONFIG_SVC_URL: config.url,
+    RELEASE_SVC_URL: release.url,
   });
   const gatewayLogger = createLogger('gateway', gatewayConfig.LOG_LEVEL);
   const gateway = await startGateway(gatewayConfig, gatewayLogger);

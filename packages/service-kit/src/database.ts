@@ -26,12 +26,17 @@ export function databaseTarget(url: string | undefined, dataRoot: string, servic
 }
 
 const INT8_OID = 20;
+const INT8_ARRAY_OID = 1016;
 const DATE_OID = 1082;
+const int8Array = pg.types.getTypeParser(INT8_ARRAY_OID as Parameters<typeof pg.types.getTypeParser>[0], 'text') as (
+  value: string,
+) => Array<string | null>;
 
-/** `bigint` as a JS number (ids fit: code-host ids are below 2^53), `date` as its `YYYY-MM-DD` text. */
+/** `bigint` (and `bigint[]`) as JS numbers (ids fit: code-host ids are below 2^53), `date` as its `YYYY-MM-DD` text. */
 const pgTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
     if (oid === INT8_OID) return (value: string) => Number(value);
+    if (oid === INT8_ARRAY_OID) return (value: string) => int8Array(value).map((item) => (item === null ? null : Number(item)));
     if (oid === DATE_OID) return (value: string) => value;
     return pg.types.getTypeParser(oid, format as 'text');
   }) as typeof pg.types.getTypeParser,
@@ -39,7 +44,7 @@ const pgTypes = {
 
 /**
  * Opens a Kysely instance on PostgreSQL (node-postgres pool, default 10 connections) or on PGlite
- * (Kysely's built-in `PGliteDialect`, one connection). Both read `bigint` as a number and `date` as
+ * (Kysely's built-in `PGliteDialect`, one connection). Both read `bigint` and `bigint[]` as numbers and `date` as
  * `YYYY-MM-DD` text, so rows look the same on either. Nothing is queried until first use.
  */
 export function openDatabase<DB>(target: DatabaseTarget): Database<DB> {

@@ -1,0 +1,32 @@
+import { ManifestParseError } from '../errors.ts';
+import { isTable, parseJsonObject, tableAt } from '../shared/parse.ts';
+
+/** The version of a lock entry's `version` field: `npm:real@1.2.3` (v1 alias) → `1.2.3`; URLs, paths and links → null. */
+function versionOf(entry: unknown): string | null {
+  if (!isTable(entry) || typeof entry.version !== 'string') return null;
+  const version = entry.version;
+  if (version.startsWith('npm:')) return version.slice(version.lastIndexOf('@') + 1) || null;
+  return /^[0-9v=]/.test(version) ? version : null;
+}
+
+/**
+ * The installed version of the top-level package installed as `key` in an npm lockfile (package-lock.json or
+ * npm-shrinkwrap.json, https://docs.npmjs.com/cli/v10/configuring-npm/package-lock-json): lockfileVersion 2/3
+ * `packages["node_modules/<key>"].version`, else v1's `dependencies[<key>].version` (top level only).
+ * @returns the version, null when the entry exists without a registry version (git, file, link), undefined when absent
+ * @throws ManifestParseError when the file is not a JSON object or `packages`/`dependencies` is not an object
+ */
+export function versionInPackageLock(file: string, text: string, key: string): string | null | undefined {
+  const lock = parseJsonObject(file, text);
+  if (lock.lockfileVersion !== undefined && typeof lock.lockfileVersion !== 'number') {
+    throw new ManifestParseError(file, "'lockfileVersion' is not a number");
+  }
+  const packages = tableAt(file, lock, 'packages');
+  if (packages) {
+    const entry = packages[`node_modules/${key}`];
+    if (entry !== undefined) return versionOf(entry);
+  }
+  const dependencies = tableAt(file, lock, 'dependencies');
+  const entry = dependencies?.[key];
+  return entry === undefined ? undefined : versionOf(entry);
+}

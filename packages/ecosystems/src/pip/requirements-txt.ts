@@ -1,0 +1,57 @@
+import { ManifestParseError } from '../errors.ts';
+import { normalisePythonName } from './names.ts';
+import { type Pep508Requirement, parsePep508 } from './pep508.ts';
+
+/** A requirement line of a requirements file, with its 1-based line number. */
+export interface RequirementLine extends Pep508Requirement {
+  line: number;
+}
+
+/** Lines pip reads as something other than a named requirement: options, URLs, paths, archives, variables. */
+function isIgnored(line: string): boolean {
+  if (/^[A-Za-z0-9][A-Za-z0-9._-]*\s*(\[[^\]]*\])?\s*@/.test(line)) return false; // name @ url (PEP 508 direct reference)
+  return (
+    line.startsWith('-') || // -r other.txt, -c constraints.txt, -e ..., --index-url ..., -i ...
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(line) || // https://..., git+https://...#egg=x
+    /^[./~\\]/.test(line) || // ./local, ../pkg, /abs/path
+    /^\$\{/.test(line) || // ${VAR}/pkg
+    /\.(whl|zip|tar\.gz|tgz|tar\.bz2)$/i.test(line) || // archives
+    /[/\\]/.test(line.split(/[\s;]/)[0] ?? '') // relative paths like sub/dir
+  );
+}
+
+/**
+ * Reads a pip requirements file (https://pip.pypa.io/en/stable/reference/requirements-file-format/):
+ * one PEP 508 requirement a line (`name==1.2.3`, `name>=1,<2`, `name[extra]`, `name; python_version<"3.8"`,
+ * `name @ https://...`), `\` continuations, `#` comments (at line start or after whitespace) and per-line
+ * options such as `--hash=...` stripped. Option lines (`-r other.txt`, `-c`, `-e`, `--index-url`), bare URLs,
+ * local paths and archives are skipped: included files are not followed.
+ * @throws ManifestParseError naming `file` and the line that is none of the above
+ */
+export function readRequirementsTxt(file: string, text: string): RequirementLine[] {
+  const out: RequirementLine[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const start = i;
+    let line = lines[i] ?? '';
+    while (line.endsWith('\\') && i + 1 < lines.length) {
+      i++;
+      line = `${line.slice(0, -1)} ${lines[i] ?? ''}`;
+    }
+    line = line
+      .replace(/(^|\s)#.*$/, '')
+      .replace(/\s+--?[a-z].*$/i, '')
+      .trim();
+    if (line === '' || isIgnored(line)) continue;
+    const parsed = parsePep508(line);
+    if (!parsed) throw new ManifestParseError(file, `line ${start + 1}: cannot read requirement '${line}'`);
+    out.push({ ...parsed, line: start + 1 });
+  }
+  return out;
+}
+
+/** The first requirement line for `name` (compared after PEP 503 normalisation), undefined when absent. */
+export function findInRequirementsTxt(file: string, text: string, name: string): RequirementLine | undefined {
+  const wanted = normalisePythonName(name);
+  return readRequirementsTxt(file, text).find((r) => normalisePythonName(r.name) === wanted);
+}

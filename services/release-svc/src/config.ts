@@ -1,0 +1,41 @@
+import { DOMAIN_EVENTS_EXCHANGE } from '@switchyard/contracts';
+import { baseServiceEnv, databaseEnv, envPort, parseConfig } from '@switchyard/service-kit';
+import { z } from 'zod';
+
+/** Environment of release-svc's API and worker; every variable is optional. */
+export const ReleaseEnv = z.object({
+  ...baseServiceEnv,
+  ...databaseEnv,
+  /** Port of the HTTP API (`main.ts`); the worker (`worker-main.ts`) serves only `/healthz` and `/readyz` on `WORKER_PORT`. */
+  PORT: envPort(8082),
+  WORKER_PORT: envPort(8085),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).max(10_485_760).default(16_384),
+  /** Base URL of the code host's REST API (GitHub by default, or the emulator). */
+  CODE_HOST_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.github.com'),
+  /**
+   * The worker's own code-host token (a GitHub App installation token or a bot account's token with read
+   * access to the organisations' repos): it reads manifests with it. Callers' tokens are never stored.
+   */
+  CODE_HOST_TOKEN: z.string().min(1).optional(),
+  CODE_HOST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  CODE_HOST_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  /** RabbitMQ URL; when unset, an in-process bus (one-process mode only: API and worker must then share the process). */
+  AMQP_URL: z.url({ protocol: /^amqps?$/, error: 'must be an amqp:// or amqps:// URL' }).optional(),
+  EVENTS_EXCHANGE: z.string().min(1).default(DOMAIN_EVENTS_EXCHANGE),
+  /** Queue-name prefix of the worker's consumers (so test runs and deployments do not share queues). */
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[\w.-]+$/)
+    .default('release-svc'),
+  /** Update configs per scan batch (one message each, any worker takes it). */
+  SCAN_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000).default(50),
+  /** Configs a worker scans at once within a batch, and batches it takes at once. */
+  SCAN_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  WORKER_PREFETCH: z.coerce.number().int().min(1).max(64).default(4),
+});
+export type ReleaseConfig = Readonly<z.output<typeof ReleaseEnv>>;
+
+/** Reads release-svc's configuration from `env`. @throws ConfigError listing every invalid variable */
+export function loadReleaseConfig(env: Record<string, string | undefined> = process.env): ReleaseConfig {
+  return parseConfig('release-svc', ReleaseEnv, env);
+}

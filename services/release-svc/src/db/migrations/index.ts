@@ -1,0 +1,10 @@
+import { outboxMigration, processedMessageMigration } from '@switchyard/messaging';
+import type { Migration } from '@switchyard/service-kit';
+import * as createTables from './2026_11_21_0001_create_release_tables.ts';
+
+/** Every migration of the `release` schema by name; names sort in the order they apply. */
+export const releaseMigrations: Record<string, Migration> = {
+  '2026_11_21_0001_create_release_tables': createTables,
+  '2026_11_21_0002_create_outbox': outboxMigration('release'),
+  '2026_11_21_0003_create_processed_message': processedMessageMigration('release'),
+};

@@ -1,0 +1,84 @@
+import type { ReleaseNotificationBody } from '@switchyard/contracts';
+import { type Kysely, sql } from 'kysely';
+import { type NotificationRow, RELEASE_SCHEMA, type ReleaseDatabase } from '../db/schema.ts';
+
+type Db = Kysely<ReleaseDatabase>;
+
+/** Stores a new notification (status `queued`). */
+export function insertNotification(
+  db: Db,
+  id: string,
+  body: ReleaseNotificationBody,
+  accountIds: readonly number[],
+  notifierId: number,
+): Promise<NotificationRow> {
+  return db
+    .insertInto('notification')
+    .values({
+      id,
+      name: body.name,
+      version: body.version,
+      package_manager: body['package-manager'],
+      account_ids: [...accountIds],
+      notifier_id: notifierId,
+      status: 'queued',
+      configs_total: null,
+      started_at: null,
+      finished_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The notification with `id`, or undefined. */
+export function findNotification(db: Db, id: string): Promise<NotificationRow | undefined> {
+  return db.selectFrom('notification').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Counts of a notification's results by outcome, over the repos of `accountIds` only. */
+export async function countOutcomes(db: Db, id: string, accountIds?: readonly number[]): Promise<Record<string, number>> {
+  let query = db
+    .selectFrom('scan_result')
+    .select(['outcome', sql<number>`count(*)::integer`.as('n')])
+    .where('notification_id', '=', id)
+    .groupBy('outcome');
+  if (accountIds) query = query.where(sql<boolean>`account_id = any(${sql.val([...accountIds])}::bigint[])`);
+  return Object.fromEntries((await query.execute()).map((row) => [row.outcome, row.n]));
+}
+
+/** Up to `limit` skipped and failed results of a notification, over the repos of `accountIds`. */
+export function listProblems(db: Db, id: string, accountIds: readonly number[], limit = 100) {
+  return db
+    .selectFrom('scan_result')
+    .select(['repo_id', 'update_config_id', 'outcome', 'reason'])
+    .where('notification_id', '=', id)
+    .where('outcome', 'in', ['skipped', 'failed'])
+    .where(sql<boolean>`account_id = any(${sql.val([...accountIds])}::bigint[])`)
+    .orderBy('update_config_id')
+    .limit(limit)
+    .execute();
+}
+
+/** Marks a planned notification: `scanning`, with the number of configs its scan covers. */
+export async function markPlanned(db: Db, id: string, configsTotal: number): Promise<void> {
+  await db
+    .updateTable('notification')
+    .set({ status: 'scanning', configs_total: configsTotal, started_at: sql<Date>`coalesce(started_at, now())` })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'scanning'])
+    .execute();
+}
+
+/**
+ * Marks the notification `done` once every config of its scan has a result (idempotent; the first
+ * caller to see the last result wins).
+ */
+export async function completeIfScanned(db: Db, id: string): Promise<void> {
+  await db
+    .updateTable('notification')
+    .set({ status: 'done', finished_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('status', '=', 'scanning')
+    .where(sql<boolean>`configs_total <= (select count(*) from ${sql.id(RELEASE_SCHEMA, 'scan_result')} r where r.notification_id = ${id})`)
+    .execute();
+}
