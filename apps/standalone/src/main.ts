@@ -30,7 +30,7 @@ try {
   if (!codeHostUrl) {
     const emulator = await startGitHubEmulator({
       seed: loadDemoSeed(),
-      logger: createLogger('code-host-emulator', level),
+      logger: createLogger('code-host-emulator', env.CODE_HOST_LOG_LEVEL ?? 'error'),
       port: Number(env.CODE_HOST_PORT ?? 8090),
       host: loopback,
     });
