@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bookApiSuite } from '@switchyard/catalog-svc/test/api-suite';
-import { freePort, type RunningProcess, request, startProcess } from '@switchyard/service-kit/testing';
+import { freePort, type RunningProcess, request, startProcess, waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const standaloneMain = new URL('../apps/standalone/src/main.ts', import.meta.url).pathname;
@@ -19,6 +19,7 @@ describe('standalone launcher on embedded PGlite', () => {
       CATALOG_PORT: String(catalogPort),
       CONFIG_PORT: String(configPort),
       CODE_HOST_PORT: String(codeHostPort),
+      RELEASE_PORT: String(await freePort()),
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       AMQP_URL: '',
@@ -64,6 +65,23 @@ describe('standalone launcher on embedded PGlite', () => {
     expect(created.status).toBe(201);
     const active = await request(url, 'GET', '/repos?account-id=2001&account-type=org&installation-state=active', { headers: auth });
     expect(active.body.data.map((r: { id: string }) => r.id)).toEqual(['3102']);
+  });
+
+  it('turns a release notification into a pull-request job over the in-process bus', async () => {
+    const auth = { authorization: 'Personal demo-token-alice' };
+    const body = { name: 'stripe', version: '5.23.0', 'package-manager': 'bundler' };
+    const sent = await request(url, 'POST', '/release_notifications/private', {
+      headers: { ...auth, prefer: 'return=representation' },
+      body,
+    });
+    expect(sent.status).toBe(202);
+    const done = await waitFor(async () => {
+      const res = await request(url, 'GET', `/release_notifications/${sent.body.data.id}`, { headers: auth });
+      return res.body.data.attributes.status === 'done' ? res.body.data.attributes : undefined;
+    }, 20_000);
+    expect(done).toMatchObject({ 'configs-total': 1, 'jobs-recorded': 1 });
+    const jobs = await request(url, 'GET', '/pull_request_jobs?dependency-name=stripe', { headers: auth });
+    expect(jobs.body.data[0].attributes).toMatchObject({ 'version-in-use': '5.22.0', 'target-version': '5.23.0', 'update-kind': 'minor' });
   });
 
   bookApiSuite(() => url);

@@ -1,9 +1,10 @@
 import { jsonContent, jsonSchema } from '../openapi-helpers.ts';
 import { DependencyApiErrors } from './errors.ts';
+import { PullRequestJobResource, ReleaseNotificationBody, ReleaseNotificationResource } from './release.ts';
 import { CreateUpdateConfig, PatchUpdateConfig } from './requests.ts';
 import { AccountsDocument, ReposDocument, UpdateConfigDocument } from './resources.ts';
 
-/** Paths and component schemas of the dependency update API (seeds/000) that config-svc serves. */
+/** Paths and component schemas of the dependency update API (seeds/000), served by config-svc and release-svc. */
 export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: Record<string, unknown> } {
   const tags = ['dependency update service'];
   const security = [{ personalToken: [] }];
@@ -89,8 +90,73 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
           responses: { '204': { description: 'Deleted' }, ...auth, '404': errors('No such config') },
         },
       },
+      '/release_notifications/private': {
+        post: {
+          tags,
+          security,
+          summary: 'Tell the service a private dependency was released; its organisations are scanned later',
+          parameters: [{ name: 'Prefer', in: 'header', required: false, schema: { type: 'string', enum: ['return=representation'] } }],
+          requestBody: { required: true, content: jsonContent('ReleaseNotificationBody') },
+          responses: {
+            '204': { description: 'Accepted (as the original answered)' },
+            '202': { description: 'Accepted, with `Prefer: return=representation`', content: jsonContent('ReleaseNotificationDocument') },
+            '400': errors('Invalid body'),
+            ...auth,
+          },
+        },
+      },
+      '/release_notifications/{id}': {
+        get: {
+          tags,
+          security,
+          summary: "A notification's scan: status, counts, skipped and failed repos with the reason",
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+          responses: {
+            '200': { description: 'The notification', content: jsonContent('ReleaseNotificationDocument') },
+            ...auth,
+            '404': errors('No such notification'),
+          },
+        },
+      },
+      '/pull_request_jobs': {
+        get: {
+          tags,
+          security,
+          summary: 'Recorded pull-request jobs on repos the token reaches, newest first, 100 a page',
+          parameters: [
+            { name: 'repo-id', in: 'query', schema: { type: 'string', pattern: '^[0-9]+$' } },
+            { name: 'dependency-name', in: 'query', schema: { type: 'string' } },
+            { name: 'notification-id', in: 'query', schema: { type: 'string', format: 'uuid' } },
+            { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
+          ],
+          responses: {
+            '200': {
+              description: 'A page of jobs',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      data: { type: 'array', items: { $ref: '#/components/schemas/PullRequestJob' } },
+                      meta: {
+                        type: 'object',
+                        properties: { pages: { type: 'object', properties: { next: { type: ['integer', 'null'] } } } },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            '400': errors('Invalid query'),
+            ...auth,
+          },
+        },
+      },
     },
     schemas: {
+      ReleaseNotificationBody: jsonSchema(ReleaseNotificationBody),
+      ReleaseNotificationDocument: { type: 'object', properties: { data: jsonSchema(ReleaseNotificationResource) } },
+      PullRequestJob: jsonSchema(PullRequestJobResource),
       AccountsDocument: jsonSchema(AccountsDocument),
       ReposDocument: jsonSchema(ReposDocument),
       UpdateConfigDocument: jsonSchema(UpdateConfigDocument),
