@@ -30,7 +30,7 @@ interface Decision {
   job?: Omit<PullRequestJobCreated, 'id' | 'notificationId'>;
 }
 
-type Target = UpdateConfigRow & { full_name: string; default_branch: string };
+type Target = UpdateConfigRow & { full_name: string | null; default_branch: string | null };
 
 /** Raised when some configs of a batch met a code-host failure that a later attempt may not meet. */
 export class TransientScanError extends Error {
@@ -69,7 +69,7 @@ export async function scanBatch(deps: ScannerDeps, request: ScanRequested, lastA
   );
   const targets: Target[] = await db
     .selectFrom('update_config')
-    .innerJoin('repo', 'repo.id', 'update_config.repo_id')
+    .leftJoin('repo', 'repo.id', 'update_config.repo_id')
     .selectAll('update_config')
     .select(['repo.full_name', 'repo.default_branch'])
     .where('update_config.id', 'in', request.updateConfigIds)
@@ -110,6 +110,8 @@ async function decide(
   if (!target) return { outcome: 'skipped', reason: 'the update config or its repo is no longer known' };
   if (target.deleted) return { outcome: 'skipped', reason: 'the update config was deleted' };
   if (!ecosystem) return { outcome: 'skipped', reason: `package manager ${notification.package_manager} is not supported yet` };
+  if (target.full_name === null || target.default_branch === null)
+    return { outcome: 'skipped', reason: `repo ${target.repo_id} is not known to the service yet` };
   const branch = target.target_branch ?? target.default_branch;
   let read: Awaited<ReturnType<typeof readManifestFiles>>;
   try {
