@@ -1,3 +1,4 @@
+import type { VersionScheme } from '@switchyard/ecosystems';
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { PullRequestJobRow, PullRequestJobTable, ReleaseDatabase } from '../db/schema.ts';
 
@@ -5,11 +6,29 @@ type Db = Kysely<ReleaseDatabase>;
 
 /**
  * Records a job unless one exists for the same update config, dependency and target version (however
- * often a notification is redelivered or repeated).
+ * often a notification is redelivered or repeated, and however the version is spelled: `v2.32.0`,
+ * `2.32.0` and `2.32` are one version to pip). Must run in a transaction: a transaction-scoped advisory
+ * lock on the config and dependency makes concurrent notifications take turns.
+ * @param versions the ecosystem's version scheme, to recognise equal versions spelled differently
  * @returns the new row, or undefined when the job was already recorded
  */
-export function insertJobOnce(db: Db, job: Insertable<PullRequestJobTable>): Promise<PullRequestJobRow | undefined> {
-  return db
+export async function insertJobOnce(
+  trx: Db,
+  versions: Pick<VersionScheme, 'compare' | 'isValid'> | undefined,
+  job: Insertable<PullRequestJobTable>,
+): Promise<PullRequestJobRow | undefined> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`${job.update_config_id}:${job.dependency_name}`}, 0))`.execute(trx);
+  const earlier = await trx
+    .selectFrom('pull_request_job')
+    .select('target_version')
+    .where('update_config_id', '=', job.update_config_id)
+    .where('dependency_name', '=', job.dependency_name)
+    .execute();
+  const same = (a: string) =>
+    a === job.target_version ||
+    (versions?.isValid(a) && versions.isValid(job.target_version) && versions.compare(a, job.target_version) === 0);
+  if (earlier.some((row) => same(row.target_version))) return undefined;
+  return trx
     .insertInto('pull_request_job')
     .values(job)
     .onConflict((oc) => oc.columns(['update_config_id', 'dependency_name', 'target_version']).doNothing())

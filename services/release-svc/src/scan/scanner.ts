@@ -84,14 +84,21 @@ export async function scanBatch(deps: ScannerDeps, request: ScanRequested, lastA
       const target = byId.get(id);
       try {
         const decision = await decide(deps, notification, target, ecosystem);
-        await record(db, notification, id, target, decision);
+        await record(db, notification, id, target, decision, ecosystem);
       } catch (error) {
         if (!transient(error)) throw error;
         if (lastAttempt)
-          await record(db, notification, id, target, {
-            outcome: 'failed',
-            reason: `the code host did not answer: ${(error as Error).message}`,
-          });
+          await record(
+            db,
+            notification,
+            id,
+            target,
+            {
+              outcome: 'failed',
+              reason: `the code host did not answer: ${(error as Error).message}`,
+            },
+            ecosystem,
+          );
         else postponed.push(error);
       }
     }
@@ -185,6 +192,7 @@ async function record(
   configId: number,
   target: Target | undefined,
   decision: Decision,
+  ecosystem: Ecosystem | undefined,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const inserted = await trx
@@ -202,7 +210,7 @@ async function record(
       .executeTakeFirst();
     if (!inserted || !decision.job) return;
     const j = decision.job;
-    const job = await insertJobOnce(trx, {
+    const job = await insertJobOnce(trx, ecosystem?.versions, {
       notification_id: notification.id,
       update_config_id: j.updateConfigId,
       repo_id: j.repoId,

@@ -1,0 +1,840 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest, type IncomingHttpHeaders, STATUS_CODES } from 'node:http';
+import { promisify } from 'node:util';
+import { DEMO_SEED_PATH } from '@switchyard/code-host/emulator';
+import {
+  DependencyApiErrors,
+  EventEnvelope,
+  NO_TOKEN_DETAIL,
+  PullRequestJobCreated,
+  PullRequestJobResource,
+  ReleaseNotificationReceived,
+  ReleaseNotificationResource,
+  UpdateConfigDocument,
+} from '@switchyard/contracts';
+import {
+  createTestDatabase,
+  freePort,
+  type RunningProcess,
+  startProcess,
+  type TestDatabase,
+  waitFor,
+} from '@switchyard/service-kit/testing';
+import amqplib, { type Channel, type ChannelModel } from 'amqplib';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+/**
+ * Private release notifications across the whole system, on the wire: the GitHub emulator, config-svc,
+ * release-svc's API, one release worker and the gateway each run as their own process on one database
+ * (each service its own schema) and one exchange of this file. Every request goes through the gateway.
+ * Update configs are made with config-svc's API and reach release-svc only through config-svc's events,
+ * so this is where the two services must agree on the wire. release-svc's own integration test
+ * (services/release-svc/test/release-flow.int.test.ts) covers the scan's rules in process.
+ */
+
+const emulatorMain = new URL('../packages/code-host/src/emulator/main.ts', import.meta.url).pathname;
+const configMain = new URL('../services/config-svc/src/main.ts', import.meta.url).pathname;
+const releaseMain = new URL('../services/release-svc/src/main.ts', import.meta.url).pathname;
+const workerMain = new URL('../services/release-svc/src/worker-main.ts', import.meta.url).pathname;
+const gatewayMain = new URL('../services/gateway/src/main.ts', import.meta.url).pathname;
+
+/** Tokens and ids of the bundled demo seed. */
+const ALICE = 'demo-token-alice';
+const BOB = 'demo-token-bob';
+/** The demo's `switchyard-bot`, a member of every organisation: the worker reads manifests with it. */
+const BOT = 'demo-token-bot';
+const ACME = 2001;
+const GLOBEX = 2002;
+const INITECH = 2003;
+
+const JSON_UTF8 = 'application/json; charset=utf-8';
+/** A dependency no repo of the demo uses: notifications of it only show what the read model knows. */
+const PROBE = 'switchyard-e2e-probe';
+
+const run = promisify(execFile);
+
+type PackageManager = ReleaseNotificationResource['attributes']['package-manager'];
+type Notification = ReleaseNotificationResource['attributes'];
+
+/** One event as it arrived on the test's queue. */
+interface ReceivedEvent {
+  routingKey: string;
+  messageId: string | undefined;
+  envelope: EventEnvelope;
+}
+
+/** An answer read whole, with the reason phrase the client saw. */
+interface WireResponse {
+  status: number;
+  statusText: string;
+  headers: IncomingHttpHeaders;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests look into bodies of any shape
+  body: any;
+}
+
+interface SendOptions {
+  /** Token sent as `Authorization: <scheme> <token>` (default alice's); null sends no Authorization header. */
+  token?: string | null;
+  scheme?: string;
+  /** Sent as `JSON.stringify(json)` with `content-type: application/json` unless `contentType` says otherwise. */
+  json?: unknown;
+  /** Sent byte for byte. */
+  body?: string | Buffer;
+  /** The Content-Type header; null sends none at all. */
+  contentType?: string | null;
+  /** Other headers, exactly as given (they win over the ones above). */
+  headers?: Record<string, string>;
+}
+
+describe('release notifications through the gateway, every service its own process', () => {
+  let testDb: TestDatabase;
+  let emulator: RunningProcess;
+  let config: RunningProcess;
+  let release: RunningProcess;
+  let worker: RunningProcess;
+  let gateway: RunningProcess;
+  let gatewayUrl: string;
+  let amqp: ChannelModel;
+  let channel: Channel;
+  const suffix = randomBytes(4).toString('hex');
+  const exchange = `e2e.release-flow.${suffix}`;
+  const queuePrefix = `e2e.release-flow.${suffix}`;
+  const events: ReceivedEvent[] = [];
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(inject('databaseUrl'), 'e2e_release_flow');
+
+    // The exchange and the test's queue exist before any service starts, so no event of this file is missed.
+    amqp = await amqplib.connect(inject('amqpUrl'));
+    channel = await amqp.createChannel();
+    await channel.assertExchange(exchange, 'topic', { durable: true });
+    const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
+    for (const pattern of ['update_config.*', 'release_notification.*', 'pull_request_job.*'])
+      await channel.bindQueue(queue, exchange, pattern);
+    await channel.consume(
+      queue,
+      (message) => {
+        if (!message) return;
+        events.push({
+          routingKey: message.fields.routingKey,
+          messageId: message.properties.messageId,
+          envelope: JSON.parse(message.content.toString()),
+        });
+      },
+      { noAck: true },
+    );
+
+    const common = { HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+    const [emulatorPort, configPort, releasePort, workerPort, gatewayPort] = await Promise.all(Array.from({ length: 5 }, () => freePort()));
+    const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
+    emulator = await startProcess(
+      emulatorMain,
+      { ...common, PORT: String(emulatorPort), CODE_HOST_SEED: DEMO_SEED_PATH },
+      `${emulatorUrl}/readyz`,
+    );
+    const backend = {
+      ...common,
+      DATABASE_URL: testDb.url,
+      AMQP_URL: inject('amqpUrl'),
+      EVENTS_EXCHANGE: exchange,
+      CODE_HOST_API_URL: emulatorUrl,
+    };
+    // config-svc and release-svc's API and worker start together, as a deployment starts them; the API and the
+    // worker migrate the same `release` schema at the same time.
+    [config, release, worker] = await Promise.all([
+      startProcess(configMain, { ...backend, PORT: String(configPort) }, `http://127.0.0.1:${configPort}/readyz`),
+      startProcess(releaseMain, { ...backend, PORT: String(releasePort) }, `http://127.0.0.1:${releasePort}/readyz`),
+      startProcess(
+        workerMain,
+        // PORT is the API's: the worker serves only its health on WORKER_PORT.
+        { ...backend, PORT: String(releasePort), WORKER_PORT: String(workerPort), QUEUE_PREFIX: queuePrefix, CODE_HOST_TOKEN: BOT },
+        `http://127.0.0.1:${workerPort}/readyz`,
+      ),
+    ]);
+    gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    gateway = await startProcess(
+      gatewayMain,
+      {
+        ...common,
+        PORT: String(gatewayPort),
+        CONFIG_SVC_URL: `http://127.0.0.1:${configPort}`,
+        RELEASE_SVC_URL: `http://127.0.0.1:${releasePort}`,
+      },
+      `${gatewayUrl}/readyz`,
+    );
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    await worker?.stop();
+    await release?.stop();
+    await config?.stop();
+    await emulator?.stop();
+    if (channel) {
+      // The worker's durable queues (main, parking and retry queues of each consumer) and the exchanges.
+      for (const consumer of ['read-model', 'notifications', 'scans']) {
+        const base = `${queuePrefix}.${consumer}`;
+        for (const name of [base, `${base}.parking`, `${base}.retry.1000ms`, `${base}.retry.5000ms`, `${base}.retry.30000ms`])
+          await channel.deleteQueue(name).catch(() => {});
+      }
+      await channel.deleteExchange(exchange).catch(() => {});
+      await channel.deleteExchange(`${exchange}.dlx`).catch(() => {});
+    }
+    await amqp?.close().catch(() => {});
+    await testDb?.drop();
+  });
+
+  // --- HTTP on the wire --------------------------------------------------------------------------
+
+  /** Sends one request to the gateway with node:http, so every header (or its absence) is exactly as given. */
+  function send(method: string, path: string, options: SendOptions = {}): Promise<WireResponse> {
+    const headers: Record<string, string> = {};
+    const token = options.token === undefined ? ALICE : options.token;
+    if (token !== null) headers.authorization = `${options.scheme ?? 'Personal'} ${token}`;
+    let body = options.body;
+    if (options.json !== undefined) body = JSON.stringify(options.json);
+    const contentType = options.contentType === undefined ? (body === undefined ? null : 'application/json') : options.contentType;
+    if (contentType !== null) headers['content-type'] = contentType;
+    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+    Object.assign(headers, options.headers);
+    return new Promise((resolve, reject) => {
+      let answered = false;
+      const req = httpRequest(new URL(path, gatewayUrl), { method, headers, agent: false }, (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const json = /json/.test(res.headers['content-type'] ?? '') && text !== '';
+          resolve({
+            status: res.statusCode ?? 0,
+            statusText: res.statusMessage ?? '',
+            headers: res.headers,
+            text,
+            body: json ? JSON.parse(text) : undefined,
+          });
+        });
+      });
+      // A server that answers early (413) may close before the whole body is written; the answer is what counts.
+      req.on('error', (error) => {
+        if (!answered) reject(error);
+      });
+      req.end(body);
+    });
+  }
+
+  /** The API's error envelope with `status`, in `application/json; charset=utf-8`, each error titled with the reason phrase. */
+  function expectEnvelope(res: WireResponse, status: number, detail?: RegExp): DependencyApiErrors {
+    expect(res.status, res.text).toBe(status);
+    expect(res.headers['content-type']).toBe(JSON_UTF8);
+    const parsed = DependencyApiErrors.safeParse(res.body);
+    expect(parsed.success, res.text).toBe(true);
+    const doc = parsed.data as DependencyApiErrors;
+    for (const error of doc.errors) expect(error).toMatchObject({ status, title: STATUS_CODES[status] });
+    if (detail) expect(doc.errors.map((e) => e.detail).join(' | ')).toMatch(detail);
+    return doc;
+  }
+
+  const configBody = (repoId: number, accountId: number, packageManager: PackageManager, extra: Record<string, unknown> = {}) => ({
+    'repo-id': repoId,
+    'account-id': accountId,
+    'account-type': 'org',
+    directory: '/',
+    'update-schedule': 'daily',
+    'package-manager': packageManager,
+    ...extra,
+  });
+
+  /** Creates an update config with config-svc's API through the gateway (fails the test unless 201). */
+  async function createConfig(body: Record<string, unknown>, token = ALICE) {
+    const res = await send('POST', '/update_configs', { json: body, token });
+    expect(res.status, res.text).toBe(201);
+    return UpdateConfigDocument.parse(res.body).data;
+  }
+
+  const releaseOf = (name: string, version: string, packageManager: PackageManager) => ({
+    name,
+    version,
+    'package-manager': packageManager,
+  });
+
+  /** Notifies a release asking for the representation (202), and returns the notification's id. */
+  async function notify(body: unknown, token = ALICE): Promise<string> {
+    const res = await send('POST', '/release_notifications/private', { json: body, token, headers: { prefer: 'return=representation' } });
+    expect(res.status, res.text).toBe(202);
+    return ReleaseNotificationResource.parse(res.body.data).id;
+  }
+
+  /** Polls `GET /release_notifications/:id` until the notification is no longer queued or scanning. */
+  function finished(id: string, token = ALICE): Promise<Notification> {
+    return waitFor(
+      async () => {
+        const res = await send('GET', `/release_notifications/${id}`, { token });
+        expect(res.status, res.text).toBe(200);
+        const attributes = ReleaseNotificationResource.parse(res.body.data).attributes;
+        return ['done', 'failed'].includes(attributes.status) ? attributes : undefined;
+      },
+      20_000,
+      50,
+    );
+  }
+
+  /**
+   * Notifies `body` (a new notification each time) until the finished one satisfies `until`: what release-svc
+   * knows of config-svc's configs arrives by events, a moment after config-svc answered.
+   */
+  function notifyUntil(
+    body: unknown | (() => unknown),
+    until: (n: Notification) => boolean,
+    token = ALICE,
+  ): Promise<{ id: string; done: Notification }> {
+    return waitFor(
+      async () => {
+        const id = await notify(typeof body === 'function' ? body() : body, token);
+        const done = await finished(id, token);
+        return until(done) ? { id, done } : undefined;
+      },
+      15_000,
+      100,
+    );
+  }
+
+  /** `GET /pull_request_jobs?<query>` through the gateway: the page's jobs, parsed. */
+  async function jobs(query: string, token = ALICE) {
+    const res = await send('GET', `/pull_request_jobs${query ? `?${query}` : ''}`, { token });
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers['content-type']).toBe(JSON_UTF8);
+    expect(res.body.meta).toEqual({ pages: { next: null } });
+    return PullRequestJobResource.array().parse(res.body.data);
+  }
+
+  /** The `release_notification.received` event of a notification sent without asking for its representation. */
+  const receivedEvent = (name: string, version: string) =>
+    waitFor(async () => {
+      const found = events.find(
+        (e) =>
+          e.routingKey === 'release_notification.received' &&
+          (e.envelope.data as ReleaseNotificationReceived).name === name &&
+          (e.envelope.data as ReleaseNotificationReceived).version === version,
+      );
+      return found && ReleaseNotificationReceived.parse(found.envelope.data);
+    }, 10_000);
+
+  const configEvents = (id: string) =>
+    events.filter((e) => e.routingKey.startsWith('update_config.') && String((e.envelope.data as { id: number }).id) === id);
+
+  /** Notification ids and configs of the whole flow, read by the tests after it. */
+  const flow = { storefront: '', lodash: '' };
+
+  describe('the whole flow: configs made with config-svc, releases notified to release-svc, jobs recorded by the worker', () => {
+    it('records the job of every outdated dependency in acme and globex, with the version in use, target, kind, type, branch and directory', async () => {
+      const storefront = await createConfig(configBody(3101, ACME, 'npm_and_yarn'));
+      const cli = await createConfig(configBody(3104, ACME, 'npm_and_yarn'));
+      const billing = await createConfig(configBody(3102, ACME, 'bundler', { 'automerge-rule-runtime-deps': 'semver:minor' }));
+      const pipeline = await createConfig(configBody(3103, ACME, 'pip'));
+      const analytics = await createConfig(configBody(3201, GLOBEX, 'pip', { 'update-schedule': 'weekly' }));
+      flow.storefront = storefront.id;
+
+      // The configs reach the worker's read model only by config-svc's events: wait until it knows all five.
+      await Promise.all([
+        notifyUntil(releaseOf(PROBE, '1.0.0', 'npm_and_yarn'), (n) => n['configs-total'] === 2),
+        notifyUntil(releaseOf(PROBE, '1.0.0', 'bundler'), (n) => n['configs-total'] === 1),
+        notifyUntil(releaseOf(PROBE, '1.0.0', 'pip'), (n) => n['configs-total'] === 2),
+      ]);
+
+      const common = {
+        'dependency-type': 'runtime',
+        'security-fix': false,
+        status: 'pending',
+        'target-branch': 'main',
+        directory: '/',
+      };
+      const cases = [
+        {
+          release: releaseOf('lodash', '4.17.21', 'npm_and_yarn'),
+          config: storefront.id,
+          repo: '3101',
+          job: { ...common, 'version-in-use': '4.17.15', 'update-kind': 'patch', automerge: false },
+          counts: { 'configs-total': 2, 'repos-scanned': 2, 'jobs-recorded': 1, 'repos-skipped': 0, 'repos-failed': 1 },
+          outcomes: [{ 'repo-id': '3104', 'update-config-id': cli.id, outcome: 'failed', reason: 'no package.json in / on branch main' }],
+        },
+        {
+          release: releaseOf('stripe', '5.23.0', 'bundler'),
+          config: billing.id,
+          repo: '3102',
+          // automerge-rule-runtime-deps semver:minor, as config-svc stored it, decides this one.
+          job: { ...common, 'version-in-use': '5.22.0', 'update-kind': 'minor', automerge: true },
+          counts: { 'configs-total': 1, 'repos-scanned': 1, 'jobs-recorded': 1, 'repos-skipped': 0, 'repos-failed': 0 },
+          outcomes: [],
+        },
+        {
+          release: releaseOf('requests', '2.31.0', 'pip'),
+          config: pipeline.id,
+          repo: '3103',
+          // globex/analytics (analytics.id) is scanned too and does not use requests.
+          job: { ...common, 'version-in-use': '2.23.0', 'update-kind': 'minor', automerge: false },
+          counts: { 'configs-total': 2, 'repos-scanned': 2, 'jobs-recorded': 1, 'repos-skipped': 0, 'repos-failed': 0 },
+          outcomes: [],
+        },
+      ];
+      // All three at once: they are planned and scanned side by side.
+      const ids = await Promise.all(cases.map((c) => notify(c.release)));
+      flow.lodash = ids[0] as string;
+      const byId = new Map<string, string>();
+      for (const [i, c] of cases.entries()) {
+        const id = ids[i] as string;
+        const done = await finished(id);
+        expect(done).toMatchObject({ ...c.release, status: 'done', ...c.counts, outcomes: c.outcomes });
+        expect(done['finished-at']).not.toBeNull();
+        expect(Date.parse(done['finished-at'] as string)).toBeGreaterThanOrEqual(Date.parse(done['created-at']));
+
+        const [job, ...others] = await jobs(`notification-id=${id}`);
+        expect(others).toEqual([]);
+        expect(job?.attributes).toMatchObject({
+          'dependency-name': c.release.name,
+          'target-version': c.release.version,
+          'package-manager': c.release['package-manager'],
+          ...c.job,
+        });
+        expect(job?.relationships).toEqual({
+          repo: { data: { id: c.repo, type: 'repos' } },
+          'update-config': { data: { id: c.config, type: 'update-configs' } },
+          'release-notification': { data: { id, type: 'release-notifications' } },
+        });
+        byId.set(job?.id as string, c.release.name);
+      }
+      expect(analytics.attributes['package-manager']).toBe('pip');
+
+      // The listing: all three, newest first; and its filters.
+      const all = await jobs('');
+      expect(all.map((j) => j.id)).toEqual([...byId.keys()].sort((a, b) => Number(b) - Number(a)));
+      expect((await jobs('repo-id=3102')).map((j) => j.attributes['dependency-name'])).toEqual(['stripe']);
+      expect((await jobs('dependency-name=requests&page=1')).map((j) => j.relationships.repo.data.id)).toEqual(['3103']);
+      expect(await jobs('dependency-name=lodash&repo-id=3102')).toEqual([]);
+    });
+
+    it('records one job for one release, however the senders spell its version (v2.32.0, 2.32.0 and 2.32 are one PEP 440 version)', async () => {
+      // A tag-driven sender notifies "v2.32.0", setup.py --version "2.32.0", someone by hand "2.32": the same release of requests.
+      // The scan compares them by PEP 440 (each is newer than 2.23.0), but a job is unique by the version string as sent.
+      for (const version of ['v2.32.0', '2.32.0', '2.32']) await finished(await notify(releaseOf('requests', version, 'pip')));
+      const recorded = (await jobs('repo-id=3103&dependency-name=requests')).filter((j) => j.attributes['target-version'] !== '2.31.0');
+      expect(
+        recorded.map((j) => j.attributes['target-version']),
+        'one pull-request job per update config, dependency and version',
+      ).toHaveLength(1);
+    });
+  });
+
+  describe('real senders of the original (reference/dependabot.md 1.3)', () => {
+    const url = () => `${gatewayUrl}/release_notifications/private`;
+
+    /** Follows a notification sent without asking for the representation: by its event, to its end. */
+    async function followed(name: string, version: string, packageManager: PackageManager) {
+      const received = await receivedEvent(name, version);
+      expect(received).toMatchObject({ name, version, packageManager });
+      expect([...received.accountIds].sort()).toEqual([ACME, GLOBEX]);
+      const done = await finished(received.id);
+      expect(done).toMatchObject({ name, version, 'package-manager': packageManager, status: 'done', 'jobs-recorded': 0 });
+      return done;
+    }
+
+    it('the Makefile curl with --fail: 204, nothing printed, exit 0 (and exit 22 on a refused body)', async () => {
+      const makefile =
+        'curl --silent --show-error --fail -X POST -H "Content-Type: application/json" ' +
+        '-d "{\\"name\\":\\"org.activiti.cloud:activiti-cloud-dependencies\\", \\"version\\": \\"$RELEASE_VERSION\\", \\"package-manager\\": \\"maven\\"}" ' +
+        '-H "Authorization: Personal $TOKEN" "$URL"';
+      const env = { ...process.env, TOKEN: ALICE, URL: url() };
+      const ok = await run('/bin/sh', ['-c', makefile], { env: { ...env, RELEASE_VERSION: '7.1.0' } });
+      expect(ok).toEqual({ stdout: '', stderr: '' });
+      expect((await followed('org.activiti.cloud:activiti-cloud-dependencies', '7.1.0', 'maven'))['configs-total']).toBe(0);
+
+      // The same line with a version that has a space around it: --fail turns the 400 into exit 22, as the Makefile relies on.
+      const refused = await run('/bin/sh', ['-c', makefile], { env: { ...env, RELEASE_VERSION: '7.1.0 ' } }).catch((error) => error);
+      expect(refused.code).toBe(22);
+      expect(refused.stderr).toMatch(/error: 400/);
+    });
+
+    it('the GitHub Action: a body concatenated around $(python setup.py ...) with curl -d, 204 and nothing printed', async () => {
+      // The action's line, with `python setup.py --name/--version` answered by a shell function; `-w` is added to see the status.
+      const action = [
+        'python() { case "$2" in --name) echo acme-etl ;; --version) echo 1.4.0 ;; esac; }',
+        `curl -s -w '%{http_code}' -d '{"name":"'$(python setup.py --name)'", "version":"'$(python setup.py --version)'", "package-manager":"pip"}' -H "Content-Type: application/json" -H "Authorization: Personal $INPUT_GITHUB_TOKEN" -X POST "$URL"`,
+      ].join('\n');
+      const out = await run('/bin/sh', ['-c', action], { env: { ...process.env, INPUT_GITHUB_TOKEN: ALICE, URL: url() } });
+      expect(out).toEqual({ stdout: '204', stderr: '' });
+      await followed('acme-etl', '1.4.0', 'pip');
+    });
+
+    it("the semantic-release plugin's fetch: response.ok, and on a refusal a JSON body it can log", async () => {
+      const notifyLikeThePlugin = (name: string, version: string, packageManager = 'npm_and_yarn') =>
+        fetch(url(), {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json', Authorization: `Personal ${ALICE}` },
+          body: JSON.stringify({ name, version, 'package-manager': packageManager }),
+        });
+      const response = await notifyLikeThePlugin('@acme/design-tokens', '3.2.0');
+      expect(response.ok).toBe(true);
+      expect(response.status).toBe(204);
+      expect(await response.text()).toBe('');
+      await followed('@acme/design-tokens', '3.2.0', 'npm_and_yarn');
+
+      const refused = await notifyLikeThePlugin('@acme/design-tokens', '3.2.0', 'yarn');
+      expect(refused.ok).toBe(false);
+      expect(refused.status).toBe(400);
+      expect(DependencyApiErrors.parse(await refused.json()).errors).toEqual([
+        {
+          status: 400,
+          title: 'Bad Request',
+          detail: expect.stringMatching(/^package-manager must be one of .*npm_and_yarn/),
+          source: { pointer: '/package-manager' },
+        },
+      ]);
+    });
+
+    it('alexanderj1988/dependabot-notify: `result.status != 204` never throws for a good notification', async () => {
+      const result = await fetch(url(), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Personal ${ALICE}` },
+        body: JSON.stringify({ name: 'acme-ruby-toolkit', version: '0.9.1', 'package-manager': 'bundler' }),
+      });
+      if (result.status !== 204) throw new Error(`unexpected status code: ${result.status}`);
+      await followed('acme-ruby-toolkit', '0.9.1', 'bundler');
+    });
+
+    it('with Prefer: return=representation: 202 with the queued resource and a Location the gateway serves', async () => {
+      const res = await send('POST', '/release_notifications/private', {
+        json: releaseOf('acme-charts', '2.0.0', 'npm_and_yarn'),
+        headers: { prefer: 'return=representation', accept: 'application/json' },
+      });
+      expect(res.status, res.text).toBe(202);
+      expect(res.statusText).toBe('Accepted');
+      expect(res.headers['content-type']).toBe(JSON_UTF8);
+      expect(res.headers['preference-applied']).toBe('return=representation');
+      const resource = ReleaseNotificationResource.parse(res.body.data);
+      expect(res.headers.location).toBe(`/release_notifications/${resource.id}`);
+      expect(resource.attributes).toMatchObject({
+        name: 'acme-charts',
+        version: '2.0.0',
+        'package-manager': 'npm_and_yarn',
+        status: 'queued',
+        'configs-total': null,
+        'repos-scanned': 0,
+        'jobs-recorded': 0,
+        'finished-at': null,
+        outcomes: [],
+      });
+      const location = res.headers.location as string;
+      await waitFor(async () => (await send('GET', location)).body?.data?.attributes?.status === 'done', 20_000);
+      const read = await send('GET', location);
+      expect(read.status).toBe(200);
+      expect(read.body.data).toMatchObject({ id: resource.id, type: 'release-notifications' });
+    });
+  });
+
+  describe("changes made with config-svc's API change what the next notification scans", () => {
+    it('a PATCH of target-branch and automerge, then a DELETE, each reach the worker', async () => {
+      const id = flow.storefront;
+      const storefrontOutcome = (n: Notification) => n.outcomes.find((o) => o['update-config-id'] === id);
+
+      // A branch that does not exist: the worker now reads web-storefront's manifest there, and finds none.
+      const patched = await send('PATCH', `/update_configs/${id}`, {
+        json: { 'target-branch': 'release-9', 'automerge-rule-runtime-deps': 'semver:patch' },
+      });
+      expect(patched.status, patched.text).toBe(200);
+      const onBranch = await notifyUntil(releaseOf(PROBE, '1.0.1', 'npm_and_yarn'), (n) => storefrontOutcome(n) !== undefined);
+      expect(storefrontOutcome(onBranch.done)).toEqual({
+        'repo-id': '3101',
+        'update-config-id': id,
+        outcome: 'failed',
+        reason: 'no package.json in / on branch release-9',
+      });
+
+      // Back to the default branch, the automerge rule of the first PATCH kept: a patch is merged automatically.
+      const reset = await send('PATCH', `/update_configs/${id}`, { json: { 'target-branch': null } });
+      expect(reset.status, reset.text).toBe(200);
+      expect(reset.body.data.attributes).toMatchObject({ 'target-branch': null, 'automerge-rule-runtime-deps': 'semver:patch' });
+      const onMain = await notifyUntil(releaseOf('lodash', '4.17.22', 'npm_and_yarn'), (n) => n['jobs-recorded'] === 1);
+      const [job, ...others] = await jobs(`notification-id=${onMain.id}`);
+      expect(others).toEqual([]);
+      expect(job?.attributes).toMatchObject({
+        'version-in-use': '4.17.15',
+        'target-version': '4.17.22',
+        'update-kind': 'patch',
+        automerge: true,
+        'target-branch': 'main',
+      });
+      expect(job?.relationships['update-config'].data.id).toBe(id);
+
+      // Deleted: the next lodash notification no longer counts it, and records nothing for web-storefront.
+      const deleted = await send('DELETE', `/update_configs/${id}`);
+      expect(deleted.status).toBe(204);
+      expect(deleted.text).toBe('');
+      let attempt = 0;
+      const after = await notifyUntil(
+        () => releaseOf('lodash', `4.17.${30 + attempt++}`, 'npm_and_yarn'),
+        (n) => n['configs-total'] === 1,
+      );
+      expect(after.done).toMatchObject({ 'configs-total': 1, 'repos-scanned': 1, 'jobs-recorded': 0, 'repos-failed': 1 });
+      expect(after.done.outcomes.map((o) => o['repo-id'])).toEqual(['3104']);
+      expect(await jobs(`notification-id=${after.id}`)).toEqual([]);
+      expect(await jobs(`repo-id=3101&notification-id=${after.id}`)).toEqual([]);
+      // The jobs recorded before the deletion stay listed.
+      expect((await jobs('repo-id=3101')).map((j) => j.attributes['target-version'])).toEqual(['4.17.22', '4.17.21']);
+
+      // config-svc published exactly these changes for the config.
+      await waitFor(async () => configEvents(id).length >= 4);
+      expect(configEvents(id).map((e) => e.routingKey)).toEqual([
+        'update_config.created',
+        'update_config.updated',
+        'update_config.updated',
+        'update_config.deleted',
+      ]);
+    });
+  });
+
+  describe('visibility through the gateway', () => {
+    it("bob cannot see alice's notification or jobs, and his own notification scans nothing of acme", async () => {
+      const hidden = await send('GET', `/release_notifications/${flow.lodash}`, { token: BOB });
+      expectEnvelope(hidden, 404, new RegExp(`No release notification ${flow.lodash}`));
+      expect(hidden.text).not.toMatch(/lodash|acme|web-storefront/);
+      expect(await jobs('', BOB)).toEqual([]);
+      expect(await jobs('dependency-name=lodash', BOB)).toEqual([]);
+      expect(await jobs('repo-id=3101', BOB)).toEqual([]);
+      expect(await jobs(`notification-id=${flow.lodash}`, BOB)).toEqual([]);
+
+      const bobs = await notify(releaseOf('lodash', '4.17.21', 'npm_and_yarn'), BOB);
+      expect(await finished(bobs, BOB)).toMatchObject({ status: 'done', 'configs-total': 0, 'repos-scanned': 0, 'jobs-recorded': 0 });
+      expect(await jobs(`notification-id=${bobs}`, BOB)).toEqual([]);
+      // ...and alice does not see bob's notification either (initech is not hers, nor is the notification).
+      expectEnvelope(await send('GET', `/release_notifications/${bobs}`), 404);
+    });
+
+    it("bob's own organisation: his job is his, and alice's notification of the same release does not scan initech", async () => {
+      const officeSpace = await createConfig(configBody(3303, INITECH, 'bundler'), BOB);
+      await notifyUntil(releaseOf(PROBE, '1.0.0', 'bundler'), (n) => n['configs-total'] === 1, BOB);
+
+      const bobs = await notify(releaseOf('nokogiri', '1.10.10', 'bundler'), BOB);
+      expect(await finished(bobs, BOB)).toMatchObject({ 'configs-total': 1, 'jobs-recorded': 1 });
+      const [job, ...others] = await jobs('', BOB);
+      expect(others).toEqual([]);
+      expect(job?.attributes).toMatchObject({
+        'dependency-name': 'nokogiri',
+        'version-in-use': '1.10.9',
+        'target-version': '1.10.10',
+        'update-kind': 'patch',
+        'target-branch': 'main',
+      });
+      expect(job?.relationships['update-config'].data.id).toBe(officeSpace.id);
+
+      expect(await jobs('dependency-name=nokogiri')).toEqual([]);
+      const alices = await notify(releaseOf('nokogiri', '1.10.10', 'bundler'));
+      // billing-api only (it does not use nokogiri); initech's office-space is not scanned for alice.
+      expect(await finished(alices)).toMatchObject({ 'configs-total': 1, 'repos-scanned': 1, 'jobs-recorded': 0, outcomes: [] });
+      expectEnvelope(await send('GET', `/release_notifications/${alices}`, { token: BOB }), 404);
+    });
+  });
+
+  describe('bad input never gets a 5xx through the gateway', () => {
+    const valid = releaseOf('lodash', '4.17.21', 'npm_and_yarn');
+    const notifyWith = (attributes: Record<string, unknown>) => ({ json: { ...valid, ...attributes } });
+    const without = (field: string) => ({ json: Object.fromEntries(Object.entries(valid).filter(([key]) => key !== field)) });
+    const notifyPath = 'POST /release_notifications/private';
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const receivedCount = () => events.filter((e) => e.routingKey === 'release_notification.received').length;
+    let receivedBefore = 0;
+    beforeAll(() => {
+      receivedBefore = receivedCount();
+    });
+
+    interface Check {
+      /** Matched against the errors' details joined. */
+      detail?: RegExp;
+      /** The `source.pointer` or `source.parameter` of every error, in order. */
+      sources?: string[];
+      /** The `Allow` header of a 405. */
+      allow?: string;
+    }
+    interface BadRequest extends Check {
+      name: string;
+      method: string;
+      path: string;
+      status: number;
+      options?: SendOptions;
+    }
+    const bad = (name: string, request: string, status: number, options?: SendOptions, check: Check = {}): BadRequest => {
+      const [method = '', path = ''] = request.split(' ');
+      return { name, method, path, status, ...(options ? { options } : {}), ...check };
+    };
+    const table: BadRequest[] = [
+      // the notification body: missing fields, wrong types, unknown values, empty strings
+      bad('name missing', notifyPath, 400, without('name'), { sources: ['/name'], detail: /name is required/ }),
+      bad('version missing', notifyPath, 400, without('version'), { sources: ['/version'], detail: /version is required/ }),
+      bad('package-manager missing', notifyPath, 400, without('package-manager'), { sources: ['/package-manager'] }),
+      bad('an empty object', notifyPath, 400, { json: {} }, { sources: ['/name', '/version', '/package-manager'] }),
+      bad('no body at all', notifyPath, 400, { contentType: null }, { sources: ['/name', '/version', '/package-manager'] }),
+      bad('name a number', notifyPath, 400, notifyWith({ name: 42 }), { sources: ['/name'], detail: /name must be a string/ }),
+      bad('version a number', notifyPath, 400, notifyWith({ version: 4.17 }), { sources: ['/version'], detail: /must be a string/ }),
+      bad('version an array', notifyPath, 400, notifyWith({ version: ['4.17.21'] }), { sources: ['/version'] }),
+      bad('package-manager null', notifyPath, 400, notifyWith({ 'package-manager': null }), { sources: ['/package-manager'] }),
+      bad('unknown package-manager npm', notifyPath, 400, notifyWith({ 'package-manager': 'npm' }), {
+        sources: ['/package-manager'],
+        detail: /must be one of/,
+      }),
+      bad('package-manager in capitals', notifyPath, 400, notifyWith({ 'package-manager': 'PIP' }), { sources: ['/package-manager'] }),
+      bad('empty name', notifyPath, 400, notifyWith({ name: '' }), { sources: ['/name'], detail: /must not be empty/ }),
+      bad('empty version', notifyPath, 400, notifyWith({ version: '' }), { sources: ['/version'], detail: /must not be empty/ }),
+      bad('empty package-manager', notifyPath, 400, notifyWith({ 'package-manager': '' }), { sources: ['/package-manager'] }),
+      bad(
+        'everything wrong at once',
+        notifyPath,
+        400,
+        { json: { name: '', version: 7, 'package-manager': 'npm' } },
+        {
+          sources: ['/name', '/version', '/package-manager'],
+        },
+      ),
+      bad('version with a trailing space', notifyPath, 400, notifyWith({ version: '4.17.21 ' }), { sources: ['/version'] }),
+      bad('name with a newline', notifyPath, 400, notifyWith({ name: 'lodash\nrm -rf' }), { sources: ['/name'] }),
+      bad('name of 301 characters', notifyPath, 400, notifyWith({ name: 'n'.repeat(301) }), { detail: /at most 300/ }),
+      bad('version of 101 characters', notifyPath, 400, notifyWith({ version: '1'.repeat(101) }), { detail: /at most 100/ }),
+      // bodies that are not a JSON object, and sizes
+      bad('a JSON array', notifyPath, 400, { body: JSON.stringify([valid]) }, { detail: /JSON object/ }),
+      bad('JSON null', notifyPath, 400, { body: 'null' }),
+      bad('a JSON string', notifyPath, 400, { body: '"lodash"' }),
+      bad('truncated JSON', notifyPath, 400, { body: '{"name":"lodash",' }, { detail: /not valid JSON/ }),
+      bad(
+        'a trailing comma',
+        notifyPath,
+        400,
+        { body: '{"name":"lodash","version":"4.17.21","package-manager":"npm_and_yarn",}' },
+        { detail: /not valid JSON/ },
+      ),
+      bad(
+        'form-encoded',
+        notifyPath,
+        400,
+        { body: 'name=lodash&version=4.17.21', contentType: 'application/x-www-form-urlencoded' },
+        {
+          detail: /not valid JSON/,
+        },
+      ),
+      bad('body over 16 KiB', notifyPath, 413, { json: { ...valid, padding: 'x'.repeat(17 * 1024) } }, { detail: /too large/ }),
+      bad('latin1 charset', notifyPath, 415, { body: JSON.stringify(valid), contentType: 'application/json; charset=latin1' }),
+      bad('unknown content encoding', notifyPath, 415, { body: JSON.stringify(valid), headers: { 'content-encoding': 'compress' } }),
+      // authentication
+      bad('a token the code host rejects', notifyPath, 401, { json: valid, token: 'not-a-real-token' }, { detail: /Bad credentials/ }),
+      bad(
+        'Basic credentials',
+        notifyPath,
+        401,
+        { json: valid, headers: { authorization: 'Basic YWxpY2U6cHc=' } },
+        { detail: /Personal <token>/ },
+      ),
+      // the notification path
+      bad('id not a UUID', 'GET /release_notifications/not-a-uuid', 400, undefined, { sources: ['id'], detail: /UUID/ }),
+      bad('id a number', 'GET /release_notifications/42', 400, undefined, { sources: ['id'] }),
+      bad('id a UUID with a trailing character', `GET /release_notifications/${missing}0`, 400, undefined, { sources: ['id'] }),
+      bad('id of no notification', `GET /release_notifications/${missing}`, 404, undefined, { detail: /No release notification/ }),
+      bad('GET on the notify path', 'GET /release_notifications/private', 405, undefined, { allow: 'POST' }),
+      bad('PUT on the notify path', 'PUT /release_notifications/private', 405, { json: valid }, { allow: 'POST' }),
+      bad('DELETE a notification', `DELETE /release_notifications/${missing}`, 405, undefined, { allow: 'GET, HEAD' }),
+      // job queries
+      bad('page 0', 'GET /pull_request_jobs?page=0', 400, undefined, { sources: ['page'] }),
+      bad('page negative', 'GET /pull_request_jobs?page=-1', 400, undefined, { sources: ['page'] }),
+      bad('page a word', 'GET /pull_request_jobs?page=two', 400, undefined, { sources: ['page'] }),
+      bad('page of ten digits', 'GET /pull_request_jobs?page=1000000000', 400, undefined, { sources: ['page'] }),
+      bad('page twice', 'GET /pull_request_jobs?page=1&page=2', 400, undefined, { sources: ['page'], detail: /given once/ }),
+      bad('repo-id a name', 'GET /pull_request_jobs?repo-id=web-storefront', 400, undefined, { sources: ['repo-id'] }),
+      bad('notification-id not a UUID', 'GET /pull_request_jobs?notification-id=42', 400, undefined, { sources: ['notification-id'] }),
+      bad('dependency-name empty', 'GET /pull_request_jobs?dependency-name=', 400, undefined, { sources: ['dependency-name'] }),
+      bad('dependency-name twice', 'GET /pull_request_jobs?dependency-name=a&dependency-name=b', 400, undefined, {
+        sources: ['dependency-name'],
+      }),
+      bad('POST on the job list', 'POST /pull_request_jobs', 405, { json: {} }, { allow: 'GET, HEAD' }),
+      bad('jobs without a token', 'GET /pull_request_jobs', 403, { token: null }, { detail: new RegExp(NO_TOKEN_DETAIL) }),
+    ];
+
+    it('has a table of at least 15 malformed requests, each named once', () => {
+      expect(table.length).toBeGreaterThanOrEqual(15);
+      expect(new Set(table.map((row) => row.name)).size).toBe(table.length);
+    });
+
+    it.each(table)('$name: $method $path → $status', async (row) => {
+      const res = await send(row.method, row.path, row.options);
+      const doc = expectEnvelope(res, row.status, row.detail);
+      if (row.sources) expect(doc.errors.map((e) => e.source?.pointer ?? e.source?.parameter)).toEqual(row.sources);
+      if (row.allow) expect(res.headers.allow).toBe(row.allow);
+    });
+
+    it("answers a notification without Authorization with exactly the original's 403 body", async () => {
+      const res = await send('POST', '/release_notifications/private', { json: valid, token: null });
+      expect(res.status).toBe(403);
+      expect(res.headers['content-type']).toBe(JSON_UTF8);
+      expect(res.text).toBe(`{"errors":[{"status":403,"title":"Forbidden","detail":"${NO_TOKEN_DETAIL}"}]}`);
+    });
+
+    it('refuses a body over the gateway limit (1 MiB) with 413 before it reaches release-svc', async () => {
+      const res = await send('POST', '/release_notifications/private', { json: { ...valid, padding: 'x'.repeat(1_100_000) } });
+      expect(res.status).toBe(413);
+      // The gateway's own failures are problem+json (services/gateway/README.md), still JSON for clients that log it.
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body).toMatchObject({ status: 413 });
+    });
+
+    it('stored nothing for any of them, and left every process up', async () => {
+      for (const running of [emulator, config, release, worker, gateway]) expect(running.child.exitCode).toBeNull();
+      expect((await send('GET', '/readyz', { token: null })).status).toBe(200);
+      // A good notification after the table: once its event is here, the outbox had nothing else to publish before it.
+      const sentinel = await send('POST', '/release_notifications/private', { json: releaseOf('left-pad', '1.3.0', 'npm_and_yarn') });
+      expect(sentinel.status).toBe(204);
+      await receivedEvent('left-pad', '1.3.0');
+      expect(receivedCount()).toBe(receivedBefore + 1);
+    });
+  });
+
+  describe('events', () => {
+    it('publishes one pull_request_job.created per recorded job, with data matching the job as listed', async () => {
+      const listed = [...(await jobs('')), ...(await jobs('', BOB))];
+      expect(listed.length).toBeGreaterThanOrEqual(5);
+      const published = () => events.filter((e) => e.routingKey === 'pull_request_job.created');
+      await waitFor(async () => published().length >= listed.length, 15_000);
+      expect(published()).toHaveLength(listed.length);
+
+      for (const job of listed) {
+        const matching = published().filter((e) => (e.envelope.data as { id: number }).id === Number(job.id));
+        expect(matching, `job ${job.id}`).toHaveLength(1);
+        const [event] = matching as [ReceivedEvent];
+        const envelope = EventEnvelope.parse(event.envelope);
+        expect(envelope).toMatchObject({ type: 'pull_request_job.created', source: 'release-svc' });
+        expect(event.messageId).toBe(envelope.id);
+        const a = job.attributes;
+        expect(PullRequestJobCreated.parse(envelope.data)).toEqual({
+          id: Number(job.id),
+          notificationId: job.relationships['release-notification'].data.id,
+          updateConfigId: Number(job.relationships['update-config'].data.id),
+          repoId: Number(job.relationships.repo.data.id),
+          accountId: job.relationships.repo.data.id === '3303' ? INITECH : ACME,
+          packageManager: a['package-manager'],
+          dependencyName: a['dependency-name'],
+          dependencyType: a['dependency-type'],
+          versionInUse: a['version-in-use'],
+          targetVersion: a['target-version'],
+          updateKind: a['update-kind'],
+          automerge: a.automerge,
+          securityFix: a['security-fix'],
+          targetBranch: a['target-branch'],
+          directory: a.directory,
+        });
+      }
+      expect(new Set(published().map((e) => e.envelope.id)).size).toBe(listed.length);
+    });
+
+    it("never puts a caller's or the worker's token on the bus", () => {
+      expect(events.length).toBeGreaterThan(0);
+      for (const event of events) expect(JSON.stringify(event.envelope)).not.toMatch(/demo-token/);
+    });
+  });
+});
