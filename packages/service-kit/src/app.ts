@@ -45,6 +45,8 @@ export function createServiceApp(options: ServiceAppOptions): Express {
         return id;
       },
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      // Probes ask every few seconds; their answers are not news (a failing check is logged by /readyz's body).
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
       quietReqLogger: true,
     }),
   );

@@ -1,0 +1,334 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { PullRequestJobCreated } from '@switchyard/contracts';
+import { request, waitFor } from '@switchyard/service-kit/testing';
+import { sql } from 'kysely';
+import { describe, expect, inject, it, onTestFinished } from 'vitest';
+import { parkedMessages } from './faults/amqp.ts';
+import { type RestartableBroker, startRestartableBroker } from './faults/broker.ts';
+import { faultSeed, outdatedConfigs } from './faults/seed.ts';
+import { Cleanup, type FaultStack, startFaultStack } from './faults/stack.ts';
+
+/**
+ * The worker's promises under faults (README "Exactly once" and packages/messaging "Guarantees"), with
+ * release-svc's API and workers as their own OS processes, as deployed: a worker SIGKILLed in the middle of a
+ * notification, and RabbitMQ restarted while notifications flow. The test plays config-svc (it publishes the
+ * read model's events) and reads the outcome from the database, the API and a queue of its own on the exchange.
+ */
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** A cleanup that runs when the current test finishes, passed or failed. */
+function cleanupAfterTest(): Cleanup {
+  const cleanup = new Cleanup();
+  onTestFinished(() => cleanup.run(), 60_000);
+  return cleanup;
+}
+
+/** The notification's jobs in the database: update config ids, sorted. */
+async function jobConfigs(stack: FaultStack, notificationId: string): Promise<number[]> {
+  const rows = await stack.db
+    .selectFrom('pull_request_job')
+    .select('update_config_id')
+    .where('notification_id', '=', notificationId)
+    .orderBy('update_config_id')
+    .execute();
+  return rows.map((row) => row.update_config_id);
+}
+
+/** Every job of the notification, as `GET /pull_request_jobs?notification-id=` lists it page by page. */
+async function listedJobIds(stack: FaultStack, notificationId: string, token: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let page: number | undefined = 1; page; ) {
+    const res = await request(stack.api.url, 'GET', `/pull_request_jobs?notification-id=${notificationId}&page=${page}`, {
+      headers: { authorization: `Personal ${token}` },
+    });
+    expect(res.status).toBe(200);
+    ids.push(...res.body.data.map((job: { id: string }) => job.id));
+    page = res.body.meta?.pages?.next ?? undefined;
+  }
+  return ids;
+}
+
+/** `pull_request_job.created` events the observer received: distinct events by job id, and duplicate deliveries. */
+function jobEvents(stack: FaultStack): { byJob: Map<number, string[]>; duplicates: number } {
+  const byJob = new Map<number, string[]>();
+  for (const event of stack.observer.events) {
+    if (event.type !== 'pull_request_job.created') continue;
+    const jobId = (event.data as PullRequestJobCreated).id;
+    byJob.set(jobId, [...(byJob.get(jobId) ?? []), event.id]);
+  }
+  let duplicates = 0;
+  for (const event of stack.observer.events) duplicates += (stack.observer.deliveries.get(event.id) ?? 1) - 1;
+  return { byJob, duplicates };
+}
+
+describe('release-svc worker under faults, API and workers as their own processes', () => {
+  it('a worker SIGKILLed in the middle of a notification: a fresh worker finishes it, every config scanned and every job recorded exactly once', {
+    timeout: 60_000,
+  }, async ({ annotate }) => {
+    const cleanup = cleanupAfterTest();
+    // 300 repos: three in four use lodash 4.17.15 (outdated), one in four 4.17.21 (the release: up to date).
+    const seed = faultSeed({
+      tag: 'kill',
+      orgId: 7_100,
+      login: 'killco',
+      count: 300,
+      firstRepoId: 710_000,
+      firstConfigId: 71_000,
+      lodashOf: (index) => (index % 4 === 3 ? '4.17.21' : '4.17.15'),
+    });
+    const outdated = outdatedConfigs(seed, '4.17.21');
+    const upToDate = seed.repos.map((repo) => repo.configId).filter((id) => !outdated.includes(id));
+    const batchSize = 10;
+    const stack = await startFaultStack({
+      label: 'faults_kill',
+      databaseUrl: inject('databaseUrl'),
+      amqpUrl: inject('amqpUrl'),
+      seed,
+      cleanup,
+      workerEnv: { SCAN_BATCH_SIZE: String(batchSize), SCAN_CONCURRENCY: '4', WORKER_PREFETCH: '2' },
+    });
+
+    const posted = await stack.notify('4.17.21', true);
+    expect(posted.status).toBe(202);
+    const id: string = posted.body.data.id;
+
+    // Results so far, and batches begun but not finished (configs are planned in id order, `batchSize` a batch).
+    const progress = async () =>
+      (
+        await sql<{ results: number; partial: number }>`
+          select coalesce(sum(done), 0)::int as results, count(*) filter (where done < ${batchSize})::int as partial from (
+            select (update_config_id - ${seed.repos[0]?.configId ?? 0}) / ${batchSize} as batch, count(*) as done
+            from release.scan_result where notification_id = ${id} group by 1
+          ) b`.execute(stack.db)
+      ).rows[0] ?? { results: 0, partial: 0 };
+    // Kill as soon as a batch's worth of results exist and a batch is half done, so that one must be resumed.
+    for (const deadline = Date.now() + 30_000; ; await sleep(2)) {
+      const now = await progress();
+      if (now.results >= batchSize && now.partial > 0) break;
+      if (now.results >= seed.repos.length || Date.now() > deadline)
+        throw new Error(`no half-done batch to kill the worker in (${now.results} results):\n${stack.firstWorker.output()}`);
+    }
+    await stack.firstWorker.stop('SIGKILL');
+    const atKill = await progress();
+    expect(atKill.results, 'the scan finished before the worker was killed').toBeLessThan(seed.repos.length);
+    expect(atKill.partial).toBeGreaterThan(0);
+    const unpublishedAtKill = await stack.unpublishedJobEvents();
+    const jobEventsAtKill = jobEvents(stack).byJob.size;
+    const statusAtKill = (await stack.view(id)).status;
+    expect(statusAtKill).toBe('scanning');
+
+    const restartedAt = Date.now();
+    const second = await stack.startWorker();
+    const done = await waitFor(
+      async () => {
+        const attributes = await stack.view(id);
+        return attributes.status === 'done' ? attributes : undefined;
+      },
+      60_000,
+      100,
+    ).catch((error: unknown) => {
+      throw new Error(`${(error as Error).message}\nsecond worker:\n${second.output()}`);
+    });
+    const recoveredIn = Date.now() - restartedAt;
+
+    expect(done).toMatchObject({
+      'configs-total': seed.repos.length,
+      'repos-scanned': seed.repos.length,
+      'jobs-recorded': outdated.length,
+      'repos-skipped': 0,
+      'repos-failed': 0,
+    });
+    // One result per config, with the outcome the seed calls for.
+    const results = await stack.db
+      .selectFrom('scan_result')
+      .select(['update_config_id', 'outcome'])
+      .where('notification_id', '=', id)
+      .orderBy('update_config_id')
+      .execute();
+    expect(results).toHaveLength(seed.repos.length);
+    expect(results.filter((r) => r.outcome === 'job-recorded').map((r) => r.update_config_id)).toEqual(outdated);
+    expect(results.filter((r) => r.outcome === 'up-to-date').map((r) => r.update_config_id)).toEqual(upToDate);
+    // Exactly one job per outdated config, none for the up-to-date ones, and the API lists each once.
+    expect(await jobConfigs(stack, id)).toEqual(outdated);
+    const jobs = await stack.db
+      .selectFrom('pull_request_job')
+      .select(['id', 'update_config_id'])
+      .where('notification_id', '=', id)
+      .execute();
+    const listed = await listedJobIds(stack, id, seed.ownerToken);
+    expect([...listed].sort()).toEqual(jobs.map((job) => String(job.id)).sort());
+
+    // Every job's pull_request_job.created reached the exchange: one event id per job (delivered at least once).
+    await waitFor(async () => jobs.every((job) => jobEvents(stack).byJob.has(job.id)), 20_000, 100).catch(() => {
+      const missing = jobs.filter((job) => !jobEvents(stack).byJob.has(job.id));
+      throw new Error(`${missing.length} job(s) without a pull_request_job.created event, e.g. job ${missing[0]?.id}`);
+    });
+    const { byJob, duplicates } = jobEvents(stack);
+    expect(byJob.size).toBe(outdated.length);
+    expect([...byJob.values()].filter((eventIds) => eventIds.length > 1)).toEqual([]);
+    expect(await stack.unpublishedJobEvents()).toBe(0);
+    expect(Object.values(await parkedMessages(inject('amqpUrl'), stack.env.QUEUE_PREFIX)).every((n) => n === 0)).toBe(true);
+
+    await annotate(
+      [
+        `killed the worker at ${atKill.results}/${seed.repos.length} results (${atKill.partial} batch(es) half done,`,
+        `${unpublishedAtKill} job event(s) committed but not yet relayed, ${jobEventsAtKill} job event(s) seen);`,
+        `a fresh worker finished in ${seconds(recoveredIn)};`,
+        `${outdated.length} jobs, ${byJob.size} distinct job events, ${duplicates} duplicate deliveries`,
+      ].join(' '),
+    );
+  });
+
+  it('RabbitMQ restarted while notifications flow: the API keeps accepting them and every one is finished with its jobs', {
+    timeout: 90_000,
+  }, async ({ annotate }) => {
+    const cleanup = cleanupAfterTest();
+    const broker: RestartableBroker = await startRestartableBroker(inject('amqpUrl'));
+    cleanup.add('close the broker', () => broker.close());
+    // 30 repos on lodash 4.17.15, 4.17.21 and 4.17.30 in turn; notification i announces 4.17.(16 + i), so each one's jobs differ.
+    const seed = faultSeed({
+      tag: 'restart',
+      orgId: 7_200,
+      login: 'restartco',
+      count: 30,
+      firstRepoId: 720_000,
+      firstConfigId: 72_000,
+      lodashOf: (index) => ['4.17.15', '4.17.21', '4.17.30'][index % 3] ?? '4.17.15',
+    });
+    const stack = await startFaultStack({
+      label: 'faults_restart',
+      databaseUrl: inject('databaseUrl'),
+      amqpUrl: broker.url,
+      seed,
+      cleanup,
+      durableObserver: true,
+      ownBroker: broker.kind === 'private node',
+      workerEnv: { SCAN_BATCH_SIZE: '5', SCAN_CONCURRENCY: '4' },
+    });
+    const worker = stack.firstWorker;
+
+    // The worker's /readyz follows its broker connection: record when it goes down and comes back.
+    const readiness: Array<{ at: number; ready: boolean }> = [];
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const ready = await fetch(`${worker.url}/readyz`).then(
+          (res) => res.status === 200,
+          () => false,
+        );
+        if (readiness.at(-1)?.ready !== ready) readiness.push({ at: Date.now(), ready });
+        await sleep(200);
+      }
+    })();
+    cleanup.add('stop watching readiness', async () => {
+      watching = false;
+      await watcher;
+    });
+
+    const versions = Array.from({ length: 20 }, (_, i) => `4.17.${16 + i}`);
+    const phase = { name: 'up' as 'up' | 'stopping' | 'down' | 'back' };
+    const times: Record<string, number> = {};
+    const answers: Array<{ version: string; status: number; phase: string; id?: string }> = [];
+    let restart: Promise<void> | undefined;
+    // A test that fails during the outage must not leave the restart running into the cleanup.
+    const abortRestart = new AbortController();
+    cleanup.add('let the restart end', async () => {
+      abortRestart.abort();
+      await restart?.catch(() => {});
+    });
+    for (const [i, version] of versions.entries()) {
+      if (i === 6) {
+        restart = (async () => {
+          phase.name = 'stopping';
+          times.stopping = Date.now();
+          await broker.stop();
+          phase.name = 'down';
+          times.down = Date.now();
+          await delay(3_000, undefined, { signal: abortRestart.signal });
+          await broker.start();
+          phase.name = 'back';
+          times.back = Date.now();
+        })();
+        // Awaited below; a failure must not surface as an unhandled rejection before that.
+        restart.catch(() => {});
+      }
+      if (i === 16) await restart;
+      const represent = i % 2 === 0;
+      const sentWhile = phase.name;
+      const res = await stack.notify(version, represent);
+      answers.push({ version, status: res.status, phase: sentWhile, ...(represent ? { id: res.body?.data?.id } : {}) });
+      await sleep(i >= 6 && i < 16 ? 400 : 150);
+    }
+    await restart;
+
+    // The API kept answering as usual while the broker was away: 202 with the notification, or 204.
+    expect(answers.map((a) => a.status)).toEqual(versions.map((_, i) => (i % 2 === 0 ? 202 : 204)));
+    expect(new Set(answers.map((a) => a.phase))).toEqual(new Set(['up', 'stopping', 'down', 'back']));
+
+    // Every accepted notification is finished, each with exactly the jobs its version calls for.
+    const rows = await stack.db.selectFrom('notification').select(['id', 'version']).execute();
+    expect(rows.map((row) => row.version).sort()).toEqual([...versions].sort());
+    const idOf = new Map(rows.map((row) => [row.version, row.id]));
+    for (const answer of answers) if (answer.id) expect(idOf.get(answer.version)).toBe(answer.id);
+    const finished = await waitFor(
+      async () => {
+        const statuses = await stack.db.selectFrom('notification').select(['id', 'status', 'finished_at']).execute();
+        return statuses.every((s) => s.status === 'done') ? statuses : undefined;
+      },
+      45_000,
+      200,
+    ).catch(async (error: unknown) => {
+      const statuses = await stack.db.selectFrom('notification').select(['version', 'status']).execute();
+      throw new Error(
+        `${(error as Error).message}\n${JSON.stringify(statuses)}\nworker:\n${worker.output()}\nAPI:\n${stack.api.output()}\nbroker:\n${broker.output()}`,
+      );
+    });
+    const lastDone = Math.max(...finished.map((s) => s.finished_at?.getTime() ?? 0));
+    for (const version of versions) {
+      const id = idOf.get(version) as string;
+      const expected = outdatedConfigs(seed, version);
+      expect(await jobConfigs(stack, id), `jobs of ${version}`).toEqual(expected);
+      expect(await stack.view(id), `notification ${version}`).toMatchObject({
+        status: 'done',
+        'configs-total': seed.repos.length,
+        'repos-scanned': seed.repos.length,
+        'jobs-recorded': expected.length,
+        'repos-failed': 0,
+      });
+    }
+
+    // Every event reached the exchange: each notification's release_notification.received and each job's pull_request_job.created.
+    const jobs = await stack.db.selectFrom('pull_request_job').select('id').execute();
+    await waitFor(
+      async () => {
+        const { byJob } = jobEvents(stack);
+        const received = stack.observer.events.filter((e) => e.type === 'release_notification.received').length;
+        return jobs.every((job) => byJob.has(job.id)) && received === versions.length;
+      },
+      30_000,
+      100,
+    ).catch(() => {
+      const { byJob } = jobEvents(stack);
+      throw new Error(`events missing: ${jobs.filter((job) => !byJob.has(job.id)).length} of ${jobs.length} job events`);
+    });
+    const { byJob, duplicates } = jobEvents(stack);
+    expect([...byJob.values()].filter((eventIds) => eventIds.length > 1)).toEqual([]);
+    expect(Object.values(await parkedMessages(broker.url, stack.env.QUEUE_PREFIX)).every((n) => n === 0)).toBe(true);
+
+    const workerDown = readiness.find((r) => !r.ready)?.at;
+    const workerBack = readiness.findLast((r) => r.ready)?.at;
+    await annotate(
+      [
+        `${broker.kind}${broker.fallbackReason ? ` (${broker.fallbackReason})` : ''}:`,
+        `stop took ${seconds((times.down ?? 0) - (times.stopping ?? 0))}, down ${seconds((times.back ?? 0) - (times.down ?? 0))};`,
+        `${answers.filter((a) => a.phase !== 'up').length} of ${answers.length} notifications posted while it was stopping, down or just back, all accepted;`,
+        `worker /readyz false ${workerDown ? seconds(workerDown - (times.stopping ?? 0)) : '?'} after the stop began,`,
+        `true again ${workerBack && times.back ? seconds(workerBack - times.back) : '?'} after the broker was back;`,
+        `last notification done ${seconds(lastDone - (times.back ?? 0))} after the broker was back;`,
+        `${jobs.length} jobs, ${byJob.size} distinct job events, ${duplicates} duplicate deliveries, observer reconnected ${stack.observer.reconnects()} time(s)`,
+      ].join(' '),
+    );
+  });
+});

@@ -1,0 +1,170 @@
+import { generateRepos, parseSeed, type SeedInput } from '@switchyard/code-host/emulator';
+import type { AccountState, RepoState, UpdateConfigState } from '@switchyard/contracts';
+
+/** One generated repo of a fault seed: its ids and the lodash version its lockfile pins. */
+export interface FaultRepo {
+  id: number;
+  /** The update config the test creates for it (one npm_and_yarn config at `/` per repo). */
+  configId: number;
+  fullName: string;
+  lodash: string;
+}
+
+/** A seed for the GitHub emulator: an organisation of generated npm repos, a user who notifies and the worker's bot. */
+export interface FaultSeed {
+  seed: SeedInput;
+  org: { id: number; login: string };
+  /** Token of an admin of the organisation (sends the notifications). */
+  ownerToken: string;
+  /** Token of the bot member the worker reads manifests with. */
+  botToken: string;
+  repos: FaultRepo[];
+}
+
+/** package.json and package-lock.json (lockfile v3) of a repo that depends on lodash `version` (and on jest, for development). */
+export function npmFiles(name: string, lodash: string): Record<string, string> {
+  const packageJson = {
+    name,
+    version: '1.0.0',
+    private: true,
+    dependencies: { lodash: `^${lodash}` },
+    devDependencies: { jest: '^25.5.4' },
+  };
+  const lock = {
+    name,
+    version: '1.0.0',
+    lockfileVersion: 3,
+    requires: true,
+    packages: {
+      '': { name, version: '1.0.0', dependencies: packageJson.dependencies, devDependencies: packageJson.devDependencies },
+      'node_modules/lodash': { version: lodash, resolved: `https://registry.npmjs.org/lodash/-/lodash-${lodash}.tgz` },
+      'node_modules/jest': { version: '25.5.4', resolved: 'https://registry.npmjs.org/jest/-/jest-25.5.4.tgz', dev: true },
+    },
+  };
+  return { 'package.json': `${JSON.stringify(packageJson, null, 2)}\n`, 'package-lock.json': `${JSON.stringify(lock, null, 2)}\n` };
+}
+
+/**
+ * An organisation `login` (account `orgId`) of `count` repos (ids from `firstRepoId`), each with one update config
+ * (ids from `firstConfigId`) and the lodash version `lodashOf(index)` in its lockfile; an owner and a bot user with
+ * tokens unique to `tag`. The rate limit is far above what a test uses.
+ */
+export function faultSeed(options: {
+  tag: string;
+  orgId: number;
+  login: string;
+  count: number;
+  firstRepoId: number;
+  firstConfigId: number;
+  lodashOf: (index: number) => string;
+}): FaultSeed {
+  const { tag, orgId, login, count } = options;
+  const ownerToken = `faults-${tag}-owner`;
+  const botToken = `faults-${tag}-bot`;
+  const generated = generateRepos(login, count, options.firstRepoId, { namePrefix: 'svc', private: true });
+  const repos: FaultRepo[] = generated.map((repo, index) => ({
+    id: repo.id,
+    configId: options.firstConfigId + index,
+    fullName: `${login}/${repo.name}`,
+    lodash: options.lodashOf(index),
+  }));
+  const seed: SeedInput = {
+    users: [
+      { id: orgId + 1, login: `${login}-owner`, token: ownerToken },
+      { id: orgId + 2, login: `${login}-bot`, token: botToken },
+    ],
+    organizations: [
+      {
+        id: orgId,
+        login,
+        members: [
+          { login: `${login}-owner`, role: 'admin' },
+          { login: `${login}-bot`, role: 'member' },
+        ],
+        defaultRepoPermission: 'read',
+      },
+    ],
+    repos: generated.map((repo, index) => ({ ...repo, files: { main: npmFiles(repo.name, repos[index]?.lodash ?? '0.0.0') } })),
+    rateLimit: { limit: 10_000_000, windowSeconds: 3_600 },
+  };
+  parseSeed(seed, `faults ${tag} seed`);
+  return { seed, org: { id: orgId, login }, ownerToken, botToken, repos };
+}
+
+/** Whether semver `a` is lower than `b` (plain `x.y.z` versions only, which is all the seeds use). */
+export function lowerVersion(a: string, b: string): boolean {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) {
+    const x = pa[i] ?? 0;
+    const y = pb[i] ?? 0;
+    if (x !== y) return x < y;
+  }
+  return false;
+}
+
+/** The config ids of the repos whose lodash is older than `version`: exactly the configs a notification must record a job for. */
+export function outdatedConfigs(seed: FaultSeed, version: string): number[] {
+  return seed.repos.filter((repo) => lowerVersion(repo.lodash, version)).map((repo) => repo.configId);
+}
+
+/** What config-svc publishes for the seed: the organisation, its repos and one npm_and_yarn update config per repo. */
+export function configEvents(seed: FaultSeed): Array<{ type: string; data: AccountState | RepoState | UpdateConfigState }> {
+  const account: AccountState = {
+    id: seed.org.id,
+    login: seed.org.login,
+    type: 'org',
+    revision: 1,
+    settings: {
+      accessGrantedToAllRepos: true,
+      currentInstallationId: 1,
+      planName: 'free',
+      planNumber: 0,
+      freeTrialEndDate: null,
+      automaticallyRebasePrs: true,
+      updateRunTime: '05:00',
+      createMergeCommits: false,
+      weeklyUpdateRunDay: 'monday',
+      limitInitialUpdateRuns: true,
+      limitOpenPullRequests: true,
+    },
+  };
+  const events: Array<{ type: string; data: AccountState | RepoState | UpdateConfigState }> = [{ type: 'account.created', data: account }];
+  for (const repo of seed.repos) {
+    events.push({
+      type: 'repo.created',
+      data: {
+        id: repo.id,
+        accountId: seed.org.id,
+        name: repo.fullName.split('/')[1] ?? '',
+        fullName: repo.fullName,
+        private: true,
+        fork: false,
+        archived: false,
+        htmlUrl: `https://github.com/${repo.fullName}`,
+        language: null,
+        defaultBranch: 'main',
+        revision: 1,
+      },
+    });
+    events.push({
+      type: 'update_config.created',
+      data: {
+        id: repo.configId,
+        repoId: repo.id,
+        accountId: seed.org.id,
+        packageManager: 'npm_and_yarn',
+        language: 'javascript',
+        updateSchedule: 'daily',
+        directory: '/',
+        targetBranch: null,
+        automergeRuleRuntimeDeps: 'never',
+        automergeRuleDevelopmentDeps: 'never',
+        lockfileOnly: false,
+        securityUpdatesOnly: false,
+        revision: 1,
+      },
+    });
+  }
+  return events;
+}

@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { startGitHubEmulator } from '@switchyard/code-host/emulator';
+import { ReleaseNotificationResource } from '@switchyard/contracts';
+import { createLogger, openDatabase } from '@switchyard/service-kit';
+import { createTestDatabase, request, type TestResponse, waitFor } from '@switchyard/service-kit/testing';
+import { type Kysely, sql } from 'kysely';
+import { RELEASE_SCHEMA, type ReleaseDatabase } from '../../src/db/schema.ts';
+import { deleteTopology, type EventObserver, observeEvents, publishAsConfigSvc } from './amqp.ts';
+import { type ReleaseEnv, type ReleaseProcess, startApiProcess, startWorkerProcess } from './processes.ts';
+import { configEvents, type FaultSeed } from './seed.ts';
+
+/** Steps to undo, run last-in first-out; each runs even when an earlier one failed. */
+export class Cleanup {
+  private readonly steps: Array<{ what: string; run: () => Promise<unknown> }> = [];
+
+  add(what: string, run: () => Promise<unknown>): void {
+    this.steps.push({ what, run });
+  }
+
+  /** Runs every step; throws at the end (listing what failed) if any step failed. */
+  async run(): Promise<void> {
+    const failed: string[] = [];
+    for (let step = this.steps.pop(); step; step = this.steps.pop()) {
+      try {
+        await step.run();
+      } catch (error) {
+        failed.push(`${step.what}: ${(error as Error).message}`);
+      }
+    }
+    if (failed.length > 0) throw new Error(`cleanup failed:\n  ${failed.join('\n  ')}`);
+  }
+}
+
+/** release-svc's API and workers as OS processes on a fresh database, with the emulator and an event observer. */
+export interface FaultStack {
+  env: ReleaseEnv;
+  /** The test's own connection to the release schema (reads only). */
+  db: Kysely<ReleaseDatabase>;
+  api: ReleaseProcess;
+  observer: EventObserver;
+  /** The worker process that loaded the read model, still running. */
+  firstWorker: ReleaseProcess;
+  /** Starts one more worker process (killed by the cleanup if still running). */
+  startWorker: () => Promise<ReleaseProcess>;
+  /** `POST /release_notifications/private` for lodash `version` as the organisation's owner (with `Prefer: return=representation` when `represent`). */
+  notify: (version: string, represent: boolean) => Promise<TestResponse>;
+  /** `GET /release_notifications/:id` as the owner: the notification's attributes. */
+  view: (id: string) => Promise<ReleaseNotificationResource['attributes']>;
+  /** Scan results recorded so far for a notification. */
+  resultCount: (id: string) => Promise<number>;
+  /** `pull_request_job.created` events still waiting in the outbox. */
+  unpublishedJobEvents: () => Promise<number>;
+}
+
+/**
+ * Starts everything a fault test needs and registers its teardown in `cleanup`: a test database, the GitHub
+ * emulator (in this process) on `seed`, an observer queue on `exchange` for release-svc's events, the API
+ * process, a first worker process, and the read model filled through it as config-svc would fill it.
+ * `workerEnv` goes to every worker.
+ */
+export async function startFaultStack(options: {
+  label: string;
+  databaseUrl: string;
+  amqpUrl: string;
+  seed: FaultSeed;
+  cleanup: Cleanup;
+  /** A durable observer queue that outlives a broker restart (and reconnects), instead of an exclusive one. */
+  durableObserver?: boolean;
+  /** The broker is the test's own node, deleted with everything on it: no queues to delete one by one. */
+  ownBroker?: boolean;
+  workerEnv?: Record<string, string>;
+}): Promise<FaultStack> {
+  const { seed, cleanup } = options;
+  const logger = createLogger('faults', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const suffix = `${options.label}.${randomBytes(4).toString('hex')}`;
+  const exchange = `test.${suffix}`;
+  const prefix = `test.${suffix}`;
+
+  const database = await createTestDatabase(options.databaseUrl, options.label);
+  cleanup.add('drop the test database', () => database.drop());
+  const emulator = await startGitHubEmulator({ seed: seed.seed, logger, host: '127.0.0.1', port: 0 });
+  cleanup.add('close the emulator', () => emulator.close());
+  if (!options.ownBroker) cleanup.add('delete the exchanges and queues', () => deleteTopology(options.amqpUrl, exchange, prefix));
+  const observer = await observeEvents(
+    options.amqpUrl,
+    exchange,
+    ['pull_request_job.*', 'release_notification.received'],
+    options.durableObserver ? { durable: `${prefix}.observer` } : {},
+  );
+  cleanup.add('close the observer', () => observer.close());
+
+  const env: ReleaseEnv = {
+    DATABASE_URL: database.url,
+    AMQP_URL: options.amqpUrl,
+    EVENTS_EXCHANGE: exchange,
+    QUEUE_PREFIX: prefix,
+    CODE_HOST_API_URL: emulator.url,
+    CODE_HOST_TOKEN: seed.botToken,
+    DB_POOL_SIZE: '4',
+  };
+  const api = await startApiProcess(env);
+  cleanup.add('stop the API', () => api.stop('SIGTERM', 3_000));
+  const handle = openDatabase<ReleaseDatabase>({ kind: 'postgres', url: database.url, poolSize: 3 });
+  cleanup.add('close the test connection', () => handle.close());
+  const db = handle.db.withSchema(RELEASE_SCHEMA);
+
+  const workerEnv = { ...env, ...options.workerEnv };
+  const startWorker = async () => {
+    const worker = await startWorkerProcess(workerEnv);
+    cleanup.add('stop a worker', () => worker.stop('SIGKILL', 1_000));
+    return worker;
+  };
+
+  // The read model, as config-svc fills it: the worker must have declared its queue before the events are published.
+  const firstWorker = await startWorker();
+  await publishAsConfigSvc(options.amqpUrl, exchange, configEvents(seed));
+  await waitFor(
+    async () => {
+      const [repos, configs] = await Promise.all([
+        db.selectFrom('repo').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+        db.selectFrom('update_config').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return repos.n === seed.repos.length && configs.n === seed.repos.length;
+    },
+    20_000,
+    100,
+  );
+
+  const auth = { authorization: `Personal ${seed.ownerToken}` };
+  return {
+    env,
+    db,
+    api,
+    observer,
+    firstWorker,
+    startWorker,
+    notify: (version, represent) =>
+      request(api.url, 'POST', '/release_notifications/private', {
+        headers: { ...auth, ...(represent ? { prefer: 'return=representation' } : {}) },
+        body: { name: 'lodash', version, 'package-manager': 'npm_and_yarn' },
+      }),
+    view: async (id) => {
+      const res = await request(api.url, 'GET', `/release_notifications/${id}`, { headers: auth });
+      if (res.status !== 200) throw new Error(`GET /release_notifications/${id} answered ${res.status}: ${res.text}`);
+      return ReleaseNotificationResource.parse(res.body.data).attributes;
+    },
+    resultCount: async (id) =>
+      (
+        await db
+          .selectFrom('scan_result')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .where('notification_id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).n,
+    unpublishedJobEvents: async () =>
+      (
+        await sql<{
+          n: number;
+        }>`select count(*)::int as n from release.outbox where published_at is null and type = 'pull_request_job.created'`.execute(
+          handle.db,
+        )
+      ).rows[0]?.n ?? 0,
+  };
+}
