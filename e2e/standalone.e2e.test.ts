@@ -70,17 +70,26 @@ describe('standalone launcher on embedded PGlite', () => {
   it('turns a release notification into a pull-request job over the in-process bus', async () => {
     const auth = { authorization: 'Personal demo-token-alice' };
     const body = { name: 'stripe', version: '5.23.0', 'package-manager': 'bundler' };
-    const sent = await request(url, 'POST', '/release_notifications/private', {
-      headers: { ...auth, prefer: 'return=representation' },
-      body,
-    });
-    expect(sent.status).toBe(202);
+    const scan = async () => {
+      const sent = await request(url, 'POST', '/release_notifications/private', {
+        headers: { ...auth, prefer: 'return=representation' },
+        body,
+      });
+      expect(sent.status).toBe(202);
+      return waitFor(async () => {
+        const res = await request(url, 'GET', `/release_notifications/${sent.body.data.id}`, { headers: auth });
+        return res.body.data.attributes.status === 'done' ? res.body.data.attributes : undefined;
+      }, 20_000);
+    };
+    // The config created above reaches release-svc's read model through config-svc's outbox and the bus,
+    // a moment after it was created: notify until the scan covers it.
     const done = await waitFor(async () => {
-      const res = await request(url, 'GET', `/release_notifications/${sent.body.data.id}`, { headers: auth });
-      return res.body.data.attributes.status === 'done' ? res.body.data.attributes : undefined;
-    }, 20_000);
-    expect(done).toMatchObject({ 'configs-total': 1, 'jobs-recorded': 1 });
+      const attributes = await scan();
+      return attributes['configs-total'] === 1 ? attributes : undefined;
+    }, 30_000);
+    expect(done['repos-scanned']).toBe(1);
     const jobs = await request(url, 'GET', '/pull_request_jobs?dependency-name=stripe', { headers: auth });
+    expect(jobs.body.data).toHaveLength(1);
     expect(jobs.body.data[0].attributes).toMatchObject({ 'version-in-use': '5.22.0', 'target-version': '5.23.0', 'update-kind': 'minor' });
   });
 

@@ -5,6 +5,7 @@ export * from './bus.ts';
 export { CONSUMER_DEFAULTS, type ResolvedConsumerSpec, resolveConsumerSpec } from './consumer-spec.ts';
 export { type DecodeResult, decodeEvent } from './envelope-codec.ts';
 export * from './errors.ts';
+export * from './event-publishing.ts';
 export * from './idempotent-consumer.ts';
 export * from './in-process-bus.ts';
 export { appendToOutbox, type OutboxDatabase, type OutboxTable, outboxMigration, prunePublished } from './outbox.ts';

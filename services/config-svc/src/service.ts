@@ -1,5 +1,5 @@
 import { type CodeHost, CodeHostView, createGitHubCodeHost } from '@switchyard/code-host';
-import { createAmqpBus, createInProcessBus, type MessageBus, startOutboxRelay } from '@switchyard/messaging';
+import { type MessageBus, startEventPublishing } from '@switchyard/messaging';
 import { type Database, type Logger, listen, openServiceDatabase } from '@switchyard/service-kit';
 import { createConfigApp } from './app.ts';
 import type { ConfigServiceConfig } from './config.ts';
@@ -38,13 +38,17 @@ export async function startConfigService(
   overrides: ConfigServiceOverrides = {},
 ): Promise<RunningConfigService> {
   const database = await openConfigDatabase(config, logger);
-  const ownsBus = overrides.bus === undefined;
-  const bus =
-    overrides.bus ??
-    (config.AMQP_URL
-      ? await createAmqpBus({ url: config.AMQP_URL, exchange: config.EVENTS_EXCHANGE, logger })
-      : createInProcessBus({ logger }));
-  const relay = startOutboxRelay({ db: database.db as never, schema: CONFIG_SCHEMA, bus, logger });
+  const events = await startEventPublishing({
+    db: database.db as never,
+    schema: CONFIG_SCHEMA,
+    logger,
+    bus: overrides.bus,
+    amqpUrl: config.AMQP_URL,
+    exchange: config.EVENTS_EXCHANGE,
+  }).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
   const codeHost =
     overrides.codeHost ??
     createGitHubCodeHost({
@@ -61,8 +65,7 @@ export async function startConfigService(
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
   });
   const stopAll = async () => {
-    await relay.stop();
-    if (ownsBus) await bus.close();
+    await events.close();
     await database.close();
   };
   const http = await listen(app, config.PORT, config.HOST).catch(async (error: unknown) => {
@@ -74,7 +77,7 @@ export async function startConfigService(
     url: http.url,
     port: http.port,
     database,
-    bus,
+    bus: events.bus,
     close: async () => {
       await http.close();
       await stopAll();

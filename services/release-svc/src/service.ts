@@ -1,5 +1,5 @@
 import { type CodeHost, CodeHostView, createGitHubCodeHost } from '@switchyard/code-host';
-import { createAmqpBus, createInProcessBus, type MessageBus, startOutboxRelay } from '@switchyard/messaging';
+import { type MessageBus, startEventPublishing } from '@switchyard/messaging';
 import { type Database, type Logger, listen, openServiceDatabase } from '@switchyard/service-kit';
 import { createReleaseApp } from './app.ts';
 import type { ReleaseConfig } from './config.ts';
@@ -36,13 +36,17 @@ export async function startReleaseApi(
   overrides: ReleaseApiOverrides = {},
 ): Promise<RunningReleaseApi> {
   const database = await openReleaseDatabase(config, logger);
-  const ownsBus = overrides.bus === undefined;
-  const bus =
-    overrides.bus ??
-    (config.AMQP_URL
-      ? await createAmqpBus({ url: config.AMQP_URL, exchange: config.EVENTS_EXCHANGE, logger })
-      : createInProcessBus({ logger }));
-  const relay = startOutboxRelay({ db: database.db as never, schema: RELEASE_SCHEMA, bus, logger });
+  const events = await startEventPublishing({
+    db: database.db as never,
+    schema: RELEASE_SCHEMA,
+    logger,
+    bus: overrides.bus,
+    amqpUrl: config.AMQP_URL,
+    exchange: config.EVENTS_EXCHANGE,
+  }).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
   const codeHost =
     overrides.codeHost ??
     createGitHubCodeHost({
@@ -59,8 +63,7 @@ export async function startReleaseApi(
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
   });
   const stopAll = async () => {
-    await relay.stop();
-    if (ownsBus) await bus.close();
+    await events.close();
     await database.close();
   };
   const http = await listen(app, config.PORT, config.HOST).catch(async (error: unknown) => {

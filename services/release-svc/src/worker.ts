@@ -1,6 +1,6 @@
 import { type CodeHost, createGitHubCodeHost } from '@switchyard/code-host';
 import { ReleaseNotificationReceived, ScanRequested } from '@switchyard/contracts';
-import { type ConsumerHandle, createAmqpBus, handleOnce, type MessageBus, startOutboxRelay } from '@switchyard/messaging';
+import { type ConsumerHandle, handleOnce, type MessageBus, startEventPublishing } from '@switchyard/messaging';
 import {
   ConfigError,
   createServiceApp,
@@ -58,7 +58,15 @@ export async function startReleaseWorker(
   const token = config.CODE_HOST_TOKEN as string;
   const database = overrides.database ?? (await openServiceDatabase<ReleaseDatabase>(RELEASE_SCHEMA, config, releaseMigrations, logger));
   const db = database.db.withSchema(RELEASE_SCHEMA);
-  const bus = overrides.bus ?? (await createAmqpBus({ url: config.AMQP_URL as string, exchange: config.EVENTS_EXCHANGE, logger }));
+  const events = await startEventPublishing({
+    db: database.db as never,
+    schema: RELEASE_SCHEMA,
+    logger,
+    bus: overrides.bus,
+    amqpUrl: config.AMQP_URL,
+    exchange: config.EVENTS_EXCHANGE,
+  });
+  const bus = events.bus;
   const codeHost =
     overrides.codeHost ??
     createGitHubCodeHost({
@@ -67,7 +75,6 @@ export async function startReleaseWorker(
       timeoutMs: config.CODE_HOST_TIMEOUT_MS,
       logger,
     });
-  const relay = startOutboxRelay({ db: database.db as never, schema: RELEASE_SCHEMA, bus, logger });
   const consumers: ConsumerHandle[] = [];
   const prefix = config.QUEUE_PREFIX;
 
@@ -132,8 +139,7 @@ export async function startReleaseWorker(
     close: async () => {
       for (const consumer of consumers) await consumer.cancel();
       await health?.close();
-      await relay.stop();
-      if (!overrides.bus) await bus.close();
+      await events.close();
       if (!overrides.database) await database.close();
     },
   };

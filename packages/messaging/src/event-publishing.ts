@@ -1,0 +1,50 @@
+import type { Kysely } from 'kysely';
+import { createAmqpBus } from './amqp-bus.ts';
+import type { MessageBus } from './bus.ts';
+import { createInProcessBus } from './in-process-bus.ts';
+import { startOutboxRelay } from './outbox-relay.ts';
+
+type Logger = Parameters<typeof createInProcessBus>[0]['logger'];
+
+/** Where a producing service's events go: an injected bus, RabbitMQ, or an in-process bus. */
+export interface EventPublishingOptions {
+  /** The database holding `<schema>.outbox`. */
+  db: Kysely<never>;
+  schema: string;
+  logger: Logger;
+  /** A bus to use as it is (not closed by {@link EventPublishing.close}). */
+  bus?: MessageBus | undefined;
+  /** RabbitMQ to connect to when no bus is given; without it, an in-process bus. */
+  amqpUrl?: string | undefined;
+  exchange?: string | undefined;
+}
+
+/** A producing service's bus and the outbox relay that feeds it. */
+export interface EventPublishing {
+  bus: MessageBus;
+  /** Stops the relay after its current batch, then closes the bus if it was made here. */
+  close: () => Promise<void>;
+}
+
+/**
+ * Sets up a producing service's side of the transactional outbox: the bus (the given one, else RabbitMQ at
+ * `amqpUrl`, else in-process) and the relay that publishes `<schema>.outbox` to it with publisher confirms.
+ * @throws the connection error when RabbitMQ cannot be reached at start
+ */
+export async function startEventPublishing(options: EventPublishingOptions): Promise<EventPublishing> {
+  const { logger } = options;
+  const owned = options.bus === undefined;
+  const bus =
+    options.bus ??
+    (options.amqpUrl
+      ? await createAmqpBus({ url: options.amqpUrl, ...(options.exchange ? { exchange: options.exchange } : {}), logger })
+      : createInProcessBus({ logger }));
+  const relay = startOutboxRelay({ db: options.db, schema: options.schema, bus, logger });
+  return {
+    bus,
+    close: async () => {
+      await relay.stop();
+      if (owned) await bus.close();
+    },
+  };
+}
