@@ -22,6 +22,12 @@ export interface GitHubCodeHostOptions {
   maxRateLimitWaitSeconds?: number;
   /** Retries of a 5xx answer or a network error (not of timeouts or 4xx); default 2. */
   retries?: number;
+  /**
+   * Queue requests through Octokit's throttling plugin (GitHub's recommended pacing, and the one wait of a rate
+   * limit); default true. Its scheduler caps one process at a few hundred requests a second, so a bulk reader
+   * that handles `rate_limited` itself (release-svc's worker retries the batch) turns it off.
+   */
+  throttle?: boolean;
   /** The n-th retry waits n² × this, in milliseconds; default 1 000. */
   retryBaseDelayMs?: number;
   logger: Logger;
@@ -57,6 +63,7 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
     userAgent: options.userAgent ?? 'switchyard-code-host',
     timeoutMs: options.timeoutMs ?? 10_000,
     maxRateLimitWaitSeconds: options.maxRateLimitWaitSeconds ?? 10,
+    throttle: options.throttle ?? true,
     retries: options.retries ?? 2,
     retryBaseDelayMs: options.retryBaseDelayMs ?? 1_000,
     logger: options.logger,

@@ -72,6 +72,8 @@ export async function startReleaseWorker(
     createGitHubCodeHost({
       baseUrl: config.CODE_HOST_API_URL,
       userAgent: 'switchyard-release-worker',
+      // The scan retries a batch on `rate_limited`; the throttling queue would cap this process at ~100 repos/s.
+      throttle: false,
       timeoutMs: config.CODE_HOST_TIMEOUT_MS,
       logger,
     });

@@ -15,6 +15,8 @@ export interface ClientSettings {
   userAgent: string;
   timeoutMs: number;
   maxRateLimitWaitSeconds: number;
+  /** Whether the throttling plugin queues requests (see `GitHubCodeHostOptions.throttle`). */
+  throttle: boolean;
   retries: number;
   retryBaseDelayMs: number;
   logger: Logger;
@@ -106,7 +108,12 @@ export function createOctokit(token: string, settings: ClientSettings): GitHubCl
       error: (message: string) => logger.debug({ component: 'octokit' }, message),
     },
     retry: { retries: settings.retries, doNotRetry: DO_NOT_RETRY, retryAfterBaseValue: settings.retryBaseDelayMs },
-    throttle: { id: tokenId(token), onRateLimit: onLimit('primary'), onSecondaryRateLimit: onLimit('secondary') },
+    throttle: {
+      enabled: settings.throttle,
+      id: tokenId(token),
+      onRateLimit: onLimit('primary'),
+      onSecondaryRateLimit: onLimit('secondary'),
+    },
   });
   octokit.hook.before('request', (options) => {
     options.headers.authorization = `token ${token}`;
