@@ -3,7 +3,7 @@ import type { Caller } from '@switchyard/code-host';
 import type { ReleaseNotificationBody, ReleaseNotificationReceived, ReleaseNotificationResource } from '@switchyard/contracts';
 import { HttpProblem } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
-import { type NotificationRow, RELEASE_SCHEMA, type ReleaseDatabase } from '../db/schema.ts';
+import type { NotificationRow, ReleaseDatabase } from '../db/schema.ts';
 import { appendEvents, releaseEvent } from '../events.ts';
 import { countOutcomes, findNotification, insertNotification, listProblems } from './notification.repository.ts';
 

@@ -1,6 +1,6 @@
 import type { ReleaseNotificationReceived, ScanRequested } from '@switchyard/contracts';
 import { type Kysely, sql } from 'kysely';
-import { RELEASE_SCHEMA, type ReleaseDatabase } from '../db/schema.ts';
+import type { ReleaseDatabase } from '../db/schema.ts';
 import { appendEvents, releaseEvent } from '../events.ts';
 import { completeIfScanned, markPlanned } from '../notifications/notification.repository.ts';
 

@@ -4,7 +4,7 @@ import { assessUpdate, type Ecosystem, ecosystemFor, ManifestParseError } from '
 import type { Logger } from '@switchyard/service-kit';
 import { type Kysely, sql } from 'kysely';
 import { assessSecurity } from '../advisories/advisory-match.ts';
-import { type NotificationRow, RELEASE_SCHEMA, type ReleaseDatabase, type UpdateConfigRow } from '../db/schema.ts';
+import type { NotificationRow, ReleaseDatabase, UpdateConfigRow } from '../db/schema.ts';
 import { appendEvents, releaseEvent } from '../events.ts';
 import { insertJobOnce } from '../jobs/job.repository.ts';
 import { completeIfScanned, findNotification } from '../notifications/notification.repository.ts';
