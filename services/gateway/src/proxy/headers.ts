@@ -84,11 +84,16 @@ export function prepareUpstreamRequest(req: IncomingMessage): UpstreamRequest {
   return { requestId, headers, contentLength, chunked };
 }
 
-/** Removes hop-by-hop headers from an upstream response's headers, in place, and returns them. */
+/**
+ * The upstream response's headers less hop-by-hop ones (and any the `Connection` header names), as a new
+ * object: deleting keys from undici's object would turn it into a slow dictionary-mode object on the hot path.
+ */
 export function stripHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const nominated = nominatedBy(typeof headers.connection === 'string' ? headers.connection : undefined);
-  for (const name of Object.keys(headers)) {
-    if ((HOP_BY_HOP.has(name) && name !== 'host') || nominated?.has(name)) delete headers[name];
+  const out: IncomingHttpHeaders = {};
+  for (const name in headers) {
+    if ((HOP_BY_HOP.has(name) && name !== 'host') || nominated?.has(name)) continue;
+    out[name] = headers[name];
   }
-  return headers;
+  return out;
 }
