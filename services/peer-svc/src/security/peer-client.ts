@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'undici';
+import { Pool } from 'undici';
 import { type DigestAlgorithm, digestAlgorithmOf, digestResponse, parseAuthHeader, quoteString } from './digest-protocol.ts';
 import type { PeerAllowList } from './peer-allow-list.ts';
 import {
@@ -73,7 +73,7 @@ const forbiddenHeaders = new Set([
 
 /**
  * Creates the outbound client. Every call: the URL is checked against `allowList` first (no DNS, no socket otherwise);
- * one undici `Client` per allowed origin (no redirect interceptor: a 3xx comes back as a response, its `Location` is
+ * one undici `Pool` per allowed origin (no redirect interceptor: a 3xx comes back as a response, its `Location` is
  * never contacted); connect bounded by `connectTimeoutMs`, each attempt by `responseTimeoutMs`; at most
  * `maxResponseBytes` of body are read, then the connection is dropped.
  *
@@ -90,12 +90,14 @@ export function createPeerClient(options: PeerClientOptions): PeerClient {
   const responseTimeoutMs = options.responseTimeoutMs ?? 5000;
   const maxResponseBytes = options.maxResponseBytes ?? 64 * 1024;
   const requestedBy = options.requestedBy ?? 'emissary';
-  const clients = new Map<string, Client>();
+  const clients = new Map<string, Pool>();
 
   const clientFor = (origin: string) => {
     let client = clients.get(origin);
     if (client === undefined) {
-      client = new Client(origin, {
+      client = new Pool(origin, {
+        // several connections: a registration call-back must not queue behind the request that caused it
+        connections: 8,
         connect: { timeout: connectTimeoutMs },
         headersTimeout: responseTimeoutMs,
         bodyTimeout: responseTimeoutMs,

@@ -1,0 +1,22 @@
+import { createServiceApp, type Logger } from '@switchyard/service-kit';
+import type { Express } from 'express';
+import { type PeerRoutesDeps, peerRouter } from './http/peer.routes.ts';
+
+/** What peer-svc's HTTP app needs: the routes' dependencies, a logger, and a database ping for `/readyz`. */
+export interface PeerAppDeps extends PeerRoutesDeps {
+  logger: Logger;
+  ping: () => Promise<void>;
+}
+
+/** peer-svc's express app (no globals: tests and the standalone launcher build their own). */
+export function createPeerApp(deps: PeerAppDeps): Express {
+  return createServiceApp({
+    logger: deps.logger,
+    readiness: [{ name: 'database', check: deps.ping }],
+    // No JSON bodies here: every peer endpoint reads its form itself, bounded.
+    jsonTypes: () => false,
+    routes: (app) => {
+      app.use(peerRouter(deps));
+    },
+  });
+}

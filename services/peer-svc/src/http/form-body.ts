@@ -1,0 +1,57 @@
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { FormBodyError, parseLatin1Form } from '../work-bundle/latin1-form.ts';
+import { sendText } from './text-response.ts';
+
+/** The parsed form of a request, set by {@link formBody} on `res.locals.form`. */
+export type Form = Map<string, string[]>;
+
+/** Answers 400 to a POST without an `X-Requested-By` header (any value, even empty, as upstream's CSRF filter). */
+export const requireRequestedBy: RequestHandler = (req, res, next) => {
+  if (req.method === 'POST' && req.headers['x-requested-by'] === undefined) {
+    sendText(res, 400, 'Missing X-Requested-By header');
+    return;
+  }
+  next();
+};
+
+/**
+ * Reads a form-encoded body of at most `limitBytes` (413 beyond, before any parsing), decoded as
+ * ISO-8859-1 ({@link parseLatin1Form}) into `res.locals.form`; another content type or a malformed body is 400.
+ */
+export function formBody(limitBytes: number): RequestHandler[] {
+  const raw = express.raw({ type: () => true, limit: limitBytes });
+  const parse: RequestHandler = (req, res, next) => {
+    const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type !== 'application/x-www-form-urlencoded') {
+      sendText(res, 400, 'Content-Type must be application/x-www-form-urlencoded');
+      return;
+    }
+    try {
+      res.locals.form = parseLatin1Form(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+    } catch (error) {
+      if (error instanceof FormBodyError) {
+        sendText(res, 400, error.message);
+        return;
+      }
+      throw error;
+    }
+    next();
+  };
+  return [raw, parse];
+}
+
+/** Maps body-reading errors to `text/plain`: 413 too large, 400 anything else about the body. */
+export const formBodyErrors: ErrorRequestHandler = (error: unknown, _req, res, next) => {
+  const type = (error as { type?: unknown }).type;
+  if (type === 'entity.too.large') sendText(res, 413, 'Request body is too large');
+  else if (typeof type === 'string') sendText(res, 400, 'Request body could not be read');
+  else next(error);
+};
+
+/** The single value of `name` in `form`; `undefined` when absent. @throws FormBodyError when it is given more than once */
+export function formValue(form: Form, name: string): string | undefined {
+  const values = form.get(name);
+  if (values === undefined) return undefined;
+  if (values.length > 1) throw new FormBodyError(`parameter ${name} given more than once`);
+  return values[0];
+}

@@ -1,0 +1,70 @@
+import type { PeerDb, PeerTable } from '../db/schema.ts';
+import type { PeerHealth } from '../directory/peer-state.ts';
+
+/** A peer as stored. */
+export type PeerRow = PeerTable;
+
+/** Reads and writes peers, child directories and client places in the `peer` schema. */
+export interface DirectoryStore {
+  /** The peer stored under its default directory key, if any. */
+  getPeer(key: string): Promise<PeerRow | undefined>;
+  /** Every known peer, by key. */
+  listPeers(): Promise<PeerRow[]>;
+  /** Creates or updates a peer's state (`registered` also sets `registered_at` to now). */
+  savePeer(peer: { key: string; url: string; origin: string; state: PeerHealth; missed: number; registered?: boolean }): Promise<void>;
+  /** Forgets a peer. */
+  deletePeer(key: string): Promise<void>;
+  /** Records a heartbeat received from (or answered by) a peer, creating it `not-contacted` when unknown. */
+  recordHeartbeat(peer: { key: string; url: string; origin: string }): Promise<void>;
+  /** Records a child directory under `parent`. */
+  addChildDirectory(child: { key: string; parent: string; url: string }): Promise<void>;
+  /** The queue of the client place named `name`, if any. */
+  clientPlaceQueue(name: string): Promise<string | undefined>;
+  /** Creates or updates a client place. */
+  saveClientPlace(name: string, queue: string): Promise<void>;
+}
+
+/** The {@link DirectoryStore} over `db` (already scoped with `withSchema(PEER_SCHEMA)`). */
+export function createDirectoryStore(db: PeerDb): DirectoryStore {
+  return {
+    getPeer: (key) => db.selectFrom('peer').selectAll().where('key', '=', key).executeTakeFirst(),
+    listPeers: () => db.selectFrom('peer').selectAll().orderBy('key').execute(),
+    savePeer: async ({ key, url, origin, state, missed, registered }) => {
+      const now = new Date();
+      await db
+        .insertInto('peer')
+        .values({ key, url, origin, state, missed, last_heartbeat_at: null, registered_at: registered ? now : null })
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet(registered ? { url, origin, state, missed, registered_at: now } : { url, origin, state, missed }),
+        )
+        .execute();
+    },
+    deletePeer: async (key) => {
+      await db.deleteFrom('peer').where('key', '=', key).execute();
+    },
+    recordHeartbeat: async ({ key, url, origin }) => {
+      const now = new Date();
+      await db
+        .insertInto('peer')
+        .values({ key, url, origin, state: 'not-contacted', missed: 0, last_heartbeat_at: now, registered_at: null })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ last_heartbeat_at: now }))
+        .execute();
+    },
+    addChildDirectory: async ({ key, parent, url }) => {
+      await db
+        .insertInto('child_directory')
+        .values({ key, parent, url, added_at: new Date() })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ parent, url }))
+        .execute();
+    },
+    clientPlaceQueue: async (name) =>
+      (await db.selectFrom('client_place').select('queue').where('name', '=', name).executeTakeFirst())?.queue,
+    saveClientPlace: async (name, queue) => {
+      await db
+        .insertInto('client_place')
+        .values({ name, queue })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ queue }))
+        .execute();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { parsePeerUrl } from '../directory/directory-name.ts';
+import { type HeartbeatEvent, nextPeerState, type PeerHealth, type PeerThresholds, peerThresholds } from '../directory/peer-state.ts';
+import type { PeerClient } from '../security/peer-client.ts';
+import type { DirectoryStore, PeerRow } from './directory-store.ts';
+import type { Registrar } from './registrar.ts';
+
+/** A peer's health changed (what a directory event would carry). */
+export interface PeerHealthChange {
+  key: string;
+  url: string;
+  from: PeerHealth;
+  to: PeerHealth;
+  /** The failed peer was forgotten (not configured). */
+  dropped: boolean;
+}
+
+/** Dependencies of {@link createHeartbeatManager}. */
+export interface HeartbeatManagerDeps {
+  store: DirectoryStore;
+  client: PeerClient;
+  registrar: Registrar;
+  intervalMs: number;
+  thresholds: PeerThresholds;
+  /** Whether a failed peer is kept (configured peers are); others are dropped when they fail. */
+  isConfigured: (url: string) => boolean;
+  /** Told about every health change (log it, publish it). */
+  onChange?: (change: PeerHealthChange) => void;
+  logger?: { warn(obj: object, msg: string): void };
+}
+
+/** Sends heartbeats to every known peer; see {@link createHeartbeatManager}. */
+export interface HeartbeatManager {
+  /** One round: a heartbeat to each known peer, concurrently; resolves when every peer's state is saved. Never throws for a peer's failure. */
+  beatOnce(): Promise<void>;
+  /** Starts a round every `intervalMs` (rounds never overlap). */
+  start(): void;
+  /** Stops the timer and waits for a running round. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The heartbeat manager (reference §3, `HeartbeatManager`): each round POSTs `hbf=<our key>`, `hbt=<peer url>`
+ * without credentials to each peer's `Heartbeat.action`; a 2xx is `heartbeat-ok`, anything else (refusal, timeout,
+ * not allow-listed) `heartbeat-missed`, fed to {@link nextPeerState}. A peer that answers after being
+ * not-contacted/unhealthy/failed is re-registered with (`Registrar.registerWith`) before it counts as up; if that
+ * fails the round counts as missed. A peer that becomes failed is dropped unless `isConfigured(url)`.
+ * @throws RangeError for bad thresholds
+ */
+export function createHeartbeatManager(deps: HeartbeatManagerDeps): HeartbeatManager {
+  const { store, client, registrar, intervalMs, isConfigured, onChange, logger } = deps;
+  const thresholds = peerThresholds(deps.thresholds);
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+
+  const beat = async (peer: PeerRow): Promise<void> => {
+    let event: HeartbeatEvent = 'heartbeat-missed';
+    try {
+      const url = parsePeerUrl(peer.url);
+      const answer = await client.post(`${url.hostUrl}emissary/Heartbeat.action`, { hbf: registrar.selfKey, hbt: url.href });
+      if (answer.status >= 200 && answer.status < 300) event = 'heartbeat-ok';
+    } catch {
+      event = 'heartbeat-missed';
+    }
+    const previous = { health: peer.state, missed: peer.missed };
+    let transition = nextPeerState(previous, event, thresholds);
+    let registered = false;
+    if (transition.reRegister) {
+      try {
+        await registrar.registerWith(peer.url);
+        registered = true;
+      } catch (error) {
+        logger?.warn({ peer: peer.url, err: error }, 're-registration with a peer failed');
+        transition = nextPeerState(previous, 'heartbeat-missed', thresholds);
+      }
+    }
+    const dropped = transition.state.health === 'failed' && transition.changed && !isConfigured(peer.url);
+    if (dropped) await store.deletePeer(peer.key);
+    else {
+      await store.savePeer({
+        key: peer.key,
+        url: peer.url,
+        origin: peer.origin,
+        state: transition.state.health,
+        missed: transition.state.missed,
+        registered,
+      });
+    }
+    if (transition.changed) onChange?.({ key: peer.key, url: peer.url, from: peer.state, to: transition.state.health, dropped });
+  };
+
+  const beatOnce = async () => {
+    const peers = await store.listPeers();
+    await Promise.all(
+      peers.map((peer) => beat(peer).catch((error: unknown) => logger?.warn({ peer: peer.url, err: error }, 'heartbeat round failed'))),
+    );
+  };
+
+  return {
+    beatOnce,
+    start: () => {
+      if (timer !== undefined) return;
+      timer = setInterval(() => {
+        if (running !== undefined) return;
+        running = beatOnce()
+          .catch((error: unknown) => logger?.warn({ err: error }, 'heartbeat round failed'))
+          .finally(() => {
+            running = undefined;
+          });
+      }, intervalMs);
+      timer.unref();
+    },
+    stop: async () => {
+      clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}

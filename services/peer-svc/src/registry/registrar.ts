@@ -1,0 +1,97 @@
+import { type DirectoryName, type PeerUrl, parsePeerUrl } from '../directory/directory-name.ts';
+import type { PeerAllowList } from '../security/peer-allow-list.ts';
+import type { PeerClient } from '../security/peer-client.ts';
+import { PeerError, PeerNotAllowedError } from '../security/peer-errors.ts';
+import type { DirectoryStore } from './directory-store.ts';
+
+/** The dotted prefix of a directory place's key (reference §1). */
+export const DIRECTORY_KEY_PREFIX = 'EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.';
+
+/** A peer answered, but not with a 2xx: a failed peer (502). */
+export class PeerRefusedError extends PeerError {
+  readonly status: number;
+
+  constructor(peer: string, status: number) {
+    super(`peer ${peer} answered ${status}`, peer);
+    this.name = 'PeerRefusedError';
+    this.status = status;
+  }
+}
+
+/** Registration with peers (reference §3, `addPeerDirectories` / `loadPeerEntries`). */
+export interface Registrar {
+  /** This directory place's key, `EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.<self url>`. */
+  readonly selfKey: string;
+  readonly selfUrl: PeerUrl;
+  /**
+   * Registers this directory with the peer whose directory place is `url`: an authenticated POST to its
+   * `RegisterPeer.action`; the peer is recorded `up` on success.
+   * @throws PeerNotAllowedError before any connection when the peer is not allow-listed; other PeerError
+   */
+  registerWith(url: string): Promise<void>;
+  /**
+   * Accepts a registration from `peer` (already allow-listed by the caller). A peer already `up` is left
+   * alone (no call-back: this is what makes two peers registering with each other terminate). Otherwise it
+   * is heartbeated without credentials, recorded `up`, then registered with in turn (the call-back).
+   * @throws PeerError when the peer fails; it is then recorded `not-contacted`
+   */
+  acceptRegistration(peer: DirectoryName): Promise<void>;
+}
+
+/** Dependencies of {@link createRegistrar}. */
+export interface RegistrarDeps {
+  selfUrl: PeerUrl;
+  allowList: PeerAllowList;
+  client: PeerClient;
+  store: DirectoryStore;
+}
+
+const ok = (status: number) => status >= 200 && status < 300;
+
+/** The {@link Registrar} of this peer. */
+export function createRegistrar(deps: RegistrarDeps): Registrar {
+  const { selfUrl, allowList, client, store } = deps;
+  const selfKey = `${DIRECTORY_KEY_PREFIX}${selfUrl.href}`;
+  const keyOf = (url: PeerUrl) => `*.*.*.${url.hostUrl}DirectoryPlace`;
+
+  const postRegister = async (url: PeerUrl) => {
+    const answer = await client.post(
+      `${url.hostUrl}emissary/RegisterPeer.action`,
+      { targetDir: url.href, directoryName: selfKey },
+      { authenticate: true },
+    );
+    if (!ok(answer.status)) throw new PeerRefusedError(url.origin, answer.status);
+  };
+
+  return {
+    selfKey,
+    selfUrl,
+    registerWith: async (text) => {
+      const url = parsePeerUrl(text);
+      if (!allowList.isAllowedPeer(url.href)) throw new PeerNotAllowedError(url.origin, 'not on the peer allow-list');
+      const peer = { key: keyOf(url), url: url.href, origin: url.origin };
+      try {
+        await postRegister(url);
+      } catch (error) {
+        const known = await store.getPeer(peer.key);
+        if (known?.state !== 'up') await store.savePeer({ ...peer, state: 'not-contacted', missed: 0 });
+        throw error;
+      }
+      await store.savePeer({ ...peer, state: 'up', missed: 0, registered: true });
+    },
+    acceptRegistration: async (name) => {
+      const peer = { key: name.peerKey, url: name.url.href, origin: name.url.origin };
+      const known = await store.getPeer(peer.key);
+      if (known?.state === 'up') return;
+      try {
+        const beat = await client.post(`${name.url.hostUrl}emissary/Heartbeat.action`, { hbf: selfKey, hbt: name.url.href });
+        if (!ok(beat.status)) throw new PeerRefusedError(name.url.origin, beat.status);
+        await store.savePeer({ ...peer, state: 'up', missed: 0, registered: true });
+        await postRegister(name.url);
+      } catch (error) {
+        await store.savePeer({ ...peer, state: 'not-contacted', missed: 0 });
+        throw error;
+      }
+    },
+  };
+}

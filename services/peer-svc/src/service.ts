@@ -1,0 +1,107 @@
+import { type Database, type Logger, listen, openServiceDatabase } from '@switchyard/service-kit';
+import { createPeerApp } from './app.ts';
+import { type PeerConfig, parseClientPlaces } from './config.ts';
+import { peerMigrations } from './db/migrations/index.ts';
+import { PEER_SCHEMA, type PeerDatabase } from './db/schema.ts';
+import { parsePeerUrl } from './directory/directory-name.ts';
+import { peerThresholds } from './directory/peer-state.ts';
+import { createAmqpWorkQueue, noWorkQueue } from './queue/work-queue.ts';
+import { createDirectoryStore, type DirectoryStore } from './registry/directory-store.ts';
+import { createHeartbeatManager, type HeartbeatManager } from './registry/heartbeat-manager.ts';
+import { createRegistrar, type Registrar } from './registry/registrar.ts';
+import { createDigestAuthenticator } from './security/digest-server.ts';
+import { loadDigestUsers } from './security/digest-users.ts';
+import { createPeerAllowList } from './security/peer-allow-list.ts';
+import { createPeerClient } from './security/peer-client.ts';
+
+/** A running peer-svc: its base URL, its registrar and store (for tests and the launcher), and `close()`. */
+export interface RunningPeer {
+  url: string;
+  port: number;
+  database: Database<PeerDatabase>;
+  store: DirectoryStore;
+  registrar: Registrar;
+  heartbeats: HeartbeatManager;
+  close: () => Promise<void>;
+}
+
+/** Opens the database `config` names and brings the `peer` schema up to date. @throws MigrationFailedError */
+export function openPeerDatabase(config: PeerConfig, logger: Logger): Promise<Database<PeerDatabase>> {
+  return openServiceDatabase<PeerDatabase>(PEER_SCHEMA, config, peerMigrations, logger);
+}
+
+/**
+ * Starts peer-svc: configuration checks (users, allow-list, own URL, client places), database and
+ * migrations, client places recorded, HTTP on `config.HOST:config.PORT`, the heartbeat manager, then registration
+ * with each `PEER_RENDEZVOUS` peer in the background (failures logged). Rendezvous peers are kept when they fail.
+ * @throws ConfigError-like errors (DigestUsersError, PeerAllowListError, DirectoryNameError, TypeError) / MigrationFailedError / the listen error
+ */
+export async function startPeerService(config: PeerConfig, logger: Logger): Promise<RunningPeer> {
+  const users = loadDigestUsers({ realm: config.DIGEST_REALM, file: config.PEER_USERS_FILE, env: config.PEER_USERS });
+  const allowList = createPeerAllowList(config.PEER_ALLOW_LIST);
+  const selfUrl = parsePeerUrl(config.PEER_SELF_URL);
+  const clientPlaces = parseClientPlaces(config.CLIENT_PLACES);
+  const rendezvous = config.PEER_RENDEZVOUS.split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const configured = new Set(rendezvous.map((url) => parsePeerUrl(url).href));
+  const thresholds = peerThresholds({ unhealthyAfter: config.HEARTBEAT_UNHEALTHY_AFTER, failedAfter: config.HEARTBEAT_FAILED_AFTER });
+
+  const database = await openPeerDatabase(config, logger);
+  const store = createDirectoryStore(database.db.withSchema(PEER_SCHEMA));
+  for (const [name, queue] of clientPlaces) await store.saveClientPlace(name, queue);
+  const client = createPeerClient({
+    allowList,
+    credentials: { username: config.PEER_CLIENT_USER, password: config.PEER_CLIENT_PASSWORD, realm: config.DIGEST_REALM },
+    connectTimeoutMs: config.PEER_CONNECT_TIMEOUT_MS,
+    responseTimeoutMs: config.PEER_RESPONSE_TIMEOUT_MS,
+    logger,
+  });
+  const registrar = createRegistrar({ selfUrl, allowList, client, store });
+  const heartbeats = createHeartbeatManager({
+    store,
+    client,
+    registrar,
+    intervalMs: config.HEARTBEAT_INTERVAL_MS,
+    thresholds,
+    isConfigured: (url) => configured.has(url),
+    onChange: (change) => logger.info(change, 'peer health changed'),
+    logger,
+  });
+  const workQueue = config.AMQP_URL === undefined ? noWorkQueue : createAmqpWorkQueue(config.AMQP_URL);
+  const authenticator = createDigestAuthenticator({ realm: config.DIGEST_REALM, users });
+  const app = createPeerApp({
+    logger,
+    ping: database.ping,
+    store,
+    registrar,
+    allowList,
+    workQueue,
+    authenticate: authenticator.middleware,
+    formLimitBytes: config.FORM_LIMIT_BYTES,
+  });
+  const http = await listen(app, config.PORT, config.HOST).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
+  logger.info({ url: http.url, self: selfUrl.href }, 'peer-svc listening');
+  heartbeats.start();
+  for (const peer of rendezvous) {
+    registrar.registerWith(peer).catch((error: unknown) => logger.warn({ peer, err: error }, 'registration with a rendezvous peer failed'));
+  }
+  return {
+    url: http.url,
+    port: http.port,
+    database,
+    store,
+    registrar,
+    heartbeats,
+    close: async () => {
+      await heartbeats.stop();
+      await http.close();
+      await client.close();
+      await workQueue.close();
+      await database.close();
+    },
+  };
+}

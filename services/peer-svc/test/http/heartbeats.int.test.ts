@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reservePeerUrl, startTestPeer, type TestPeer } from '../start-peer.ts';
+
+let a: TestPeer;
+let b: TestPeer | undefined;
+let urlB: { port: number; selfUrl: string };
+let allow = '';
+
+const keyOf = (selfUrl: string) => `*.*.*.${selfUrl.replace(/DirectoryPlace$/, '')}DirectoryPlace`;
+
+beforeAll(async () => {
+  const urlA = await reservePeerUrl();
+  urlB = await reservePeerUrl();
+  allow = `127.0.0.1:${urlA.port},127.0.0.1:${urlB.port}`;
+  // Heartbeats are driven by the test (beatOnce); the interval is long enough not to interfere.
+  const env = { PEER_ALLOW_LIST: allow, HEARTBEAT_INTERVAL_MS: '3600000', HEARTBEAT_UNHEALTHY_AFTER: '2', HEARTBEAT_FAILED_AFTER: '3' };
+  a = await startTestPeer('peer_hb_a', { ...env, PEER_RENDEZVOUS: urlB.selfUrl }, urlA);
+  b = await startTestPeer('peer_hb_b', env, urlB);
+});
+
+afterAll(async () => {
+  await a?.stop();
+  await b?.stop();
+});
+
+describe('heartbeat manager', () => {
+  it('sees a stopped peer unhealthy then failed, and re-registers it when it answers again', async () => {
+    await a.registrar.registerWith(urlB.selfUrl);
+    const keyB = keyOf(urlB.selfUrl);
+    await a.heartbeats.beatOnce();
+    expect(await a.store.getPeer(keyB)).toMatchObject({ state: 'up', missed: 0 });
+
+    await b?.stop();
+    b = undefined;
+    await a.heartbeats.beatOnce();
+    expect(await a.store.getPeer(keyB)).toMatchObject({ state: 'up', missed: 1 });
+    await a.heartbeats.beatOnce();
+    expect(await a.store.getPeer(keyB)).toMatchObject({ state: 'unhealthy', missed: 2 });
+    await a.heartbeats.beatOnce();
+    // Configured (PEER_RENDEZVOUS) peers are kept when they fail, and still heartbeated.
+    expect(await a.store.getPeer(keyB)).toMatchObject({ state: 'failed', missed: 3 });
+
+    b = await startTestPeer('peer_hb_b2', { PEER_ALLOW_LIST: allow, HEARTBEAT_INTERVAL_MS: '3600000' }, urlB);
+    await a.heartbeats.beatOnce();
+    expect(await a.store.getPeer(keyB)).toMatchObject({ state: 'up', missed: 0 });
+    // The re-registration reached B: it knows A again, up.
+    expect(await b.store.getPeer(keyOf(a.selfUrl))).toMatchObject({ state: 'up' });
+  });
+});

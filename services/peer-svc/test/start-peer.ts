@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { createLogger } from '@switchyard/service-kit';
+import { createTestDatabase, freePort } from '@switchyard/service-kit/testing';
+import { request } from 'undici';
+import { inject } from 'vitest';
+import { loadPeerConfig } from '../src/config.ts';
+import { type DigestAlgorithm, digestResponse, parseAuthHeader } from '../src/security/digest-protocol.ts';
+import { type RunningPeer, startPeerService } from '../src/service.ts';
+
+/** The Digest user every test peer accepts and uses. */
+export const TEST_USER = { username: 'emissary', password: 'emissary123' };
+export const TEST_REALM = 'EmissaryRealm';
+
+/** peer-svc running in this test process on a fresh PostgreSQL database, on a free loopback port. */
+export interface TestPeer extends RunningPeer {
+  /** `http://127.0.0.1:<port>/DirectoryPlace`. */
+  selfUrl: string;
+  /** Stops HTTP, closes the pool and drops the database. */
+  stop: () => Promise<void>;
+}
+
+/** A free loopback port and the directory place URL on it. */
+export async function reservePeerUrl(): Promise<{ port: number; selfUrl: string }> {
+  const port = await freePort();
+  return { port, selfUrl: `http://127.0.0.1:${port}/DirectoryPlace` };
+}
+
+/** Starts peer-svc as `main.ts` would; `env` adds or overrides variables. Call from `beforeAll`. */
+export async function startTestPeer(
+  label: string,
+  env: Record<string, string> = {},
+  reserved?: { port: number; selfUrl: string },
+): Promise<TestPeer> {
+  const database = await createTestDatabase(inject('databaseUrl'), label);
+  const { port, selfUrl } = reserved ?? (await reservePeerUrl());
+  const config = loadPeerConfig({
+    DATABASE_URL: database.url,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PEER_SELF_URL: selfUrl,
+    PEER_USERS: `${TEST_USER.username}:${TEST_USER.password}`,
+    PEER_CLIENT_USER: TEST_USER.username,
+    PEER_CLIENT_PASSWORD: TEST_USER.password,
+    PEER_CONNECT_TIMEOUT_MS: '1000',
+    PEER_RESPONSE_TIMEOUT_MS: '3000',
+    AMQP_URL: inject('amqpUrl'),
+    ...env,
+  });
+  const running = await startPeerService(config, createLogger('peer-svc', 'silent'));
+  return {
+    ...running,
+    selfUrl,
+    stop: async () => {
+      await running.close();
+      await database.drop();
+    },
+  };
+}
+
+/** An answer as the tests read it. */
+export interface TextAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** POSTs a raw body; `x-requested-by` and the form content type unless `headers` says otherwise. */
+export async function rawPost(url: string, body: string | Buffer, headers: Record<string, string | undefined> = {}): Promise<TextAnswer> {
+  const all: Record<string, string> = {};
+  for (const [name, value] of Object.entries({
+    'x-requested-by': 'test',
+    'content-type': 'application/x-www-form-urlencoded',
+    ...headers,
+  })) {
+    if (value !== undefined) all[name] = value;
+  }
+  const res = await request(url, { method: 'POST', headers: all, body });
+  return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
+}
+
+/**
+ * POSTs a raw body answering the Digest challenge (SHA-256) as `user`: the first request draws the challenge.
+ * The body is sent twice, as a browser would.
+ */
+export async function digestPost(
+  url: string,
+  body: string | Buffer,
+  user = TEST_USER,
+  headers: Record<string, string> = {},
+): Promise<TextAnswer> {
+  const first = await rawPost(url, body, headers);
+  if (first.status !== 401) return first;
+  const items = parseAuthHeader(first.headers['www-authenticate']) ?? [];
+  const algorithm: DigestAlgorithm = 'SHA-256';
+  const challenge = items.find((item) => item.params.get('algorithm') === algorithm);
+  if (challenge === undefined) throw new Error('no SHA-256 challenge');
+  const nonce = challenge.params.get('nonce') ?? '';
+  const opaque = challenge.params.get('opaque') ?? '';
+  const uri = new URL(url).pathname;
+  const cnonce = randomBytes(8).toString('hex');
+  const nc = '00000001';
+  const response = digestResponse({
+    algorithm,
+    username: user.username,
+    realm: TEST_REALM,
+    password: user.password,
+    method: 'POST',
+    uri,
+    nonce,
+    nc,
+    cnonce,
+  });
+  const authorization = `Digest username="${user.username}", realm="${TEST_REALM}", nonce="${nonce}", uri="${uri}", algorithm=${algorithm}, qop=auth, nc=${nc}, cnonce="${cnonce}", response="${response}", opaque="${opaque}"`;
+  return rawPost(url, body, { ...headers, authorization });
+}
+
+/** A form body, percent-encoded as UTF-8 (`URLSearchParams`). */
+export const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
