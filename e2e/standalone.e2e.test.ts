@@ -20,6 +20,7 @@ describe('standalone launcher on embedded PGlite', () => {
       CONFIG_PORT: String(configPort),
       CODE_HOST_PORT: String(codeHostPort),
       RELEASE_PORT: String(await freePort()),
+      PEER_PORT: String(await freePort()),
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       AMQP_URL: '',
@@ -94,6 +95,20 @@ describe('standalone launcher on embedded PGlite', () => {
   });
 
   bookApiSuite(() => url);
+
+  it('answers the peer directory heartbeat through the gateway', async () => {
+    const peerPort = /curl -X POST .*\n.*http:\/\/127\.0\.0\.1:(\d+)\/DirectoryPlace/.exec(stack.output())?.[1];
+    expect(peerPort).toBeDefined();
+    const form = new URLSearchParams({
+      hbf: `EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.http://127.0.0.1:${peerPort}/DirectoryPlace`,
+      hbt: `http://127.0.0.1:${peerPort}/DirectoryPlace`,
+    });
+    const res = await fetch(`${url}/emissary/Heartbeat.action`, { method: 'POST', headers: { 'x-requested-by': 'test' }, body: form });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const missing = await fetch(`${url}/emissary/Heartbeat.action`, { method: 'POST', body: form });
+    expect(missing.status).toBe(400);
+  });
 
   it('shuts down cleanly on SIGINT and keeps its books across a restart', async () => {
     const created = await request(url, 'POST', '/books', { body: { Name: 'Kept', Author: 'Restart', Price: 1, Year: 2000 } });

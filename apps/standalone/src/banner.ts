@@ -7,10 +7,12 @@ export interface BannerFacts {
   codeHost: string;
   /** Whether the bundled emulator's demo users and repos are there (their tokens are printed). */
   demoData: boolean;
+  /** Base URL of peer-svc (its directory place is `<peerUrl>/DirectoryPlace`). */
+  peerUrl: string;
 }
 
 /** The start-up text: where the stack answers, what it runs on, and requests to try for every API. */
-export function banner({ gatewayUrl: g, database, dataDir, bus, codeHost, demoData }: BannerFacts): string {
+export function banner({ gatewayUrl: g, database, dataDir, bus, codeHost, demoData, peerUrl }: BannerFacts): string {
   const storage =
     database === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${dataDir}/ (set DATABASE_URL for PostgreSQL)`;
   const token = demoData ? 'demo-token-alice' : '<your GitHub token>';
@@ -54,6 +56,11 @@ Private release notifications (after creating an npm_and_yarn config for acme/we
        -H 'Prefer: return=representation' -d '{"name":"lodash","version":"4.17.21","package-manager":"npm_and_yarn"}'
   curl ${g}/release_notifications/<id from the answer> ${auth}
   curl '${g}/pull_request_jobs?dependency-name=lodash' ${auth}
+
+Peer directory (Digest user emissary / emissary-demo; work-bundle enqueue needs AMQP_URL):
+  curl -X POST ${g}/emissary/Heartbeat.action -H 'X-Requested-By: curl' \\
+       --data-urlencode 'hbf=EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.${peerUrl}/DirectoryPlace' \\
+       --data-urlencode 'hbt=${peerUrl}/DirectoryPlace'
 
 Ctrl-C stops everything.
 `;

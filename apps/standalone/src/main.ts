@@ -6,6 +6,8 @@ import { startConfigService } from '@switchyard/config-svc/service';
 import { loadGatewayConfig } from '@switchyard/gateway/config';
 import { startGateway } from '@switchyard/gateway/service';
 import { createInProcessBus, type MessageBus } from '@switchyard/messaging';
+import { loadPeerConfig } from '@switchyard/peer-svc/config';
+import { startPeerService } from '@switchyard/peer-svc/service';
 import { loadReleaseConfig } from '@switchyard/release-svc/config';
 import { startReleaseApi } from '@switchyard/release-svc/service';
 import { startReleaseWorker } from '@switchyard/release-svc/worker';
@@ -18,7 +20,8 @@ import { banner } from './banner.ts';
  * message bus, and the GitHub emulator with its demo data on :8090 (release-svc's worker reads manifests
  * with the demo bot's token). `DATABASE_URL`, `AMQP_URL` and `CODE_HOST_API_URL` (with `CODE_HOST_TOKEN` for
  * the worker) switch to the real ones. `GATEWAY_PORT` (8080), `CONFIG_PORT` (8081), `RELEASE_PORT` (8082),
- * `CATALOG_PORT` (8083) and `CODE_HOST_PORT` (8090) move the ports; `LOG_LEVEL` defaults to `warn` here.
+ * `CATALOG_PORT` (8083), `PEER_PORT` (8084) and `CODE_HOST_PORT` (8090) move the ports; `LOG_LEVEL` defaults to
+ * `warn` here. peer-svc runs with a demo Digest user `emissary`/`emissary-demo` and itself on its allow-list.
  */
 const env: Record<string, string | undefined> = { LOG_LEVEL: 'warn', ...process.env };
 const loopback = '127.0.0.1';
@@ -64,12 +67,26 @@ try {
   });
   stops.unshift(worker.close);
 
+  const peerPort = env.PEER_PORT ?? '8084';
+  const peerConfig = loadPeerConfig({
+    PEER_USERS: 'emissary:emissary-demo',
+    PEER_SELF_URL: `http://127.0.0.1:${peerPort}/DirectoryPlace`,
+    CLIENT_PLACES: 'demo-pickup=switchyard.demo-pickup',
+    PEER_ALLOW_LIST: `127.0.0.1:${peerPort}`,
+    ...env,
+    HOST: loopback,
+    PORT: peerPort,
+  });
+  const peer = await startPeerService(peerConfig, createLogger('peer-svc', peerConfig.LOG_LEVEL));
+  stops.unshift(peer.close);
+
   const gatewayConfig = loadGatewayConfig({
     ...env,
     PORT: env.GATEWAY_PORT ?? '8080',
     CATALOG_SVC_URL: catalog.url,
     CONFIG_SVC_URL: config.url,
     RELEASE_SVC_URL: release.url,
+    PEER_SVC_URL: peer.url,
   });
   const gatewayLogger = createLogger('gateway', gatewayConfig.LOG_LEVEL);
   const gateway = await startGateway(gatewayConfig, gatewayLogger);
@@ -83,6 +100,7 @@ try {
       bus: bus ? 'in-process' : 'RabbitMQ (AMQP_URL)',
       codeHost: env.CODE_HOST_API_URL ? `${codeHostUrl} (CODE_HOST_API_URL)` : `GitHub emulator with demo data at ${codeHostUrl}`,
       demoData: !env.CODE_HOST_API_URL,
+      peerUrl: peer.url,
     }),
   );
   onShutdownSignal(gatewayLogger, async () => {
