@@ -1,3 +1,4 @@
+import { DOMAIN_EVENTS_EXCHANGE } from '@switchyard/contracts';
 import { baseServiceEnv, databaseEnv, envPort, parseConfig } from '@switchyard/service-kit';
 import { z } from 'zod';
 
@@ -8,6 +9,8 @@ export const PeerEnv = z.object({
   PORT: envPort(8084),
   ...databaseEnv,
   /** RabbitMQ URL; work bundles are published to client places' queues there. Unset: enqueue answers 503. */
+  /** The topic exchange directory events go to (through the outbox). */
+  EVENTS_EXCHANGE: z.string().min(1).default(DOMAIN_EVENTS_EXCHANGE),
   AMQP_URL: z
     .string()
     .regex(/^amqps?:\/\//, 'must be an amqp:// or amqps:// URL')

@@ -1,3 +1,4 @@
+import { startEventPublishing } from '@switchyard/messaging';
 import { type Database, type Logger, listen, openServiceDatabase } from '@switchyard/service-kit';
 import { createPeerApp } from './app.ts';
 import { type PeerConfig, parseClientPlaces } from './config.ts';
@@ -48,6 +49,17 @@ export async function startPeerService(config: PeerConfig, logger: Logger): Prom
   const thresholds = peerThresholds({ unhealthyAfter: config.HEARTBEAT_UNHEALTHY_AFTER, failedAfter: config.HEARTBEAT_FAILED_AFTER });
 
   const database = await openPeerDatabase(config, logger);
+  // Directory events: RabbitMQ at AMQP_URL, else an in-process bus (nothing outside the process hears them).
+  const events = await startEventPublishing({
+    db: database.db as never,
+    schema: PEER_SCHEMA,
+    logger,
+    amqpUrl: config.AMQP_URL,
+    exchange: config.EVENTS_EXCHANGE,
+  }).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
   const store = createDirectoryStore(database.db.withSchema(PEER_SCHEMA));
   for (const [name, queue] of clientPlaces) await store.saveClientPlace(name, queue);
   const client = createPeerClient({
@@ -81,6 +93,7 @@ export async function startPeerService(config: PeerConfig, logger: Logger): Prom
     formLimitBytes: config.FORM_LIMIT_BYTES,
   });
   const http = await listen(app, config.PORT, config.HOST).catch(async (error: unknown) => {
+    await events.close();
     await database.close();
     throw error;
   });
@@ -101,6 +114,7 @@ export async function startPeerService(config: PeerConfig, logger: Logger): Prom
       await http.close();
       await client.close();
       await workQueue.close();
+      await events.close();
       await database.close();
     },
   };

@@ -1,10 +1,28 @@
-import type { PeerDb, PeerTable } from '../db/schema.ts';
+import { randomUUID } from 'node:crypto';
+import type { EventEnvelope } from '@switchyard/contracts';
+import { appendToOutbox } from '@switchyard/messaging';
+import { PEER_SCHEMA, type PeerDb, type PeerTable } from '../db/schema.ts';
 import type { PeerHealth } from '../directory/peer-state.ts';
+
+/** The directory events peer-svc publishes, each written with its change (transactional outbox). */
+export type DirectoryEventType = 'directory.peer_changed' | 'directory.peer_removed' | 'directory.child_directory_added';
+
+function directoryEvent(type: DirectoryEventType, data: unknown): EventEnvelope {
+  return { id: randomUUID(), type, source: 'peer-svc', time: new Date().toISOString(), data };
+}
+
+async function publish(trx: PeerDb, event: EventEnvelope): Promise<void> {
+  await appendToOutbox(trx as never, PEER_SCHEMA, [event]);
+}
 
 /** A peer as stored. */
 export type PeerRow = PeerTable;
 
-/** Reads and writes peers, child directories and client places in the `peer` schema. */
+/**
+ * Reads and writes peers, child directories and client places in the `peer` schema. Directory changes are
+ * published: `directory.peer_changed` (the peer's full state, when its health changes or it registers),
+ * `directory.peer_removed` and `directory.child_directory_added`, each in the transaction of its change.
+ */
 export interface DirectoryStore {
   /** The peer stored under its default directory key, if any. */
   getPeer(key: string): Promise<PeerRow | undefined>;
@@ -31,16 +49,24 @@ export function createDirectoryStore(db: PeerDb): DirectoryStore {
     listPeers: () => db.selectFrom('peer').selectAll().orderBy('key').execute(),
     savePeer: async ({ key, url, origin, state, missed, registered }) => {
       const now = new Date();
-      await db
-        .insertInto('peer')
-        .values({ key, url, origin, state, missed, last_heartbeat_at: null, registered_at: registered ? now : null })
-        .onConflict((oc) =>
-          oc.column('key').doUpdateSet(registered ? { url, origin, state, missed, registered_at: now } : { url, origin, state, missed }),
-        )
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        const before = await trx.selectFrom('peer').select('state').where('key', '=', key).forUpdate().executeTakeFirst();
+        const row = await trx
+          .insertInto('peer')
+          .values({ key, url, origin, state, missed, last_heartbeat_at: null, registered_at: registered ? now : null })
+          .onConflict((oc) =>
+            oc.column('key').doUpdateSet(registered ? { url, origin, state, missed, registered_at: now } : { url, origin, state, missed }),
+          )
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        if (registered || before?.state !== state) await publish(trx, directoryEvent('directory.peer_changed', row));
+      });
     },
     deletePeer: async (key) => {
-      await db.deleteFrom('peer').where('key', '=', key).execute();
+      await db.transaction().execute(async (trx) => {
+        const removed = await trx.deleteFrom('peer').where('key', '=', key).returningAll().executeTakeFirst();
+        if (removed) await publish(trx, directoryEvent('directory.peer_removed', removed));
+      });
     },
     recordHeartbeat: async ({ key, url, origin }) => {
       const now = new Date();
@@ -51,11 +77,15 @@ export function createDirectoryStore(db: PeerDb): DirectoryStore {
         .execute();
     },
     addChildDirectory: async ({ key, parent, url }) => {
-      await db
-        .insertInto('child_directory')
-        .values({ key, parent, url, added_at: new Date() })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ parent, url }))
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('child_directory')
+          .values({ key, parent, url, added_at: new Date() })
+          .onConflict((oc) => oc.column('key').doUpdateSet({ parent, url }))
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await publish(trx, directoryEvent('directory.child_directory_added', row));
+      });
     },
     clientPlaceQueue: async (name) =>
       (await db.selectFrom('client_place').select('queue').where('name', '=', name).executeTakeFirst())?.queue,

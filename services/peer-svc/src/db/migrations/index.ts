@@ -1,7 +1,9 @@
+import { outboxMigration } from '@switchyard/messaging';
 import type { Migration } from '@switchyard/service-kit';
 import * as createPeer from './2026_11_21_0001_create_peer.ts';
 
 /** Every migration of the `peer` schema by name; names sort in the order they apply. */
 export const peerMigrations: Record<string, Migration> = {
   '2026_11_21_0001_create_peer': createPeer,
+  '2026_11_21_0002_create_outbox': outboxMigration('peer'),
 };
