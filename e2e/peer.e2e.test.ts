@@ -1,0 +1,296 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  createTestDatabase,
+  freePort,
+  type RunningProcess,
+  startProcess,
+  type TestDatabase,
+  waitFor,
+} from '@switchyard/service-kit/testing';
+import amqplib from 'amqplib';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+const peerMain = new URL('../services/peer-svc/src/main.ts', import.meta.url).pathname;
+const gatewayMain = new URL('../services/gateway/src/main.ts', import.meta.url).pathname;
+
+const REALM = 'EmissaryRealm';
+const USER = 'emissary';
+const PASSWORD = 'e2e-peer-secret';
+
+interface PeerRow {
+  key: string;
+  url: string;
+  state: string;
+  missed: number;
+  last_heartbeat_at: Date | null;
+  registered_at: Date | null;
+}
+
+/** One peer-svc process with its own database (and a pg pool to read its `peer` schema). */
+interface Peer {
+  name: string;
+  port: number;
+  selfUrl: string;
+  key: string;
+  db: TestDatabase;
+  pool: pg.Pool;
+  env: Record<string, string>;
+  process?: RunningProcess;
+}
+
+async function peersOf(peer: Peer): Promise<Map<string, PeerRow>> {
+  const { rows } = await peer.pool.query<PeerRow>('select key, url, state, missed, last_heartbeat_at, registered_at from peer.peer');
+  return new Map(rows.map((row) => [row.url, row]));
+}
+
+async function startPeer(peer: Peer): Promise<RunningProcess> {
+  peer.process = await startProcess(peerMain, peer.env, `http://127.0.0.1:${peer.port}/readyz`);
+  return peer.process;
+}
+
+/** Percent-encodes `value` as ISO-8859-1 bytes (every character must be at most U+00FF). */
+function latin1Encode(value: string): string {
+  let out = '';
+  for (const char of value) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code > 0xff) throw new TypeError(`not ISO-8859-1: ${char}`);
+    out += /[A-Za-z0-9._~-]/.test(char) ? char : `%${code.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+function latin1Form(params: Record<string, string>): string {
+  return Object.entries(params)
+    .map(([name, value]) => `${latin1Encode(name)}=${latin1Encode(value)}`)
+    .join('&');
+}
+
+const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
+
+/** The `Authorization` header answering the MD5 challenge among `challenges` (RFC 7616, qop=auth), for POST `uri`. */
+function digestAuthorization(challenges: string, uri: string): string {
+  const md5Challenge = challenges.split(/,\s*(?=Digest )/).find((challenge) => /algorithm=MD5\b/.test(challenge));
+  if (md5Challenge === undefined) throw new Error(`no MD5 Digest challenge in ${challenges}`);
+  const param = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(md5Challenge)?.[1] ?? '';
+  const realm = param('realm');
+  const nonce = param('nonce');
+  const opaque = param('opaque');
+  const nc = '00000001';
+  const cnonce = randomBytes(8).toString('hex');
+  const ha1 = md5(`${USER}:${realm}:${PASSWORD}`);
+  const ha2 = md5(`POST:${uri}`);
+  const response = md5(`${ha1}:${nonce}:${nc}:${cnonce}:auth:${ha2}`);
+  return (
+    `Digest username="${USER}", realm="${realm}", nonce="${nonce}", uri="${uri}", algorithm=MD5, qop=auth, ` +
+    `nc=${nc}, cnonce="${cnonce}", response="${response}", opaque="${opaque}"`
+  );
+}
+
+const FORM_TYPE = 'application/x-www-form-urlencoded; charset=ISO-8859-1';
+
+interface TextAnswer {
+  status: number;
+  body: string;
+  headers: Headers;
+}
+
+async function post(url: string, body: string, headers: Record<string, string>): Promise<TextAnswer> {
+  const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': FORM_TYPE, ...headers } });
+  return { status: res.status, body: await res.text(), headers: res.headers };
+}
+
+/** POSTs `body` to `baseUrl + path` with Digest credentials: one unauthenticated request for the challenge, then the answer. */
+async function digestPost(baseUrl: string, path: string, body: string): Promise<TextAnswer> {
+  const challenge = await post(`${baseUrl}${path}`, body, { 'x-requested-by': 'e2e' });
+  expect(challenge.status).toBe(401);
+  const authorization = digestAuthorization(challenge.headers.get('www-authenticate') ?? '', path);
+  return post(`${baseUrl}${path}`, body, { 'x-requested-by': 'e2e', authorization });
+}
+
+describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ', () => {
+  const peers: Peer[] = [];
+  const queue = `e2e_peer_${randomBytes(6).toString('hex')}`;
+  const clientPlace = 'e2e-pickup-client';
+  let gateway: RunningProcess | undefined;
+  let gatewayUrl: string;
+  let amqp: amqplib.ChannelModel | undefined;
+
+  beforeAll(async () => {
+    const ports = [await freePort(), await freePort(), await freePort()];
+    const allowList = ports.map((port) => `127.0.0.1:${port}`).join(',');
+    for (const [index, port] of ports.entries()) {
+      const name = ['a', 'b', 'c'][index] ?? 'x';
+      const db = await createTestDatabase(inject('databaseUrl'), `e2e_peer_${name}`);
+      const selfUrl = `http://127.0.0.1:${port}/DirectoryPlace`;
+      peers.push({
+        name,
+        port,
+        selfUrl,
+        key: `*.*.*.${selfUrl}`,
+        db,
+        pool: new pg.Pool({ connectionString: db.url, max: 2 }),
+        env: {
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATABASE_URL: db.url,
+          LOG_LEVEL: 'warn',
+          AMQP_URL: inject('amqpUrl'),
+          DIGEST_REALM: REALM,
+          PEER_USERS: `${USER}:${PASSWORD}`,
+          PEER_CLIENT_USER: USER,
+          PEER_CLIENT_PASSWORD: PASSWORD,
+          PEER_ALLOW_LIST: allowList,
+          PEER_SELF_URL: selfUrl,
+          // Each peer's rendezvous peers are the two others: failed peers are then kept (and observable), not dropped.
+          PEER_RENDEZVOUS: ports
+            .filter((other) => other !== port)
+            .map((other) => `http://127.0.0.1:${other}/DirectoryPlace`)
+            .join(','),
+          PEER_CONNECT_TIMEOUT_MS: '500',
+          PEER_RESPONSE_TIMEOUT_MS: '1000',
+          HEARTBEAT_INTERVAL_MS: '200',
+          HEARTBEAT_UNHEALTHY_AFTER: '3',
+          HEARTBEAT_FAILED_AFTER: '20',
+          CLIENT_PLACES: `${clientPlace}=${queue}`,
+        },
+      });
+    }
+    // allSettled: a peer that fails to start must not leave the others starting after afterAll ran.
+    const started = await Promise.allSettled(peers.map(startPeer));
+    for (const result of started) if (result.status === 'rejected') throw result.reason;
+    const gatewayPort = await freePort();
+    gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    gateway = await startProcess(
+      gatewayMain,
+      { PORT: String(gatewayPort), HOST: '127.0.0.1', PEER_SVC_URL: `http://127.0.0.1:${ports[0]}`, LOG_LEVEL: 'warn' },
+      `${gatewayUrl}/healthz`,
+    );
+    amqp = await amqplib.connect(inject('amqpUrl'));
+  });
+
+  afterAll(async () => {
+    if (amqp) {
+      const channel = await amqp.createChannel().catch(() => undefined);
+      await channel?.deleteQueue(queue).catch(() => undefined);
+      await amqp.close().catch(() => undefined);
+    }
+    await gateway?.stop();
+    await Promise.all(peers.map((peer) => peer.process?.stop()));
+    for (const peer of peers) {
+      await peer.pool.end().catch(() => undefined);
+      await peer.db.drop();
+    }
+  });
+
+  it('register with each other, heartbeat, see one stopped (unhealthy, then failed) and re-register it when it is back', async () => {
+    const [a, b, c] = peers as [Peer, Peer, Peer];
+    const upEverywhere = async () => {
+      for (const peer of peers) {
+        const rows = await peersOf(peer);
+        for (const other of peers) {
+          if (other === peer) continue;
+          const row = rows.get(other.selfUrl);
+          if (row?.state !== 'up' || row.registered_at === null || row.last_heartbeat_at === null) return false;
+          expect(row.key).toBe(other.key);
+        }
+        expect(rows.has(peer.selfUrl)).toBe(false);
+      }
+      return true;
+    };
+    await waitFor(upEverywhere, 15_000);
+
+    // Heartbeats keep arriving: A's record of B's last heartbeat moves on.
+    const before = (await peersOf(a)).get(b.selfUrl)?.last_heartbeat_at?.getTime() ?? 0;
+    await waitFor(async () => ((await peersOf(a)).get(b.selfUrl)?.last_heartbeat_at?.getTime() ?? 0) > before, 5_000);
+
+    expect(await c.process?.stop()).toBe(0);
+    const stateOfC = async (peer: Peer) => (await peersOf(peer)).get(c.selfUrl);
+    for (const peer of [a, b]) {
+      const unhealthy = await waitFor(async () => {
+        const row = await stateOfC(peer);
+        return row?.state === 'unhealthy' ? row : undefined;
+      }, 10_000);
+      expect(unhealthy.missed).toBeGreaterThanOrEqual(3);
+      expect(unhealthy.missed).toBeLessThan(20);
+    }
+    for (const peer of [a, b]) {
+      const failed = await waitFor(async () => {
+        const row = await stateOfC(peer);
+        return row?.state === 'failed' ? row : undefined;
+      }, 15_000);
+      expect(failed.missed).toBeGreaterThanOrEqual(20);
+    }
+
+    const { rows } = await a.pool.query<{ now: Date }>('select now() as now');
+    const restartedAt = rows[0]?.now.getTime() ?? Date.now();
+    await startPeer(c);
+    for (const peer of [a, b]) {
+      const back = await waitFor(async () => {
+        const row = await stateOfC(peer);
+        return row?.state === 'up' && (row.registered_at?.getTime() ?? 0) >= restartedAt ? row : undefined;
+      }, 15_000);
+      expect(back.missed).toBe(0);
+    }
+    await waitFor(upEverywhere, 15_000);
+  });
+
+  it('carries a work bundle with ISO-8859-1 text through the gateway to the client place queue, intact', async () => {
+    const bundle = {
+      bundleId: `e2e-${randomBytes(8).toString('hex')}`,
+      outputRoot: '/data/sortie/été',
+      eatPrefix: '/data/entrée',
+      caseId: 'Müller & Søn - «déjà vu» ½ ©',
+      sentTo: 'Ærøskøbing',
+      errorCount: 0,
+      priority: 5,
+      simpleMode: false,
+      oldestFileModificationTime: 1_700_000_000_000,
+      youngestFileModificationTime: 1_700_000_100_000,
+      totalFileSize: 4096,
+      workUnits: [
+        { fileName: 'dossier/façade.txt', transactionId: 'tx-ñ-1', failedToParse: false, failedToProcess: false },
+        { fileName: 'Grüße/über ÿ.bin', transactionId: null, failedToParse: true, failedToProcess: false },
+      ],
+    };
+    const tpObj = JSON.stringify(bundle);
+    const expected = JSON.parse(tpObj);
+    const res = await digestPost(gatewayUrl, '/WorkSpaceClientEnqueue.action', latin1Form({ pickUpClientName: clientPlace, tpObj }));
+    expect(res).toMatchObject({ status: 200, body: 'Successful add to the PickUpPlaceClient queue' });
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+
+    const channel = await (amqp as amqplib.ChannelModel).createChannel();
+    try {
+      const message = await waitFor(async () => (await channel.get(queue, { noAck: true })) || undefined, 5_000);
+      expect(message.properties.contentType).toBe('application/json');
+      expect(message.properties.deliveryMode).toBe(2);
+      expect(JSON.parse(message.content.toString('utf8'))).toEqual(expected);
+      expect(await channel.get(queue, { noAck: true })).toBe(false);
+      await channel.deleteQueue(queue);
+    } finally {
+      await channel.close();
+    }
+  });
+
+  it('answers the refusals through the gateway with the exact status and body', async () => {
+    const path = '/WorkSpaceClientEnqueue.action';
+    const validTpObj = JSON.stringify({ bundleId: 'e2e-refusals', workUnits: [{ fileName: 'a.txt' }] });
+
+    const noRequestedBy = await post(`${gatewayUrl}${path}`, latin1Form({ pickUpClientName: clientPlace, tpObj: validTpObj }), {});
+    expect(noRequestedBy).toMatchObject({ status: 400, body: 'Missing X-Requested-By header' });
+
+    const javaStream = '\u00ac\u00ed\u0000\u0005sr\u0000\u0013emissary.WorkBundle';
+    const serialized = await digestPost(gatewayUrl, path, latin1Form({ pickUpClientName: clientPlace, tpObj: javaStream }));
+    expect(serialized).toMatchObject({ status: 400, body: 'Cannot deserialize WorkBundle' });
+
+    const unknown = await digestPost(gatewayUrl, path, latin1Form({ pickUpClientName: 'no-such-place', tpObj: validTpObj }));
+    expect(unknown).toMatchObject({ status: 404, body: 'No client place found using name no-such-place' });
+
+    const noCredentials = await post(`${gatewayUrl}${path}`, latin1Form({ pickUpClientName: clientPlace, tpObj: validTpObj }), {
+      'x-requested-by': 'e2e',
+    });
+    expect(noCredentials).toMatchObject({ status: 401, body: 'Unauthorized' });
+    expect(noCredentials.headers.get('www-authenticate')).toMatch(/^Digest realm="EmissaryRealm", qop="auth", algorithm=SHA-256, /);
+  });
+});
