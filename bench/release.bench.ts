@@ -41,6 +41,7 @@ import { generateRepos, parseSeed, type SeedInput } from '@switchyard/code-host/
 import { createTestDatabase, freePort, type RunningProcess, startProcess } from '@switchyard/service-kit/testing';
 import amqplib, { type ChannelModel } from 'amqplib';
 import pg from 'pg';
+import { orgState, repoState, updateConfigState } from '../services/release-svc/test/config-state.ts';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const amqpUrl = process.env.BENCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -135,66 +136,21 @@ function buildSeed(): SeedInput {
 
 /** config-svc's events for the org, its repos and one npm update config per repo (full state, revision 1). */
 function configEvents(seed: SeedInput): Array<{ type: string; data: unknown }> {
-  const events: Array<{ type: string; data: unknown }> = [
-    {
-      type: 'account.created',
-      data: {
-        id: ORG.id,
-        login: ORG.login,
-        type: 'org',
-        revision: 1,
-        settings: {
-          accessGrantedToAllRepos: true,
-          currentInstallationId: 1,
-          planName: 'free',
-          planNumber: 0,
-          freeTrialEndDate: null,
-          automaticallyRebasePrs: true,
-          updateRunTime: '05:00',
-          createMergeCommits: false,
-          weeklyUpdateRunDay: 'monday',
-          limitInitialUpdateRuns: true,
-          limitOpenPullRequests: true,
-        },
-      },
-    },
-  ];
+  const events: Array<{ type: string; data: unknown }> = [{ type: 'account.created', data: orgState(ORG.id, ORG.login) }];
   (seed.repos ?? []).forEach((repo, index) => {
     const fullName = `${repo.owner}/${repo.name}`;
     events.push({
       type: 'repo.created',
-      data: {
+      data: repoState({
         id: repo.id,
         accountId: ORG.id,
-        name: repo.name,
         fullName,
         private: repo.private,
-        fork: false,
-        archived: false,
-        htmlUrl: `https://github.com/${fullName}`,
         language: repo.language,
         defaultBranch: repo.defaultBranch,
-        revision: 1,
-      },
+      }),
     });
-    events.push({
-      type: 'update_config.created',
-      data: {
-        id: configIdOf(index),
-        repoId: repo.id,
-        accountId: ORG.id,
-        packageManager: 'npm_and_yarn',
-        language: 'javascript',
-        updateSchedule: 'daily',
-        directory: '/',
-        targetBranch: null,
-        automergeRuleRuntimeDeps: 'never',
-        automergeRuleDevelopmentDeps: 'never',
-        lockfileOnly: false,
-        securityUpdatesOnly: false,
-        revision: 1,
-      },
-    });
+    events.push({ type: 'update_config.created', data: updateConfigState({ id: configIdOf(index), repoId: repo.id, accountId: ORG.id }) });
   });
   return events;
 }

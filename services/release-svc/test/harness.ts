@@ -9,6 +9,7 @@ import { inject } from 'vitest';
 import { loadReleaseConfig, type ReleaseConfig } from '../src/config.ts';
 import { type RunningReleaseApi, startReleaseApi } from '../src/service.ts';
 import { type RunningReleaseWorker, startReleaseWorker } from '../src/worker.ts';
+import { orgState, repoState, updateConfigState } from './config-state.ts';
 
 export const ALICE = 'demo-token-alice';
 export const BOB = 'demo-token-bob';
@@ -74,53 +75,24 @@ export async function startReleaseHarness(label: string): Promise<ReleaseHarness
     configure: async (c) => {
       const repo = DEMO_REPOS[c.repoId];
       if (!repo) throw new Error(`repo ${c.repoId} is not in the demo seed`);
-      publish('account.created', {
-        id: repo.accountId,
-        login: repo.fullName.split('/')[0],
-        type: 'org',
-        revision: 1,
-        settings: {
-          accessGrantedToAllRepos: true,
-          currentInstallationId: 1,
-          planName: 'free',
-          planNumber: 0,
-          freeTrialEndDate: null,
-          automaticallyRebasePrs: true,
-          updateRunTime: '05:00',
-          createMergeCommits: false,
-          weeklyUpdateRunDay: 'monday',
-          limitInitialUpdateRuns: true,
-          limitOpenPullRequests: true,
-        },
-      });
-      publish('repo.created', {
-        id: c.repoId,
-        accountId: repo.accountId,
-        name: repo.fullName.split('/')[1],
-        fullName: repo.fullName,
-        private: true,
-        fork: false,
-        archived: false,
-        htmlUrl: `https://github.com/${repo.fullName}`,
-        language: null,
-        defaultBranch: repo.defaultBranch,
-        revision: 1,
-      });
-      const state: UpdateConfigState = {
+      publish('account.created', orgState(repo.accountId, repo.fullName.split('/')[0] ?? ''));
+      publish(
+        'repo.created',
+        repoState({ id: c.repoId, accountId: repo.accountId, fullName: repo.fullName, defaultBranch: repo.defaultBranch }),
+      );
+      const state = updateConfigState({
         id: c.id,
         repoId: c.repoId,
         accountId: repo.accountId,
-        packageManager: c.packageManager ?? 'npm_and_yarn',
-        language: 'javascript',
-        updateSchedule: 'daily',
-        directory: c.directory ?? '/',
-        targetBranch: c.targetBranch ?? null,
-        automergeRuleRuntimeDeps: c.automergeRuntime ?? 'never',
-        automergeRuleDevelopmentDeps: c.automergeDevelopment ?? 'never',
-        lockfileOnly: c.lockfileOnly ?? false,
-        securityUpdatesOnly: c.securityUpdatesOnly ?? false,
-        revision: c.revision ?? 1,
-      };
+        ...(c.packageManager ? { packageManager: c.packageManager } : {}),
+        ...(c.directory ? { directory: c.directory } : {}),
+        ...(c.targetBranch !== undefined ? { targetBranch: c.targetBranch } : {}),
+        ...(c.automergeRuntime ? { automergeRuleRuntimeDeps: c.automergeRuntime } : {}),
+        ...(c.automergeDevelopment ? { automergeRuleDevelopmentDeps: c.automergeDevelopment } : {}),
+        ...(c.lockfileOnly !== undefined ? { lockfileOnly: c.lockfileOnly } : {}),
+        ...(c.securityUpdatesOnly !== undefined ? { securityUpdatesOnly: c.securityUpdatesOnly } : {}),
+        ...(c.revision !== undefined ? { revision: c.revision } : {}),
+      });
       publish(c.deleted ? 'update_config.deleted' : 'update_config.created', state);
       await waitFor(async () => {
         const row = await db.selectFrom('update_config').select(['revision', 'deleted']).where('id', '=', c.id).executeTakeFirst();

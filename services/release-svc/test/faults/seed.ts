@@ -1,5 +1,6 @@
 import { generateRepos, parseSeed, type SeedInput } from '@switchyard/code-host/emulator';
 import type { AccountState, RepoState, UpdateConfigState } from '@switchyard/contracts';
+import { orgState, repoState, updateConfigState } from '../config-state.ts';
 
 /** One generated repo of a fault seed: its ids and the lodash version its lockfile pins. */
 export interface FaultRepo {
@@ -110,61 +111,12 @@ export function outdatedConfigs(seed: FaultSeed, version: string): number[] {
 
 /** What config-svc publishes for the seed: the organisation, its repos and one npm_and_yarn update config per repo. */
 export function configEvents(seed: FaultSeed): Array<{ type: string; data: AccountState | RepoState | UpdateConfigState }> {
-  const account: AccountState = {
-    id: seed.org.id,
-    login: seed.org.login,
-    type: 'org',
-    revision: 1,
-    settings: {
-      accessGrantedToAllRepos: true,
-      currentInstallationId: 1,
-      planName: 'free',
-      planNumber: 0,
-      freeTrialEndDate: null,
-      automaticallyRebasePrs: true,
-      updateRunTime: '05:00',
-      createMergeCommits: false,
-      weeklyUpdateRunDay: 'monday',
-      limitInitialUpdateRuns: true,
-      limitOpenPullRequests: true,
-    },
-  };
-  const events: Array<{ type: string; data: AccountState | RepoState | UpdateConfigState }> = [{ type: 'account.created', data: account }];
+  const events: Array<{ type: string; data: AccountState | RepoState | UpdateConfigState }> = [
+    { type: 'account.created', data: orgState(seed.org.id, seed.org.login) },
+  ];
   for (const repo of seed.repos) {
-    events.push({
-      type: 'repo.created',
-      data: {
-        id: repo.id,
-        accountId: seed.org.id,
-        name: repo.fullName.split('/')[1] ?? '',
-        fullName: repo.fullName,
-        private: true,
-        fork: false,
-        archived: false,
-        htmlUrl: `https://github.com/${repo.fullName}`,
-        language: null,
-        defaultBranch: 'main',
-        revision: 1,
-      },
-    });
-    events.push({
-      type: 'update_config.created',
-      data: {
-        id: repo.configId,
-        repoId: repo.id,
-        accountId: seed.org.id,
-        packageManager: 'npm_and_yarn',
-        language: 'javascript',
-        updateSchedule: 'daily',
-        directory: '/',
-        targetBranch: null,
-        automergeRuleRuntimeDeps: 'never',
-        automergeRuleDevelopmentDeps: 'never',
-        lockfileOnly: false,
-        securityUpdatesOnly: false,
-        revision: 1,
-      },
-    });
+    events.push({ type: 'repo.created', data: repoState({ id: repo.id, accountId: seed.org.id, fullName: repo.fullName }) });
+    events.push({ type: 'update_config.created', data: updateConfigState({ id: repo.configId, repoId: repo.id, accountId: seed.org.id }) });
   }
   return events;
 }
