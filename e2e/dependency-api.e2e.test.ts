@@ -1,18 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest, type IncomingHttpHeaders, STATUS_CODES } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DEMO_SEED_PATH, generateRepos, parseSeed, type SeedInput } from '@switchyard/code-host/emulator';
-import {
-  DependencyApiErrors,
-  EventEnvelope,
-  NO_TOKEN_DETAIL,
-  ReposDocument,
-  UpdateConfigDocument,
-  UpdateConfigState,
-} from '@switchyard/contracts';
+import { EventEnvelope, NO_TOKEN_DETAIL, ReposDocument, UpdateConfigDocument, UpdateConfigState } from '@switchyard/contracts';
 import {
   createTestDatabase,
   freePort,
@@ -23,6 +15,7 @@ import {
 } from '@switchyard/service-kit/testing';
 import amqplib, { type Channel, type ChannelModel } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { expectEnvelope, JSON_UTF8, type ReceivedEvent, type SendOptions, sendOnTheWire, type WireResponse } from './support/wire.ts';
 
 /**
  * The dependency update API on the wire, as its real clients used it (reference/dependabot.md 1 and 5):
@@ -47,8 +40,6 @@ const INITECH = 2003;
 const BIGCO = { id: 2900, login: 'bigco', repos: 250, firstRepoId: 900_000 };
 const bigcoRepoName = (index: number) => `service-${String(index + 1).padStart(3, '0')}`;
 
-const JSON_UTF8 = 'application/json; charset=utf-8';
-
 const demo = JSON.parse(readFileSync(DEMO_SEED_PATH, 'utf8')) as SeedInput;
 /** Names of every repo alice reaches and bob does not (her own, acme's, globex's, and a bigco one). */
 const aliceRepoNames = [
@@ -70,40 +61,7 @@ function testSeed(): SeedInput {
   return seed;
 }
 
-/** One event as it arrived on the test's queue. */
-interface ReceivedEvent {
-  routingKey: string;
-  messageId: string | undefined;
-  envelope: EventEnvelope;
-}
-
 // --- HTTP on the wire ----------------------------------------------------------------------------
-
-/** An answer read whole, with the reason phrase the client saw. */
-interface WireResponse {
-  status: number;
-  statusText: string;
-  headers: IncomingHttpHeaders;
-  text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: tests look into bodies of any shape
-  body: any;
-}
-
-interface SendOptions {
-  /** Token sent as `Authorization: <scheme> <token>` (default alice's); null sends no Authorization header. */
-  token?: string | null;
-  scheme?: string;
-  /** Sent as `JSON.stringify(json)` with `content-type: application/json` unless `contentType` says otherwise. */
-  json?: unknown;
-  /** Sent byte for byte. */
-  body?: string | Buffer;
-  /** The Content-Type header; null sends none at all. */
-  contentType?: string | null;
-  /** Send the body chunked, without Content-Length. */
-  chunked?: boolean;
-  /** Other headers, exactly as given (they win over the ones above). */
-  headers?: Record<string, string>;
-}
 
 describe('dependency update API through the gateway, every service its own process', () => {
   let seedDir: string;
@@ -186,61 +144,9 @@ describe('dependency update API through the gateway, every service its own proce
     if (seedDir) rmSync(seedDir, { recursive: true, force: true });
   });
 
-  /** Sends one request to the gateway with node:http, so every header (or its absence) is exactly as given. */
-  function send(method: string, path: string, options: SendOptions = {}): Promise<WireResponse> {
-    const headers: Record<string, string> = {};
-    const token = options.token === undefined ? ALICE : options.token;
-    if (token !== null) headers.authorization = `${options.scheme ?? 'Personal'} ${token}`;
-    let body = options.body;
-    if (options.json !== undefined) body = JSON.stringify(options.json);
-    const contentType = options.contentType === undefined ? (body === undefined ? null : 'application/json') : options.contentType;
-    if (contentType !== null) headers['content-type'] = contentType;
-    if (body !== undefined && !options.chunked) headers['content-length'] = String(Buffer.byteLength(body));
-    Object.assign(headers, options.headers);
-    return new Promise((resolve, reject) => {
-      let answered = false;
-      const req = httpRequest(new URL(path, gatewayUrl), { method, headers, agent: false }, (res) => {
-        answered = true;
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const json = /json/.test(res.headers['content-type'] ?? '') && text !== '';
-          resolve({
-            status: res.statusCode ?? 0,
-            statusText: res.statusMessage ?? '',
-            headers: res.headers,
-            text,
-            body: json ? JSON.parse(text) : undefined,
-          });
-        });
-      });
-      // A server that answers early (413) may close before the whole body is written; the answer is what counts.
-      req.on('error', (error) => {
-        if (!answered) reject(error);
-      });
-      if (body === undefined) req.end();
-      else if (options.chunked) {
-        const buffer = Buffer.from(body);
-        const half = Math.floor(buffer.length / 2);
-        req.write(buffer.subarray(0, half));
-        req.end(buffer.subarray(half));
-      } else req.end(body);
-    });
-  }
-
-  /** The API's error envelope with `status`, in `application/json; charset=utf-8`, each error titled with the reason phrase. */
-  function expectEnvelope(res: WireResponse, status: number, detail?: RegExp): DependencyApiErrors {
-    expect(res.status, res.text).toBe(status);
-    expect(res.headers['content-type']).toBe(JSON_UTF8);
-    const parsed = DependencyApiErrors.safeParse(res.body);
-    expect(parsed.success, res.text).toBe(true);
-    const doc = parsed.data as DependencyApiErrors;
-    for (const error of doc.errors) expect(error).toMatchObject({ status, title: STATUS_CODES[status] });
-    if (detail) expect(doc.errors.map((e) => e.detail).join(' | ')).toMatch(detail);
-    return doc;
-  }
+  /** Sends one request to the gateway with node:http, exactly as given (alice's token unless said otherwise). */
+  const send = (method: string, path: string, options: SendOptions = {}): Promise<WireResponse> =>
+    sendOnTheWire(gatewayUrl, ALICE, method, path, options);
 
   const createBody = (
     repoId: number | string,

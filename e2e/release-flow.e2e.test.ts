@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { request as httpRequest, type IncomingHttpHeaders, STATUS_CODES } from 'node:http';
 import { promisify } from 'node:util';
 import { DEMO_SEED_PATH } from '@switchyard/code-host/emulator';
 import {
@@ -23,6 +22,7 @@ import {
 } from '@switchyard/service-kit/testing';
 import amqplib, { type Channel, type ChannelModel } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { expectEnvelope, JSON_UTF8, type ReceivedEvent, type SendOptions, sendOnTheWire, type WireResponse } from './support/wire.ts';
 
 /**
  * Private release notifications across the whole system, on the wire: the GitHub emulator, config-svc,
@@ -48,7 +48,6 @@ const ACME = 2001;
 const GLOBEX = 2002;
 const INITECH = 2003;
 
-const JSON_UTF8 = 'application/json; charset=utf-8';
 /** A dependency no repo of the demo uses: notifications of it only show what the read model knows. */
 const PROBE = 'switchyard-e2e-probe';
 
@@ -56,37 +55,6 @@ const run = promisify(execFile);
 
 type PackageManager = ReleaseNotificationResource['attributes']['package-manager'];
 type Notification = ReleaseNotificationResource['attributes'];
-
-/** One event as it arrived on the test's queue. */
-interface ReceivedEvent {
-  routingKey: string;
-  messageId: string | undefined;
-  envelope: EventEnvelope;
-}
-
-/** An answer read whole, with the reason phrase the client saw. */
-interface WireResponse {
-  status: number;
-  statusText: string;
-  headers: IncomingHttpHeaders;
-  text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: tests look into bodies of any shape
-  body: any;
-}
-
-interface SendOptions {
-  /** Token sent as `Authorization: <scheme> <token>` (default alice's); null sends no Authorization header. */
-  token?: string | null;
-  scheme?: string;
-  /** Sent as `JSON.stringify(json)` with `content-type: application/json` unless `contentType` says otherwise. */
-  json?: unknown;
-  /** Sent byte for byte. */
-  body?: string | Buffer;
-  /** The Content-Type header; null sends none at all. */
-  contentType?: string | null;
-  /** Other headers, exactly as given (they win over the ones above). */
-  headers?: Record<string, string>;
-}
 
 describe('release notifications through the gateway, every service its own process', () => {
   let testDb: TestDatabase;
@@ -188,55 +156,9 @@ describe('release notifications through the gateway, every service its own proce
 
   // --- HTTP on the wire --------------------------------------------------------------------------
 
-  /** Sends one request to the gateway with node:http, so every header (or its absence) is exactly as given. */
-  function send(method: string, path: string, options: SendOptions = {}): Promise<WireResponse> {
-    const headers: Record<string, string> = {};
-    const token = options.token === undefined ? ALICE : options.token;
-    if (token !== null) headers.authorization = `${options.scheme ?? 'Personal'} ${token}`;
-    let body = options.body;
-    if (options.json !== undefined) body = JSON.stringify(options.json);
-    const contentType = options.contentType === undefined ? (body === undefined ? null : 'application/json') : options.contentType;
-    if (contentType !== null) headers['content-type'] = contentType;
-    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-    Object.assign(headers, options.headers);
-    return new Promise((resolve, reject) => {
-      let answered = false;
-      const req = httpRequest(new URL(path, gatewayUrl), { method, headers, agent: false }, (res) => {
-        answered = true;
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const json = /json/.test(res.headers['content-type'] ?? '') && text !== '';
-          resolve({
-            status: res.statusCode ?? 0,
-            statusText: res.statusMessage ?? '',
-            headers: res.headers,
-            text,
-            body: json ? JSON.parse(text) : undefined,
-          });
-        });
-      });
-      // A server that answers early (413) may close before the whole body is written; the answer is what counts.
-      req.on('error', (error) => {
-        if (!answered) reject(error);
-      });
-      req.end(body);
-    });
-  }
-
-  /** The API's error envelope with `status`, in `application/json; charset=utf-8`, each error titled with the reason phrase. */
-  function expectEnvelope(res: WireResponse, status: number, detail?: RegExp): DependencyApiErrors {
-    expect(res.status, res.text).toBe(status);
-    expect(res.headers['content-type']).toBe(JSON_UTF8);
-    const parsed = DependencyApiErrors.safeParse(res.body);
-    expect(parsed.success, res.text).toBe(true);
-    const doc = parsed.data as DependencyApiErrors;
-    for (const error of doc.errors) expect(error).toMatchObject({ status, title: STATUS_CODES[status] });
-    if (detail) expect(doc.errors.map((e) => e.detail).join(' | ')).toMatch(detail);
-    return doc;
-  }
+  /** Sends one request to the gateway with node:http, exactly as given (alice's token unless said otherwise). */
+  const send = (method: string, path: string, options: SendOptions = {}): Promise<WireResponse> =>
+    sendOnTheWire(gatewayUrl, ALICE, method, path, options);
 
   const configBody = (repoId: number, accountId: number, packageManager: PackageManager, extra: Record<string, unknown> = {}) => ({
     'repo-id': repoId,
