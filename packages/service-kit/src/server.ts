@@ -70,6 +70,35 @@ export async function listen(handler: RequestListener, port: number, host = '0.0
 }
 
 /**
+ * {@link listen}, for a service holding resources (database, bus): when listening fails they are released
+ * and the error rethrown; the returned `close()` stops HTTP first, then releases them, once however often called.
+ * @param release closes what the service opened before listening, in the order it must be closed
+ * @throws the listen error (e.g. `EADDRINUSE`), after `release`
+ */
+export async function listenHolding(
+  handler: RequestListener,
+  port: number,
+  host: string,
+  release: () => Promise<void>,
+): Promise<Listening> {
+  let http: Listening;
+  try {
+    http = await listen(handler, port, host);
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    ...http,
+    close: (graceMs?: number) => {
+      closing ??= http.close(graceMs).then(release);
+      return closing;
+    },
+  };
+}
+
+/**
  * Runs `shutdown` once on the first SIGINT or SIGTERM, then exits 0 (1 when it throws).
  * A second signal, or `shutdown` taking longer than `deadlineMs`, exits at once with status 1.
  */

@@ -1,4 +1,4 @@
-import { type Database, type Logger, listen, openServiceDatabase } from '@switchyard/service-kit';
+import { type Database, type Logger, listenHolding, openServiceDatabase } from '@switchyard/service-kit';
 import { createCatalogApp } from './app.ts';
 import type { CatalogConfig } from './config.ts';
 import { catalogMigrations } from './db/migrations/index.ts';
@@ -29,18 +29,12 @@ export async function startCatalogService(config: CatalogConfig, logger: Logger)
     ping: database.ping,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
   });
-  const http = await listen(app, config.PORT, config.HOST).catch(async (error: unknown) => {
-    await database.close();
-    throw error;
-  });
+  const http = await listenHolding(app, config.PORT, config.HOST, database.close);
   logger.info({ url: http.url }, 'catalog-svc listening');
   return {
     url: http.url,
     port: http.port,
     database,
-    close: async () => {
-      await http.close();
-      await database.close();
-    },
+    close: () => http.close(),
   };
 }

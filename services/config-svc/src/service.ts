@@ -1,6 +1,6 @@
 import { type CodeHost, CodeHostView, createGitHubCodeHost } from '@switchyard/code-host';
 import { type MessageBus, startEventPublishing } from '@switchyard/messaging';
-import { type Database, type Logger, listen, openServiceDatabase } from '@switchyard/service-kit';
+import { type Database, type Logger, listenHolding, openServiceDatabase } from '@switchyard/service-kit';
 import { createConfigApp } from './app.ts';
 import type { ConfigServiceConfig } from './config.ts';
 import { configMigrations } from './db/migrations/index.ts';
@@ -64,13 +64,9 @@ export async function startConfigService(
     ping: database.ping,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
   });
-  const stopAll = async () => {
+  const http = await listenHolding(app, config.PORT, config.HOST, async () => {
     await events.close();
     await database.close();
-  };
-  const http = await listen(app, config.PORT, config.HOST).catch(async (error: unknown) => {
-    await stopAll();
-    throw error;
   });
   logger.info({ url: http.url }, 'config-svc listening');
   return {
@@ -78,9 +74,6 @@ export async function startConfigService(
     port: http.port,
     database,
     bus: events.bus,
-    close: async () => {
-      await http.close();
-      await stopAll();
-    },
+    close: () => http.close(),
   };
 }

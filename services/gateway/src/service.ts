@@ -1,4 +1,4 @@
-import { type Logger, listen } from '@switchyard/service-kit';
+import { type Logger, listenHolding } from '@switchyard/service-kit';
 import type { GatewayConfig } from './config.ts';
 import { createGateway } from './gateway.ts';
 
@@ -12,14 +12,11 @@ export interface RunningGateway {
 /** Starts the gateway on `config.HOST:config.PORT`. @throws the listen error (e.g. `EADDRINUSE`) */
 export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
   const gateway = createGateway(config, logger);
-  const http = await listen(gateway.handler, config.PORT, config.HOST);
+  const http = await listenHolding(gateway.handler, config.PORT, config.HOST, gateway.close);
   logger.info({ url: http.url }, 'gateway listening');
   return {
     url: http.url,
     port: http.port,
-    close: async () => {
-      await http.close();
-      await gateway.close();
-    },
+    close: () => http.close(),
   };
 }

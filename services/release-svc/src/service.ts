@@ -1,6 +1,6 @@
 import { type CodeHost, CodeHostView, createGitHubCodeHost } from '@switchyard/code-host';
 import { type MessageBus, startEventPublishing } from '@switchyard/messaging';
-import { type Database, type Logger, listen, openServiceDatabase } from '@switchyard/service-kit';
+import { type Database, type Logger, listenHolding, openServiceDatabase } from '@switchyard/service-kit';
 import { createReleaseApp } from './app.ts';
 import type { ReleaseConfig } from './config.ts';
 import { releaseMigrations } from './db/migrations/index.ts';
@@ -62,22 +62,15 @@ export async function startReleaseApi(
     ping: database.ping,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
   });
-  const stopAll = async () => {
+  const http = await listenHolding(app, config.PORT, config.HOST, async () => {
     await events.close();
     await database.close();
-  };
-  const http = await listen(app, config.PORT, config.HOST).catch(async (error: unknown) => {
-    await stopAll();
-    throw error;
   });
   logger.info({ url: http.url }, 'release-svc listening');
   return {
     url: http.url,
     port: http.port,
     database,
-    close: async () => {
-      await http.close();
-      await stopAll();
-    },
+    close: () => http.close(),
   };
 }
