@@ -1,4 +1,5 @@
 import type { EventEnvelope } from '@switchyard/contracts';
+import { ensureSchema } from '@switchyard/service-kit';
 import { type Generated, type Kysely, sql, type Transaction } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
@@ -31,7 +32,7 @@ export function processedMessageMigration(schema: string, options: ProcessedMess
   const table = options.table ?? PROCESSED_MESSAGE_TABLE;
   return {
     async up(db) {
-      await db.schema.createSchema(schema).ifNotExists().execute();
+      await ensureSchema(db, schema);
       const s = db.schema.withSchema(schema);
       await s
         .createTable(table)

@@ -1,4 +1,5 @@
 import type { EventEnvelope } from '@switchyard/contracts';
+import { ensureSchema } from '@switchyard/service-kit';
 import { type ColumnType, type Generated, type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { assertValidEvents } from './envelope-codec.ts';
@@ -46,7 +47,7 @@ function outboxOf<DB>(db: Kysely<DB>, schema: string): Kysely<OutboxDatabase> {
 export function outboxMigration(schema: string): Migration {
   return {
     async up(db) {
-      await db.schema.createSchema(schema).ifNotExists().execute();
+      await ensureSchema(db, schema);
       const s = db.schema.withSchema(schema);
       await s
         .createTable('outbox')

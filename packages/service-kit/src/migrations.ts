@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 
 export type { Migration } from 'kysely/migration';
@@ -18,6 +18,18 @@ export class MigrationFailedError extends Error {
 }
 
 /**
+ * Creates `schema` when it does not exist yet, and leaves an existing one alone without asking for any
+ * privilege. PostgreSQL checks `CREATE` on the database before it looks whether the schema exists, even for
+ * `CREATE SCHEMA IF NOT EXISTS`; a deployment whose service role owns its schema but may not create schemas
+ * (the compose stack's and the Kubernetes README's roles) must not be asked for it.
+ * @throws the database's error when the schema is missing and the role may not create it
+ */
+export async function ensureSchema(db: Kysely<unknown>, schema: string): Promise<void> {
+  const { rows } = await sql<{ found: number }>`select 1 as found from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
+  if (rows.length === 0) await db.schema.createSchema(schema).ifNotExists().execute();
+}
+
+/**
  * Brings a service's schema up to date with Kysely's Migrator. Migrations are given in code (a map from
  * name to module, applied in name order), which works the same under Node, vitest and bundlers.
  * The migration bookkeeping tables live in the service's own schema, so services never share them.
@@ -25,7 +37,7 @@ export class MigrationFailedError extends Error {
  * @throws MigrationFailedError
  */
 export async function migrateToLatest(db: Kysely<unknown>, schema: string, migrations: Record<string, Migration>): Promise<string[]> {
-  await db.schema.createSchema(schema).ifNotExists().execute();
+  await ensureSchema(db, schema);
   const migrator = new Migrator({
     db,
     migrationTableSchema: schema,

@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { createTestDatabase, type TestDatabase } from '@switchyard/service-kit/testing';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type Database, migrateToLatest, openDatabase } from '../src/index.ts';
+
+/**
+ * A service whose role owns its schema but may not create schemas (as in the compose stack and the Kubernetes
+ * README): migrating must work without asking for `CREATE` on the database.
+ */
+describe('migrateToLatest with a role that owns its schema and nothing else', () => {
+  let testDb: TestDatabase;
+  let admin: pg.Client;
+  let asService: Database<unknown>;
+  const role = `t_role_${randomBytes(4).toString('hex')}`;
+  const password = randomBytes(12).toString('hex');
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(inject('databaseUrl'), 'migrations_role');
+    admin = new pg.Client({ connectionString: testDb.url });
+    await admin.connect();
+    await admin.query(`create role ${role} login password '${password}'`);
+    await admin.query(`revoke all on database "${testDb.name}" from public`);
+    await admin.query(`grant connect on database "${testDb.name}" to ${role}`);
+    await admin.query(`create schema owned authorization ${role}`);
+    await admin.query('create schema foreign_one');
+    const url = new URL(testDb.url);
+    url.username = role;
+    url.password = password;
+    asService = openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 1 });
+  });
+
+  afterAll(async () => {
+    await asService?.close();
+    await admin?.end();
+    await testDb?.drop();
+    const cleanup = new pg.Client({ connectionString: inject('databaseUrl') });
+    await cleanup.connect();
+    await cleanup.query(`drop role if exists ${role}`).finally(() => cleanup.end());
+  });
+
+  const migrations = {
+    '0001_items': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .withSchema('owned')
+          .createTable('item')
+          .addColumn('id', 'integer', (c) => c.primaryKey())
+          .execute();
+      },
+    },
+  };
+
+  it('migrates its own existing schema, twice', async () => {
+    expect(await migrateToLatest(asService.db, 'owned', migrations)).toEqual(['0001_items']);
+    expect(await migrateToLatest(asService.db, 'owned', migrations)).toEqual([]);
+    const { rows } = await admin.query("select tableowner from pg_tables where schemaname = 'owned' and tablename = 'item'");
+    expect(rows).toEqual([{ tableowner: role }]);
+  });
+
+  it('cannot create another schema, nor read one it does not own', async () => {
+    await expect(migrateToLatest(asService.db, 'elsewhere', {})).rejects.toThrow(/permission denied for database/);
+    await expect(migrateToLatest(asService.db, 'foreign_one', {})).rejects.toThrow(/permission denied for schema foreign_one/);
+  });
+});
