@@ -3,6 +3,7 @@ import amqplib from 'amqplib';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import './provided-context.ts';
+import { startTestContainers } from './test-containers.ts';
 
 const HOW_TO =
   'Integration and end-to-end tests need a real PostgreSQL server and a real RabbitMQ broker. Set TEST_DATABASE_URL ' +
@@ -37,29 +38,23 @@ async function checkRabbitMq(url: string): Promise<void> {
 /**
  * Vitest global setup of the integration and end-to-end projects. Provides `databaseUrl` and `amqpUrl`
  * from `TEST_DATABASE_URL` and `TEST_AMQP_URL`, else from containers started with testcontainers when a
- * Docker engine is there, else fails the run with a message saying how to provide them (never skips).
+ * Docker engine is there (removed again at the end of the run, pass or fail; see `test-containers.ts`),
+ * else fails the run with a message saying how to provide them (never skips).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const stops: Array<() => Promise<unknown>> = [];
   let databaseUrl = process.env.TEST_DATABASE_URL;
   let amqpUrl = process.env.TEST_AMQP_URL;
   if ((!databaseUrl || !amqpUrl) && !dockerAvailable()) throw new Error(HOW_TO);
-  if (!databaseUrl) {
-    const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
-    const container = await new PostgreSqlContainer('postgres:17-alpine').start();
-    databaseUrl = container.getConnectionUri();
-    stops.push(() => container.stop());
+  const containers = await startTestContainers({ postgres: !databaseUrl, rabbitmq: !amqpUrl });
+  databaseUrl ??= containers.databaseUrl as string;
+  amqpUrl ??= containers.amqpUrl as string;
+  try {
+    await Promise.all([checkPostgres(databaseUrl), checkRabbitMq(amqpUrl)]);
+  } catch (error) {
+    await containers.remove();
+    throw error;
   }
-  if (!amqpUrl) {
-    const { RabbitMQContainer } = await import('@testcontainers/rabbitmq');
-    const container = await new RabbitMQContainer('rabbitmq:4-alpine').start();
-    amqpUrl = container.getAmqpUrl();
-    stops.push(() => container.stop());
-  }
-  await Promise.all([checkPostgres(databaseUrl), checkRabbitMq(amqpUrl)]);
   project.provide('databaseUrl', databaseUrl);
   project.provide('amqpUrl', amqpUrl);
-  return async () => {
-    for (const stop of stops.reverse()) await stop();
-  };
+  return containers.remove;
 }

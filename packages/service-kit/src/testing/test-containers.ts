@@ -1,0 +1,91 @@
+import { hostname } from 'node:os';
+import type { StartedTestContainer } from 'testcontainers';
+
+/**
+ * The label on every container a test run starts: `<host>:<pid>` of the run's process. Runs remove their own
+ * containers when they end; a run that was killed before that leaves them behind, and the next run on the host
+ * (or `.ci/run`) removes those whose process is gone. Ryuk, testcontainers' own reaper, is not relied upon: its
+ * image may not be reachable (set `TESTCONTAINERS_RYUK_DISABLED=true` there), and a reaper is not needed with this.
+ */
+export const TEST_RUN_LABEL = 'switchyard.test-run';
+
+/** The PostgreSQL and RabbitMQ images the suites start (as `docker-compose.yml` uses). */
+export const TEST_IMAGES = { postgres: 'postgres:17-alpine', rabbitmq: 'rabbitmq:4-alpine' } as const;
+
+/** Containers started for one run, and how to remove them. */
+export interface TestContainers {
+  databaseUrl?: string;
+  amqpUrl?: string;
+  /** Stops and removes every container this run started, with its volumes. Idempotent; never throws. */
+  remove: () => Promise<void>;
+}
+
+const owner = `${hostname()}:${process.pid}`;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes containers that earlier runs on this host started and could not remove (their process is gone).
+ * @returns the ids of the containers it removed
+ */
+export async function removeOrphanedTestContainers(): Promise<string[]> {
+  const { getContainerRuntimeClient } = await import('testcontainers');
+  const client = await getContainerRuntimeClient();
+  const removed: string[] = [];
+  for (const info of await client.container.list()) {
+    const label = info.Labels?.[TEST_RUN_LABEL];
+    if (!label) continue;
+    const [host, pid] = label.split(':');
+    if (host !== hostname() || processAlive(Number(pid))) continue;
+    await client.container.remove(client.container.getById(info.Id), { removeVolumes: true }).catch(() => {});
+    removed.push(info.Id);
+  }
+  return removed;
+}
+
+/**
+ * Starts the containers asked for, labelled {@link TEST_RUN_LABEL}: PostgreSQL (URL of its superuser, which may
+ * `CREATE DATABASE`) and RabbitMQ (`amqp://` URL); nothing at all (not even a look for Docker) when neither is
+ * asked for. Orphans of killed runs are removed first. When one fails to
+ * start, the ones already started are removed before the error is thrown.
+ * @throws the container runtime's error (no Docker engine, image missing and not pullable, …)
+ */
+export async function startTestContainers(want: { postgres: boolean; rabbitmq: boolean }): Promise<TestContainers> {
+  if (!want.postgres && !want.rabbitmq) return { remove: async () => {} };
+  await removeOrphanedTestContainers();
+  const started: StartedTestContainer[] = [];
+  const remove = async () => {
+    for (const container of started.splice(0).reverse()) await container.stop({ remove: true, removeVolumes: true }).catch(() => {});
+  };
+  const labels = { [TEST_RUN_LABEL]: owner };
+  const result: TestContainers = { remove };
+  const results = await Promise.allSettled([
+    want.postgres &&
+      (async () => {
+        const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
+        const container = await new PostgreSqlContainer(TEST_IMAGES.postgres).withLabels(labels).start();
+        started.push(container);
+        result.databaseUrl = container.getConnectionUri();
+      })(),
+    want.rabbitmq &&
+      (async () => {
+        const { RabbitMQContainer } = await import('@testcontainers/rabbitmq');
+        const container = await new RabbitMQContainer(TEST_IMAGES.rabbitmq).withLabels(labels).start();
+        started.push(container);
+        result.amqpUrl = container.getAmqpUrl();
+      })(),
+  ]);
+  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failure) {
+    await remove();
+    throw failure.reason;
+  }
+  return result;
+}
