@@ -1,0 +1,54 @@
+# One image for every service of the stack, built from the repository root. SERVICE names the workspace folder
+# whose program the image runs, MAIN that program inside it, PORT the port its health check asks:
+#
+#   docker build --build-arg SERVICE=services/catalog-svc --build-arg PORT=8083 -t switchyard/catalog-svc .
+#   docker build --build-arg SERVICE=services/release-svc --build-arg MAIN=src/worker-main.ts --build-arg PORT=8085 \
+#                -t switchyard/release-worker .
+#
+# | image          | SERVICE               | MAIN                 | PORT |
+# |----------------|-----------------------|----------------------|------|
+# | gateway        | services/gateway      | src/main.ts          | 8080 |
+# | config-svc     | services/config-svc   | src/main.ts          | 8081 |
+# | release-svc    | services/release-svc  | src/main.ts          | 8082 |
+# | release-worker | services/release-svc  | src/worker-main.ts   | 8085 |
+# | catalog-svc    | services/catalog-svc  | src/main.ts          | 8083 |
+# | peer-svc       | services/peer-svc     | src/main.ts          | 8084 |
+# | code-host      | packages/code-host    | src/emulator/main.ts | 8090 | (the GitHub emulator, for demos and tests)
+#
+# No compile step: Node.js 24 runs the TypeScript sources as they are (type stripping). The runtime stage holds
+# the sources and the production dependencies of SERVICE and the workspace packages it uses, owned by root and
+# run as the unprivileged `node` user.
+
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+RUN npm install --global --no-fund --no-audit --loglevel=error pnpm@11.28.11
+# The lockfile alone decides what is downloaded: this layer is shared by every service's image and reused until
+# the lockfile changes.
+COPY pnpm-lock.yaml pnpm-workspace.yaml ./
+RUN pnpm fetch --prod && rm -rf node_modules
+COPY . .
+ARG SERVICE
+RUN test -n "$SERVICE" && test -f "$SERVICE/package.json" || { echo "SERVICE must name a workspace folder, e.g. --build-arg SERVICE=services/catalog-svc" >&2; exit 1; }
+RUN pnpm install --offline --frozen-lockfile --prod --filter "{./$SERVICE}..."
+
+FROM ${NODE_IMAGE} AS runtime
+ARG SERVICE
+ARG MAIN=src/main.ts
+ARG PORT
+RUN test -n "$PORT" || { echo "PORT must be given, e.g. --build-arg PORT=8083" >&2; exit 1; }
+ENV NODE_ENV=production SERVICE_MAIN=${SERVICE}/${MAIN} HEALTH_PORT=${PORT}
+WORKDIR /app
+COPY --from=build /app/package.json /app/pnpm-workspace.yaml ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/packages ./packages
+COPY --from=build /app/${SERVICE} ./${SERVICE}
+# The only writable place: the embedded database when no DATABASE_URL is given.
+RUN mkdir .data && chown node:node .data
+USER node
+EXPOSE ${PORT}
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.HEALTH_PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# `exec` leaves node as the container's first process, so it receives SIGTERM and closes gracefully.
+CMD ["sh", "-c", "exec node \"$SERVICE_MAIN\""]
