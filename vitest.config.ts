@@ -3,7 +3,20 @@ import { defineConfig } from 'vitest/config';
 const globalSetup = ['./packages/service-kit/src/testing/global-setup.ts'];
 
 /**
- * Three projects: `unit` needs nothing running; `integration` (real PostgreSQL) and `e2e` (services as
+ * `compose`: the smoke suite of the running compose stack (`e2e/compose/`), driven through its gateway at
+ * COMPOSE_GATEWAY_URL. It exists only when that variable is set, so `pnpm test` never expects a stack.
+ */
+const composeProject = process.env.COMPOSE_GATEWAY_URL
+  ? [
+      {
+        extends: true,
+        test: { name: 'compose', include: ['e2e/compose/**/*.compose.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 },
+      },
+    ]
+  : [];
+
+/**
+ * Three projects, and `compose` above: `unit` needs nothing running; `integration` (real PostgreSQL) and `e2e` (services as
  * real processes, driven over HTTP) take the server from TEST_DATABASE_URL (see the global setup).
  * Two workers: the machines this runs on have two cores.
  */
@@ -15,8 +28,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{packages,services,apps}/*/test/**/*.test.ts'],
+          include: ['{packages,services,apps}/*/test/**/*.test.ts', 'deploy/*/test/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          // Embedded PGlite takes seconds to start on a busy two-core machine.
+          testTimeout: 15_000,
         },
       },
       {
@@ -39,6 +54,7 @@ export default defineConfig({
           hookTimeout: 90_000,
         },
       },
+      ...composeProject,
     ],
   },
 });

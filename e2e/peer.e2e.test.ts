@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   createTestDatabase,
   freePort,
@@ -10,6 +10,7 @@ import {
 import amqplib from 'amqplib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { digestPost as digestPostAs, latin1Form, postForm } from './support/digest-form.ts';
 
 const peerMain = new URL('../services/peer-svc/src/main.ts', import.meta.url).pathname;
 const gatewayMain = new URL('../services/gateway/src/main.ts', import.meta.url).pathname;
@@ -17,6 +18,10 @@ const gatewayMain = new URL('../services/gateway/src/main.ts', import.meta.url).
 const REALM = 'EmissaryRealm';
 const USER = 'emissary';
 const PASSWORD = 'e2e-peer-secret';
+const CREDENTIALS = { user: USER, password: PASSWORD };
+/** POSTs a form with the suite's Digest credentials. */
+const digestPost = (baseUrl: string, path: string, body: string) => digestPostAs(baseUrl, path, body, CREDENTIALS);
+const post = postForm;
 
 interface PeerRow {
   key: string;
@@ -47,65 +52,6 @@ async function peersOf(peer: Peer): Promise<Map<string, PeerRow>> {
 async function startPeer(peer: Peer): Promise<RunningProcess> {
   peer.process = await startProcess(peerMain, peer.env, `http://127.0.0.1:${peer.port}/readyz`);
   return peer.process;
-}
-
-/** Percent-encodes `value` as ISO-8859-1 bytes (every character must be at most U+00FF). */
-function latin1Encode(value: string): string {
-  let out = '';
-  for (const char of value) {
-    const code = char.codePointAt(0) ?? 0;
-    if (code > 0xff) throw new TypeError(`not ISO-8859-1: ${char}`);
-    out += /[A-Za-z0-9._~-]/.test(char) ? char : `%${code.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
-}
-
-function latin1Form(params: Record<string, string>): string {
-  return Object.entries(params)
-    .map(([name, value]) => `${latin1Encode(name)}=${latin1Encode(value)}`)
-    .join('&');
-}
-
-const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
-
-/** The `Authorization` header answering the MD5 challenge among `challenges` (RFC 7616, qop=auth), for POST `uri`. */
-function digestAuthorization(challenges: string, uri: string): string {
-  const md5Challenge = challenges.split(/,\s*(?=Digest )/).find((challenge) => /algorithm=MD5\b/.test(challenge));
-  if (md5Challenge === undefined) throw new Error(`no MD5 Digest challenge in ${challenges}`);
-  const param = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(md5Challenge)?.[1] ?? '';
-  const realm = param('realm');
-  const nonce = param('nonce');
-  const opaque = param('opaque');
-  const nc = '00000001';
-  const cnonce = randomBytes(8).toString('hex');
-  const ha1 = md5(`${USER}:${realm}:${PASSWORD}`);
-  const ha2 = md5(`POST:${uri}`);
-  const response = md5(`${ha1}:${nonce}:${nc}:${cnonce}:auth:${ha2}`);
-  return (
-    `Digest username="${USER}", realm="${realm}", nonce="${nonce}", uri="${uri}", algorithm=MD5, qop=auth, ` +
-    `nc=${nc}, cnonce="${cnonce}", response="${response}", opaque="${opaque}"`
-  );
-}
-
-const FORM_TYPE = 'application/x-www-form-urlencoded; charset=ISO-8859-1';
-
-interface TextAnswer {
-  status: number;
-  body: string;
-  headers: Headers;
-}
-
-async function post(url: string, body: string, headers: Record<string, string>): Promise<TextAnswer> {
-  const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': FORM_TYPE, ...headers } });
-  return { status: res.status, body: await res.text(), headers: res.headers };
-}
-
-/** POSTs `body` to `baseUrl + path` with Digest credentials: one unauthenticated request for the challenge, then the answer. */
-async function digestPost(baseUrl: string, path: string, body: string): Promise<TextAnswer> {
-  const challenge = await post(`${baseUrl}${path}`, body, { 'x-requested-by': 'e2e' });
-  expect(challenge.status).toBe(401);
-  const authorization = digestAuthorization(challenge.headers.get('www-authenticate') ?? '', path);
-  return post(`${baseUrl}${path}`, body, { 'x-requested-by': 'e2e', authorization });
 }
 
 describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ', () => {

@@ -1,0 +1,150 @@
+import { PullRequestJobResource, ReleaseNotificationResource, UpdateConfigDocument } from '@switchyard/contracts';
+import { waitFor } from '@switchyard/service-kit/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { JSON_UTF8, type SendOptions, sendOnTheWire } from '../support/wire.ts';
+import { gatewayUrl, managementApi } from './stack.ts';
+
+/**
+ * The dependency update API of the compose stack, through the gateway, with the bundled emulator's demo data and
+ * demo token: config-svc, release-svc's API and its scaled workers, each its own container, meeting only through
+ * RabbitMQ and their own schemas. The stack may be a long-lived one: every notification names a version no earlier
+ * run used, and the configs this file makes are deleted again at its end.
+ */
+
+const ALICE = 'demo-token-alice';
+const ACME = 2001;
+/**
+ * acme/web-storefront: lodash 4.17.15 locked on `main` (outdated by any newer release: a job), and only the
+ * requirement `^4.17.19` without a lockfile on `develop` (the worker compares the lowest version it allows, and
+ * leaves a release outside it alone: `up-to-date`).
+ */
+const STOREFRONT = 3101;
+/** The number of release workers the stack is expected to run (`--scale release-worker=N`). */
+const WORKERS = Number(process.env.COMPOSE_RELEASE_WORKERS ?? 3);
+
+const send = (method: string, path: string, options: SendOptions = {}) => sendOnTheWire(gatewayUrl, ALICE, method, path, options);
+
+/** A version of lodash no earlier run notified: a major release above every version the demo repos use. */
+const runVersion = (() => {
+  const base = Date.now() % 1_000_000_000;
+  let next = 0;
+  return () => `5.${base}.${next++}`;
+})();
+
+describe('the dependency update API of the compose stack', () => {
+  const created: string[] = [];
+
+  afterAll(async () => {
+    for (const id of created) await send('DELETE', `/update_configs/${id}`);
+  });
+
+  async function createConfig(targetBranch: string): Promise<string> {
+    const res = await send('POST', '/update_configs', {
+      json: {
+        'repo-id': STOREFRONT,
+        'account-id': ACME,
+        'account-type': 'org',
+        directory: '/',
+        'update-schedule': 'daily',
+        'package-manager': 'npm_and_yarn',
+        'target-branch': targetBranch,
+      },
+    });
+    expect(res.status, `${res.text} (a config of an earlier run that was not deleted? DELETE /update_configs/<id>)`).toBe(201);
+    const id = UpdateConfigDocument.parse(res.body).data.id;
+    created.push(id);
+    return id;
+  }
+
+  /** Notifies `version` of lodash, asking for the representation, and returns the notification's id. */
+  async function notify(version: string): Promise<string> {
+    const res = await send('POST', '/release_notifications/private', {
+      json: { name: 'lodash', version, 'package-manager': 'npm_and_yarn' },
+      headers: { prefer: 'return=representation' },
+    });
+    expect(res.status, res.text).toBe(202);
+    return ReleaseNotificationResource.parse(res.body.data).id;
+  }
+
+  /** Polls the notification until it is done or failed. */
+  const finished = (id: string) =>
+    waitFor(
+      async () => {
+        const res = await send('GET', `/release_notifications/${id}`);
+        expect(res.status, res.text).toBe(200);
+        const attributes = ReleaseNotificationResource.parse(res.body.data).attributes;
+        return ['done', 'failed'].includes(attributes.status) ? attributes : undefined;
+      },
+      30_000,
+      100,
+    );
+
+  async function jobsOf(notificationId: string) {
+    const res = await send('GET', `/pull_request_jobs?notification-id=${notificationId}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers['content-type']).toBe(JSON_UTF8);
+    return PullRequestJobResource.array().parse(res.body.data);
+  }
+
+  const configs = { main: '', develop: '' };
+
+  it('turns an update config and a private release notification into one pull-request job, visible once', async () => {
+    configs.main = await createConfig('main');
+    configs.develop = await createConfig('develop');
+    // The configs reach release-svc's read model by config-svc's events: notify until the scan sees both.
+    const { id, done } = await waitFor(
+      async () => {
+        const id = await notify(runVersion());
+        const done = await finished(id);
+        return done['configs-total'] === 2 ? { id, done } : undefined;
+      },
+      30_000,
+      200,
+    );
+    expect(done).toMatchObject({ status: 'done', 'configs-total': 2, 'repos-scanned': 2, 'jobs-recorded': 1, 'repos-failed': 0 });
+
+    const jobs = await jobsOf(id);
+    expect(jobs.map((job) => job.relationships['update-config'].data.id)).toEqual([configs.main]);
+    const [onMain] = jobs;
+    expect(onMain?.attributes).toMatchObject({
+      'dependency-name': 'lodash',
+      'version-in-use': '4.17.15',
+      'target-version': done.version,
+      'update-kind': 'major',
+      'target-branch': 'main',
+      directory: '/',
+      status: 'pending',
+    });
+    expect(onMain?.relationships.repo.data).toEqual({ id: String(STOREFRONT), type: 'repos' });
+    // Read again: the same jobs, no more.
+    expect((await jobsOf(id)).map((job) => job.id).sort()).toEqual(jobs.map((job) => job.id).sort());
+  });
+
+  it(`records each job exactly once with ${WORKERS} workers sharing the queues, however often a release is notified`, async () => {
+    expect(configs.main, 'the test above made the configs').not.toBe('');
+    // Every worker consumes every one of its queues.
+    for (const queue of ['release-svc.notifications', 'release-svc.scans', 'release-svc.read-model']) {
+      const res = await managementApi('GET', `/queues/%2F/${encodeURIComponent(queue)}`);
+      expect(res.status).toBe(200);
+      expect((res.body as { consumers: number }).consumers, queue).toBe(WORKERS);
+    }
+    // Eight new versions, each notified three times, all at once: 24 notifications over two configs each, planned
+    // and scanned by whichever worker takes them.
+    const versions = Array.from({ length: 8 }, () => runVersion());
+    const ids = await Promise.all(versions.flatMap((version) => [notify(version), notify(version), notify(version)]));
+    const done = await Promise.all(ids.map((id) => finished(id)));
+    for (const notification of done)
+      expect(notification).toMatchObject({ status: 'done', 'configs-total': 2, 'repos-scanned': 2, 'jobs-recorded': 1, 'repos-failed': 0 });
+
+    // Each notification decided that `main` needs the version; the job itself exists once per version, recorded by
+    // whichever notification came first.
+    const jobs = (await Promise.all(ids.map((id) => jobsOf(id)))).flat();
+    const perConfigAndVersion = new Map<string, Set<string>>();
+    for (const job of jobs) {
+      const key = `${job.relationships['update-config'].data.id}@${job.attributes['target-version']}`;
+      perConfigAndVersion.set(key, (perConfigAndVersion.get(key) ?? new Set()).add(job.id));
+    }
+    expect([...perConfigAndVersion.keys()].sort()).toEqual(versions.map((version) => `${configs.main}@${version}`).sort());
+    for (const [key, jobIds] of perConfigAndVersion) expect(jobIds.size, key).toBe(1);
+  });
+});
