@@ -1,0 +1,580 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, matchesGlob } from 'node:path';
+import type { IScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
+import type { ITriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1/TriggerAuthentication';
+import { CatalogEnv, loadCatalogConfig } from '@switchyard/catalog-svc/config';
+import { ConfigServiceEnv, loadConfigServiceConfig } from '@switchyard/config-svc/config';
+import { GatewayEnv, loadGatewayConfig } from '@switchyard/gateway/config';
+import { loadPeerConfig, PeerEnv } from '@switchyard/peer-svc/config';
+import { loadReleaseConfig, ReleaseEnv } from '@switchyard/release-svc/config';
+import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
+import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IProbe } from 'kubernetes-models/v1/Probe';
+import type { IService } from 'kubernetes-models/v1/Service';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  BASE_DIR,
+  type Generator,
+  type KubernetesObject,
+  literalsOf,
+  type ManifestDocument,
+  modelFor,
+  parseEnvFile,
+  parseQuantity,
+  readKustomization,
+  readManifests,
+  selectorMatches,
+  UnknownKindError,
+  validateObject,
+} from './manifests.ts';
+
+/** What each Deployment runs: the service's env schema and loader, and the variable that names its port. */
+const WORKLOADS = {
+  gateway: { schema: GatewayEnv, load: loadGatewayConfig, portVariable: 'PORT' },
+  'catalog-svc': { schema: CatalogEnv, load: loadCatalogConfig, portVariable: 'PORT' },
+  'config-svc': { schema: ConfigServiceEnv, load: loadConfigServiceConfig, portVariable: 'PORT' },
+  'release-svc': { schema: ReleaseEnv, load: loadReleaseConfig, portVariable: 'PORT' },
+  'release-worker': { schema: ReleaseEnv, load: loadReleaseConfig, portVariable: 'WORKER_PORT' },
+  'peer-svc': { schema: PeerEnv, load: loadPeerConfig, portVariable: 'PORT' },
+} as const;
+type WorkloadName = keyof typeof WORKLOADS;
+
+/** The user and group the images run as (`node` in the Node.js images). */
+const IMAGE_UID = 1000;
+
+/** The longest a service's own shutdown may take (`onShutdownSignal`'s deadline in service-kit), in seconds. */
+const SHUTDOWN_DEADLINE_SECONDS = 10;
+
+const kustomization = readKustomization();
+const resources = kustomization.resources ?? [];
+const documents = readManifests(resources);
+const objects = documents.map((document) => document.object);
+
+const ofKind = <T>(kind: string): T[] => objects.filter((object) => object.kind === kind) as unknown as T[];
+const deployments = ofKind<IDeployment & KubernetesObject>('Deployment');
+const services = ofKind<IService & KubernetesObject>('Service');
+const configMaps: Generator[] = kustomization.configMapGenerator ?? [];
+const secrets: Generator[] = kustomization.secretGenerator ?? [];
+
+/** Each generated Secret's keys and example values, from the committed `.env.example` of each of its env files. */
+const secretExamples = new Map(
+  secrets.map((generator) => {
+    const entries = new Map(literalsOf(generator));
+    for (const envFile of generator.envs ?? []) {
+      const example = join(BASE_DIR, `${envFile}.example`);
+      if (existsSync(example)) for (const [key, value] of parseEnvFile(readFileSync(example, 'utf8'))) entries.set(key, value);
+    }
+    return [generator.name, entries] as const;
+  }),
+);
+const configMapEntries = new Map(configMaps.map((generator) => [generator.name, literalsOf(generator)] as const));
+
+const podSpecOf = (deployment: IDeployment) => {
+  const spec = deployment.spec?.template.spec;
+  if (!spec) throw new Error(`${deployment.metadata?.name}: no pod template spec`);
+  return spec;
+};
+const containersOf = (deployment: IDeployment): IContainer[] => podSpecOf(deployment).containers;
+const podLabelsOf = (deployment: IDeployment) => deployment.spec?.template.metadata?.labels ?? {};
+
+/** Whether `port` (a number or a port name) is one of `containers`' ports. */
+const namesContainerPort = (containers: readonly IContainer[], port: number | string | undefined) =>
+  port !== undefined &&
+  containers.some((container) =>
+    (container.ports ?? []).some((p) => (typeof port === 'number' ? p.containerPort === port : p.name === port)),
+  );
+
+/** The port number `port` (a number or a container port's name) stands for in `containers`. */
+const containerPortNumber = (containers: readonly IContainer[], port: number | string | undefined) =>
+  typeof port === 'number'
+    ? port
+    : containers.flatMap((container) => container.ports ?? []).find((p) => port !== undefined && p.name === port)?.containerPort;
+
+/**
+ * The environment a container starts with: its ConfigMaps' entries (`envFrom`), then its own `env`, with each
+ * secretKeyRef and configMapKeyRef resolved to the generated object's entry (a Secret's from its `.env.example`).
+ */
+function environmentOf(container: IContainer): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const source of container.envFrom ?? []) {
+    const entries = source.configMapRef
+      ? configMapEntries.get(source.configMapRef.name ?? '')
+      : secretExamples.get(source.secretRef?.name ?? '');
+    for (const [key, value] of entries ?? []) env[key] = value;
+  }
+  for (const variable of container.env ?? []) {
+    const secretRef = variable.valueFrom?.secretKeyRef;
+    const configMapRef = variable.valueFrom?.configMapKeyRef;
+    const value = secretRef
+      ? secretExamples.get(secretRef.name ?? '')?.get(secretRef.key)
+      : configMapRef
+        ? configMapEntries.get(configMapRef.name ?? '')?.get(configMapRef.key)
+        : variable.value;
+    if (value !== undefined) env[variable.name] = value;
+  }
+  return env;
+}
+
+/** The service a Deployment runs, by its name. @throws Error for a Deployment this test does not know */
+const workloadOf = (deployment: IDeployment) => {
+  const workload = WORKLOADS[deployment.metadata?.name as WorkloadName] as (typeof WORKLOADS)[WorkloadName] | undefined;
+  if (!workload) throw new Error(`Deployment ${deployment.metadata?.name} runs none of ${Object.keys(WORKLOADS).join(', ')}`);
+  return workload;
+};
+
+beforeEach(() => {
+  expect.hasAssertions();
+});
+
+describe('kustomization.yaml', () => {
+  it('lists every manifest of the folder, each an existing YAML file', () => {
+    const manifests = readdirSync(BASE_DIR).filter(
+      (name) => name.endsWith('.yaml') && name !== 'kustomization.yaml' && !(kustomization.configurations ?? []).includes(name),
+    );
+    expect([...resources].sort()).toEqual(manifests.sort());
+    expect(documents.length).toBeGreaterThan(resources.length);
+  });
+
+  it('puts everything in the namespace switchyard, which it creates, and no manifest names another', () => {
+    expect(kustomization.namespace).toBe('switchyard');
+    expect(objects.filter((object) => object.kind === 'Namespace').map((object) => object.metadata.name)).toEqual(['switchyard']);
+    for (const object of objects)
+      expect([undefined, 'switchyard'], `${object.kind}/${object.metadata.name}`).toContain(object.metadata.namespace);
+  });
+
+  it('names no object twice', () => {
+    const keys = objects.map((object) => `${object.kind}/${object.metadata.name}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('generates each Secret from an env file that git ignores, documented by a committed .env.example', () => {
+    const ignored = readFileSync(join(BASE_DIR, '.gitignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    expect(secrets.length).toBeGreaterThan(0);
+    for (const generator of secrets) {
+      expect(generator.literals, `${generator.name}: secrets never go into kustomization.yaml`).toBeUndefined();
+      expect(generator.envs?.length, generator.name).toBeGreaterThan(0);
+      for (const envFile of generator.envs ?? []) {
+        expect(
+          ignored.some((pattern) => matchesGlob(envFile, pattern)),
+          `${envFile} is ignored by deploy/kubernetes/.gitignore`,
+        ).toBe(true);
+        expect(ignored.some((pattern) => matchesGlob(`${envFile}.example`, pattern))).toBe(false);
+        expect(existsSync(join(BASE_DIR, `${envFile}.example`)), `${envFile}.example exists`).toBe(true);
+      }
+      expect(secretExamples.get(generator.name)?.size, generator.name).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('API schemas', () => {
+  it.each(
+    documents.map((document: ManifestDocument) => [
+      `${document.file} #${document.index} ${document.object.kind}/${document.object.metadata.name}`,
+      document,
+    ]),
+  )('%s conforms to its kind', (_name, document) => {
+    expect(modelFor(document.object.apiVersion, document.object.kind), 'a known apiVersion and kind').toBeDefined();
+    expect(() => validateObject(document.object)).not.toThrow();
+  });
+
+  it('uses only stable Kubernetes API versions (KEDA CRDs aside)', () => {
+    for (const object of objects.filter((o) => !o.apiVersion.startsWith('keda.sh/'))) {
+      expect(object.apiVersion, `${object.kind}/${object.metadata.name}`).not.toMatch(/(alpha|beta)\d*$/);
+    }
+  });
+
+  it('rejects a Deployment with a malformed field, so the validation bites', () => {
+    const gateway = deployments.find((d) => d.metadata?.name === 'gateway') as KubernetesObject & IDeployment;
+    const broken = structuredClone(gateway) as unknown as KubernetesObject & { spec: Record<string, unknown> };
+    broken.spec.replicas = 'two';
+    expect(() => validateObject(broken)).toThrow(/replicas/);
+    const noContainers = structuredClone(gateway) as unknown as KubernetesObject & IDeployment;
+    delete (podSpecOf(noContainers) as { containers?: unknown }).containers;
+    expect(() => validateObject(noContainers)).toThrow(/containers/);
+    expect(() => validateObject(gateway)).not.toThrow();
+  });
+
+  it('rejects a kind that no schema defines', () => {
+    const widget: KubernetesObject = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'widget' } };
+    expect(() => validateObject(widget)).toThrow(UnknownKindError);
+    expect(() => validateObject({ ...widget, apiVersion: 'v1', kind: 'Deploymnet' })).toThrow(UnknownKindError);
+  });
+});
+
+describe('Deployments', () => {
+  it('run the six switchyard images, each retaggable through the kustomization images list', () => {
+    const images = deployments.flatMap((d) => containersOf(d).map((c) => c.image ?? ''));
+    const names = images.map((image) => image.replace(/:[^/:]+$/, ''));
+    const expected = Object.keys(WORKLOADS).map((name) => `switchyard/${name}`);
+    expect([...names].sort()).toEqual([...expected].sort());
+    expect((kustomization.images ?? []).map((image) => image.name).sort()).toEqual([...expected].sort());
+    for (const deployment of deployments) {
+      expect(containersOf(deployment).map((c) => c.image)).toEqual([`switchyard/${deployment.metadata?.name}:latest`]);
+    }
+  });
+
+  it('select their own pods', () => {
+    for (const deployment of deployments) {
+      const selector = deployment.spec?.selector ?? {};
+      expect(Object.keys(selector.matchLabels ?? {}).length, `${deployment.metadata?.name} selector`).toBeGreaterThan(0);
+      expect(selectorMatches(selector, podLabelsOf(deployment)), `${deployment.metadata?.name} selects its template`).toBe(true);
+      for (const other of deployments.filter((o) => o !== deployment)) {
+        expect(selectorMatches(selector, podLabelsOf(other)), `${deployment.metadata?.name} selects ${other.metadata?.name}`).toBe(false);
+      }
+    }
+  });
+
+  it('run as uid 1000, non-root, read-only, unprivileged, without capabilities, under RuntimeDefault seccomp', () => {
+    for (const deployment of deployments) {
+      const pod = podSpecOf(deployment);
+      const name = deployment.metadata?.name;
+      expect(pod.securityContext, name).toMatchObject({
+        runAsNonRoot: true,
+        runAsUser: IMAGE_UID,
+        runAsGroup: IMAGE_UID,
+        seccompProfile: { type: 'RuntimeDefault' },
+      });
+      expect(pod.hostNetwork ?? false, name).toBe(false);
+      expect(pod.hostPID ?? false, name).toBe(false);
+      expect(pod.hostIPC ?? false, name).toBe(false);
+      expect(pod.automountServiceAccountToken, name).toBe(false);
+      for (const container of [...containersOf(deployment), ...(pod.initContainers ?? [])]) {
+        const context = container.securityContext;
+        expect(context, `${name}/${container.name}`).toMatchObject({
+          runAsNonRoot: true,
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+        });
+        expect(context?.privileged ?? false).toBe(false);
+        expect(context?.runAsUser ?? IMAGE_UID).toBe(IMAGE_UID);
+        expect(context?.capabilities?.drop, `${name}/${container.name} drops every capability`).toEqual(['ALL']);
+        expect(context?.capabilities?.add ?? []).toEqual([]);
+      }
+    }
+  });
+
+  it('probe /healthz for liveness and start-up and /readyz for readiness, on a port of the container', () => {
+    for (const deployment of deployments) {
+      for (const container of containersOf(deployment)) {
+        const where = `${deployment.metadata?.name}/${container.name}`;
+        const probes: [string, IProbe | undefined, string][] = [
+          ['startup', container.startupProbe, '/healthz'],
+          ['liveness', container.livenessProbe, '/healthz'],
+          ['readiness', container.readinessProbe, '/readyz'],
+        ];
+        for (const [kind, probe, path] of probes) {
+          expect(probe?.httpGet?.path, `${where} ${kind} path`).toBe(path);
+          expect(namesContainerPort([container], probe?.httpGet?.port), `${where} ${kind} port ${probe?.httpGet?.port}`).toBe(true);
+          expect(probe?.timeoutSeconds ?? 1, `${where} ${kind} timeout`).toBeLessThanOrEqual(probe?.periodSeconds ?? 10);
+        }
+        // Migrations run before the port opens: the start-up probe must allow for them.
+        const startup = container.startupProbe;
+        const startupSeconds = (startup?.initialDelaySeconds ?? 0) + (startup?.periodSeconds ?? 10) * (startup?.failureThreshold ?? 3);
+        expect(startupSeconds, `${where} start-up allowance`).toBeGreaterThanOrEqual(60);
+      }
+    }
+  });
+
+  it('listen where their container port and probes say', () => {
+    for (const deployment of deployments) {
+      const workload = workloadOf(deployment);
+      for (const container of containersOf(deployment)) {
+        const config = workload.load(environmentOf(container)) as Readonly<Record<string, unknown>>;
+        const ports = (container.ports ?? []).map((p) => p.containerPort);
+        expect(ports, `${deployment.metadata?.name} ${workload.portVariable}`).toEqual([config[workload.portVariable]]);
+      }
+    }
+  });
+
+  it('have CPU and memory requests within their limits, and time for a graceful close', () => {
+    for (const deployment of deployments) {
+      const pod = podSpecOf(deployment);
+      for (const container of containersOf(deployment)) {
+        const where = `${deployment.metadata?.name}/${container.name}`;
+        for (const resource of ['cpu', 'memory']) {
+          const request = container.resources?.requests?.[resource];
+          const limit = container.resources?.limits?.[resource];
+          expect(request, `${where} ${resource} request`).toBeDefined();
+          expect(limit, `${where} ${resource} limit`).toBeDefined();
+          expect(parseQuantity(request as string), `${where} ${resource}`).toBeLessThanOrEqual(parseQuantity(limit as string));
+        }
+        expect(parseQuantity(container.resources?.limits?.memory as string)).toBeLessThanOrEqual(parseQuantity('1Gi'));
+        const preStop = container.lifecycle?.preStop?.sleep?.seconds ?? 0;
+        expect(pod.terminationGracePeriodSeconds ?? 30, `${where} grace period`).toBeGreaterThanOrEqual(
+          preStop + SHUTDOWN_DEADLINE_SECONDS + 5,
+        );
+      }
+    }
+  });
+
+  it('set only variables their service reads, and start with a configuration it accepts', () => {
+    const commonKeysRead = new Map<string, boolean>();
+    for (const deployment of deployments) {
+      const workload = workloadOf(deployment);
+      const known = new Set(Object.keys(workload.schema.shape));
+      for (const container of containersOf(deployment)) {
+        const where = `${deployment.metadata?.name}/${container.name}`;
+        for (const variable of container.env ?? []) expect(known, `${where} reads ${variable.name}`).toContain(variable.name);
+        for (const source of container.envFrom ?? []) {
+          const name = source.configMapRef?.name ?? source.secretRef?.name ?? '';
+          const keys = [...(configMapEntries.get(name) ?? secretExamples.get(name) ?? new Map()).keys()];
+          if (name === 'switchyard-common')
+            for (const key of keys) commonKeysRead.set(key, (commonKeysRead.get(key) ?? false) || known.has(key));
+          else for (const key of keys) expect(known, `${where} reads ${key} of ${name}`).toContain(key);
+        }
+        expect(() => workload.load(environmentOf(container)), where).not.toThrow();
+      }
+    }
+    expect(commonKeysRead.size).toBeGreaterThan(0);
+    for (const [key, read] of commonKeysRead) expect(read, `some service reads ${key} of switchyard-common`).toBe(true);
+  });
+
+  it('give each service its own database and broker URL, and the worker its code-host token', () => {
+    const seen = new Map<string, string>();
+    for (const deployment of deployments) {
+      const name = deployment.metadata?.name ?? '';
+      for (const container of containersOf(deployment)) {
+        const env = environmentOf(container);
+        for (const variable of container.env ?? []) {
+          if (['DATABASE_URL', 'AMQP_URL', 'CODE_HOST_TOKEN', 'PEER_USERS', 'PEER_CLIENT_PASSWORD'].includes(variable.name)) {
+            expect(variable.valueFrom?.secretKeyRef?.name, `${name} ${variable.name} comes from a Secret`).toBe(`${name}-secrets`);
+          }
+        }
+        if (name !== 'gateway') expect(env.DATABASE_URL, `${name} DATABASE_URL`).toMatch(/^postgres(ql)?:\/\//);
+        if (['config-svc', 'release-svc', 'release-worker', 'peer-svc'].includes(name)) {
+          const amqp = env.AMQP_URL ?? '';
+          expect(amqp, `${name} AMQP_URL`).toMatch(/^amqps?:\/\//);
+          const user = new URL(amqp).username;
+          expect(seen.get(user), `RabbitMQ user ${user} is ${name}'s alone`).toBeUndefined();
+          seen.set(user, name);
+        }
+      }
+    }
+    const worker = deployments.find((d) => d.metadata?.name === 'release-worker') as IDeployment;
+    const workerConfig = loadReleaseConfig(environmentOf(containersOf(worker)[0] as IContainer));
+    expect(workerConfig.CODE_HOST_TOKEN).toBeTruthy();
+    expect(workerConfig.AMQP_URL).toBeTruthy();
+  });
+});
+
+describe('references', () => {
+  it('every secretKeyRef, configMapKeyRef and envFrom names a generated object and a documented key', () => {
+    let references = 0;
+    for (const deployment of deployments) {
+      for (const container of [...containersOf(deployment), ...(podSpecOf(deployment).initContainers ?? [])]) {
+        const where = `${deployment.metadata?.name}/${container.name}`;
+        for (const variable of container.env ?? []) {
+          const secretRef = variable.valueFrom?.secretKeyRef;
+          const configMapRef = variable.valueFrom?.configMapKeyRef;
+          if (secretRef) {
+            references += 1;
+            expect(secretExamples.has(secretRef.name ?? ''), `${where}: Secret ${secretRef.name}`).toBe(true);
+            expect([...(secretExamples.get(secretRef.name ?? '')?.keys() ?? [])], `${where}: key ${secretRef.key}`).toContain(
+              secretRef.key,
+            );
+            expect(secretRef.optional ?? false).toBe(false);
+          }
+          if (configMapRef) {
+            references += 1;
+            expect(configMapEntries.has(configMapRef.name ?? ''), `${where}: ConfigMap ${configMapRef.name}`).toBe(true);
+            expect([...(configMapEntries.get(configMapRef.name ?? '')?.keys() ?? [])]).toContain(configMapRef.key);
+          }
+        }
+        for (const source of container.envFrom ?? []) {
+          references += 1;
+          if (source.configMapRef)
+            expect(configMapEntries.has(source.configMapRef.name ?? ''), `${where}: ConfigMap ${source.configMapRef.name}`).toBe(true);
+          else expect(secretExamples.has(source.secretRef?.name ?? ''), `${where}: Secret ${source.secretRef?.name}`).toBe(true);
+        }
+      }
+    }
+    expect(references).toBeGreaterThan(0);
+  });
+
+  it('every generated Secret key and ConfigMap is used', () => {
+    const used = new Set<string>();
+    for (const deployment of deployments) {
+      for (const container of containersOf(deployment)) {
+        for (const variable of container.env ?? []) {
+          const ref = variable.valueFrom?.secretKeyRef;
+          if (ref) used.add(`${ref.name}/${ref.key}`);
+        }
+        for (const source of container.envFrom ?? []) used.add(`${source.configMapRef?.name ?? source.secretRef?.name}/*`);
+      }
+    }
+    for (const [name, entries] of secretExamples) {
+      for (const key of entries.keys()) expect(used.has(`${name}/${key}`) || used.has(`${name}/*`), `${name} ${key} is used`).toBe(true);
+    }
+    for (const name of configMapEntries.keys()) expect(used.has(`${name}/*`), `ConfigMap ${name} is used`).toBe(true);
+  });
+
+  it('each Service selects exactly one Deployment and targets a port of its container', () => {
+    expect(services.length).toBeGreaterThan(0);
+    for (const service of services) {
+      const selector = { matchLabels: service.spec?.selector ?? {} };
+      expect(Object.keys(selector.matchLabels).length, `${service.metadata?.name} has a selector`).toBeGreaterThan(0);
+      const selected = deployments.filter((d) => selectorMatches(selector, podLabelsOf(d)));
+      expect(
+        selected.map((d) => d.metadata?.name),
+        `Service ${service.metadata?.name}`,
+      ).toHaveLength(1);
+      const containers = containersOf(selected[0] as IDeployment);
+      for (const port of service.spec?.ports ?? []) {
+        expect(namesContainerPort(containers, port.targetPort ?? port.port), `${service.metadata?.name} → ${port.targetPort}`).toBe(true);
+      }
+    }
+  });
+
+  it("the gateway's upstream URLs name the Services of their services, on the ports they listen on", () => {
+    const gateway = deployments.find((d) => d.metadata?.name === 'gateway') as IDeployment;
+    const config = loadGatewayConfig(environmentOf(containersOf(gateway)[0] as IContainer));
+    const upstreams = {
+      CATALOG_SVC_URL: 'catalog-svc',
+      CONFIG_SVC_URL: 'config-svc',
+      RELEASE_SVC_URL: 'release-svc',
+      PEER_SVC_URL: 'peer-svc',
+    } as const;
+    for (const [variable, serviceName] of Object.entries(upstreams)) {
+      const url = new URL(config[variable as keyof typeof upstreams] ?? 'http://unset');
+      const service = services.find((s) => s.metadata?.name === url.hostname);
+      expect(service?.metadata?.name, `${variable} ${url}`).toBe(serviceName);
+      const port = service?.spec?.ports?.find((p) => p.port === Number(url.port));
+      expect(port, `${variable}: Service ${serviceName} has port ${url.port}`).toBeDefined();
+      const target = deployments.find((d) => d.metadata?.name === serviceName) as IDeployment;
+      const listening = workloadOf(target).load(environmentOf(containersOf(target)[0] as IContainer)) as Readonly<Record<string, unknown>>;
+      expect(containerPortNumber(containersOf(target), port?.targetPort ?? port?.port), variable).toBe(listening.PORT);
+    }
+  });
+
+  it('the gateway has a PodDisruptionBudget that leaves room to drain a node', () => {
+    const budgets = ofKind<IPodDisruptionBudget & KubernetesObject>('PodDisruptionBudget');
+    expect(budgets.length).toBeGreaterThan(0);
+    for (const budget of budgets) {
+      const selected = deployments.filter((d) => selectorMatches(budget.spec?.selector ?? {}, podLabelsOf(d)));
+      expect(
+        selected.map((d) => d.metadata?.name),
+        `PodDisruptionBudget ${budget.metadata?.name}`,
+      ).toHaveLength(1);
+      const replicas = selected[0]?.spec?.replicas ?? 1;
+      expect(budget.spec?.minAvailable, budget.metadata?.name).toBeLessThan(replicas);
+    }
+    expect(budgets.some((b) => selectorMatches(b.spec?.selector ?? {}, { 'app.kubernetes.io/name': 'gateway' }))).toBe(true);
+  });
+
+  it('each NetworkPolicy selects pods of this base, and names ports they have', () => {
+    const policies = ofKind<INetworkPolicy & KubernetesObject>('NetworkPolicy');
+    expect(policies.length).toBeGreaterThan(0);
+    for (const policy of policies) {
+      const selected = deployments.filter((d) => selectorMatches(policy.spec?.podSelector ?? {}, podLabelsOf(d)));
+      expect(selected.length, `NetworkPolicy ${policy.metadata?.name}`).toBeGreaterThan(0);
+      for (const rule of policy.spec?.ingress ?? []) {
+        for (const peer of rule.from ?? []) {
+          if (peer.podSelector && !peer.namespaceSelector) {
+            const from = deployments.filter((d) => selectorMatches(peer.podSelector ?? {}, podLabelsOf(d)));
+            expect(from.length, `${policy.metadata?.name} admits pods of this base`).toBeGreaterThan(0);
+          }
+        }
+        for (const port of rule.ports ?? []) {
+          for (const deployment of selected) {
+            expect(
+              namesContainerPort(containersOf(deployment), port.port),
+              `${policy.metadata?.name}: ${deployment.metadata?.name} ${port.port}`,
+            ).toBe(true);
+          }
+        }
+      }
+      for (const expression of policy.spec?.podSelector?.matchExpressions ?? []) {
+        for (const value of expression.operator === 'In' ? (expression.values ?? []) : []) {
+          const named = deployments.some((d) => podLabelsOf(d)[expression.key] === value);
+          expect(named, `${policy.metadata?.name}: ${expression.key}=${value} labels pods of this base`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it("lets traffic reach every Service's pods on its target port despite the default deny", () => {
+    const policies = ofKind<INetworkPolicy & KubernetesObject>('NetworkPolicy');
+    for (const service of services) {
+      const deployment = deployments.find((d) =>
+        selectorMatches({ matchLabels: service.spec?.selector ?? {} }, podLabelsOf(d)),
+      ) as IDeployment;
+      const containers = containersOf(deployment);
+      for (const servicePort of service.spec?.ports ?? []) {
+        const target = containerPortNumber(containers, servicePort.targetPort ?? servicePort.port);
+        const admitted = policies.some(
+          (policy) =>
+            selectorMatches(policy.spec?.podSelector ?? {}, podLabelsOf(deployment)) &&
+            (policy.spec?.ingress ?? []).some(
+              (rule) =>
+                (rule.ports ?? []).length === 0 || (rule.ports ?? []).some((p) => containerPortNumber(containers, p.port) === target),
+            ),
+        );
+        expect(admitted, `Service ${service.metadata?.name} port ${servicePort.port} is reachable`).toBe(true);
+      }
+    }
+  });
+});
+
+describe('release worker autoscaling', () => {
+  const scaledObjects = ofKind<IScaledObject & KubernetesObject>('ScaledObject');
+  const triggerAuthentications = ofKind<ITriggerAuthentication & KubernetesObject>('TriggerAuthentication');
+
+  it('scales the worker Deployment between 1 and at most 10 replicas, which sets no replica count of its own', () => {
+    expect(scaledObjects).toHaveLength(1);
+    const scaled = scaledObjects[0] as IScaledObject;
+    const target = deployments.find((d) => d.metadata?.name === scaled.spec.scaleTargetRef.name);
+    expect(target?.metadata?.name).toBe('release-worker');
+    expect(scaled.spec.scaleTargetRef.kind ?? 'Deployment').toBe('Deployment');
+    expect(scaled.spec.scaleTargetRef.apiVersion ?? 'apps/v1').toBe('apps/v1');
+    expect(scaled.spec.minReplicaCount).toBe(1);
+    expect(scaled.spec.maxReplicaCount).toBeGreaterThan(1);
+    expect(scaled.spec.maxReplicaCount).toBeLessThanOrEqual(10);
+    expect(target?.spec?.replicas, 'KEDA owns the replica count').toBeUndefined();
+  });
+
+  it("triggers on the worker's scan queue (and notifications), as QUEUE_PREFIX names them", () => {
+    const scaled = scaledObjects[0] as IScaledObject;
+    const worker = deployments.find((d) => d.metadata?.name === 'release-worker') as IDeployment;
+    const prefix = loadReleaseConfig(environmentOf(containersOf(worker)[0] as IContainer)).QUEUE_PREFIX;
+    const queues = scaled.spec.triggers.map((trigger) => {
+      expect(trigger.type).toBe('rabbitmq');
+      expect(trigger.metadata.mode).toBe('QueueLength');
+      expect(Number(trigger.metadata.value)).toBeGreaterThan(0);
+      expect(trigger.metadata.host, 'the broker URL comes from the TriggerAuthentication, not the manifest').toBeUndefined();
+      return trigger.metadata.queueName;
+    });
+    expect(queues).toContain(`${prefix}.scans`);
+    for (const queue of queues) expect([`${prefix}.scans`, `${prefix}.notifications`, `${prefix}.read-model`]).toContain(queue);
+  });
+
+  it("authenticates with a TriggerAuthentication that reads the broker URL from the worker's Secret", () => {
+    const scaled = scaledObjects[0] as IScaledObject;
+    for (const trigger of scaled.spec.triggers) {
+      const name = trigger.authenticationRef?.name;
+      expect(name, 'authenticationRef').toBeDefined();
+      expect(trigger.authenticationRef?.kind ?? 'TriggerAuthentication').toBe('TriggerAuthentication');
+      expect(triggerAuthentications.map((t) => t.metadata?.name)).toContain(name);
+    }
+    for (const authentication of triggerAuthentications) {
+      const refs = authentication.spec.secretTargetRef ?? [];
+      expect(refs.map((ref) => ref.parameter)).toContain('host');
+      for (const ref of refs) {
+        expect(secretExamples.has(ref.name), `Secret ${ref.name}`).toBe(true);
+        const value = secretExamples.get(ref.name)?.get(ref.key);
+        expect(value, `${ref.name} documents ${ref.key}`).toMatch(/^amqps?:\/\//);
+      }
+    }
+  });
+
+  it('lets kustomize rename what KEDA objects refer to (hash-suffixed Secrets, name prefixes)', () => {
+    const config = readFileSync(join(BASE_DIR, kustomization.configurations?.[0] ?? 'kustomizeconfig.yaml'), 'utf8');
+    for (const path of ['spec/secretTargetRef/name', 'spec/scaleTargetRef/name', 'spec/triggers/authenticationRef/name']) {
+      expect(config).toContain(`path: ${path}`);
+    }
+  });
+});
