@@ -34,6 +34,7 @@ function processAlive(pid: number): boolean {
 /**
  * Removes containers that earlier runs on this host started and could not remove (their process is gone).
  * @returns the ids of the containers it removed
+ * @throws the container runtime's error when one cannot be removed
  */
 export async function removeOrphanedTestContainers(): Promise<string[]> {
   const { getContainerRuntimeClient } = await import('testcontainers');
@@ -44,7 +45,10 @@ export async function removeOrphanedTestContainers(): Promise<string[]> {
     if (!label) continue;
     const [host, pid] = label.split(':');
     if (host !== hostname() || processAlive(Number(pid))) continue;
-    await client.container.remove(client.container.getById(info.Id), { removeVolumes: true }).catch(() => {});
+    const container = client.container.getById(info.Id);
+    // A running container must be stopped before it can be removed.
+    if (info.State === 'running') await client.container.stop(container, { timeout: 0 }).catch(() => {});
+    await client.container.remove(container, { removeVolumes: true });
     removed.push(info.Id);
   }
   return removed;
@@ -66,21 +70,21 @@ export async function startTestContainers(want: { postgres: boolean; rabbitmq: b
   };
   const labels = { [TEST_RUN_LABEL]: owner };
   const result: TestContainers = { remove };
+  /** Starts one labelled container and keeps it for `remove`, whatever happens to the other. */
+  const start = async <C extends StartedTestContainer>(container: { withLabels(l: typeof labels): { start(): Promise<C> } }) => {
+    const running = await container.withLabels(labels).start();
+    started.push(running);
+    return running;
+  };
   const results = await Promise.allSettled([
     want.postgres &&
-      (async () => {
-        const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
-        const container = await new PostgreSqlContainer(TEST_IMAGES.postgres).withLabels(labels).start();
-        started.push(container);
-        result.databaseUrl = container.getConnectionUri();
-      })(),
+      import('@testcontainers/postgresql').then(async ({ PostgreSqlContainer }) => {
+        result.databaseUrl = (await start(new PostgreSqlContainer(TEST_IMAGES.postgres))).getConnectionUri();
+      }),
     want.rabbitmq &&
-      (async () => {
-        const { RabbitMQContainer } = await import('@testcontainers/rabbitmq');
-        const container = await new RabbitMQContainer(TEST_IMAGES.rabbitmq).withLabels(labels).start();
-        started.push(container);
-        result.amqpUrl = container.getAmqpUrl();
-      })(),
+      import('@testcontainers/rabbitmq').then(async ({ RabbitMQContainer }) => {
+        result.amqpUrl = (await start(new RabbitMQContainer(TEST_IMAGES.rabbitmq))).getAmqpUrl();
+      }),
   ]);
   const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failure) {
