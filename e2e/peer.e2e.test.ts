@@ -10,7 +10,7 @@ import {
 import amqplib from 'amqplib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { digestPost as digestPostAs, latin1Form, postForm } from './support/digest-form.ts';
+import { digestPost as digestPostAs, latin1Form, postForm as post } from './support/digest-form.ts';
 
 const peerMain = new URL('../services/peer-svc/src/main.ts', import.meta.url).pathname;
 const gatewayMain = new URL('../services/gateway/src/main.ts', import.meta.url).pathname;
@@ -21,7 +21,6 @@ const PASSWORD = 'e2e-peer-secret';
 const CREDENTIALS = { user: USER, password: PASSWORD };
 /** POSTs a form with the suite's Digest credentials. */
 const digestPost = (baseUrl: string, path: string, body: string) => digestPostAs(baseUrl, path, body, CREDENTIALS);
-const post = postForm;
 
 interface PeerRow {
   key: string;

@@ -7,10 +7,8 @@ import {
   EventEnvelope,
   NO_TOKEN_DETAIL,
   PullRequestJobCreated,
-  PullRequestJobResource,
   ReleaseNotificationReceived,
   ReleaseNotificationResource,
-  UpdateConfigDocument,
 } from '@switchyard/contracts';
 import {
   createTestDatabase,
@@ -22,7 +20,8 @@ import {
 } from '@switchyard/service-kit/testing';
 import amqplib, { type Channel, type ChannelModel } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { expectEnvelope, JSON_UTF8, type ReceivedEvent, type SendOptions, sendOnTheWire, type WireResponse } from './support/wire.ts';
+import { type Notification, releaseApi } from './support/release-api.ts';
+import { expectEnvelope, JSON_UTF8, type ReceivedEvent, type SendOptions } from './support/wire.ts';
 
 /**
  * Private release notifications across the whole system, on the wire: the GitHub emulator, config-svc,
@@ -54,7 +53,6 @@ const PROBE = 'switchyard-e2e-probe';
 const run = promisify(execFile);
 
 type PackageManager = ReleaseNotificationResource['attributes']['package-manager'];
-type Notification = ReleaseNotificationResource['attributes'];
 
 describe('release notifications through the gateway, every service its own process', () => {
   let testDb: TestDatabase;
@@ -156,9 +154,8 @@ describe('release notifications through the gateway, every service its own proce
 
   // --- HTTP on the wire --------------------------------------------------------------------------
 
-  /** Sends one request to the gateway with node:http, exactly as given (alice's token unless said otherwise). */
-  const send = (method: string, path: string, options: SendOptions = {}): Promise<WireResponse> =>
-    sendOnTheWire(gatewayUrl, ALICE, method, path, options);
+  /** The release API through the gateway, on the wire: alice's token unless a call names another. */
+  const { send, createConfig, notify, finished, notifyUntil, jobs } = releaseApi(() => gatewayUrl, ALICE);
 
   const configBody = (repoId: number, accountId: number, packageManager: PackageManager, extra: Record<string, unknown> = {}) => ({
     'repo-id': repoId,
@@ -170,68 +167,11 @@ describe('release notifications through the gateway, every service its own proce
     ...extra,
   });
 
-  /** Creates an update config with config-svc's API through the gateway (fails the test unless 201). */
-  async function createConfig(body: Record<string, unknown>, token = ALICE) {
-    const res = await send('POST', '/update_configs', { json: body, token });
-    expect(res.status, res.text).toBe(201);
-    return UpdateConfigDocument.parse(res.body).data;
-  }
-
   const releaseOf = (name: string, version: string, packageManager: PackageManager) => ({
     name,
     version,
     'package-manager': packageManager,
   });
-
-  /** Notifies a release asking for the representation (202), and returns the notification's id. */
-  async function notify(body: unknown, token = ALICE): Promise<string> {
-    const res = await send('POST', '/release_notifications/private', { json: body, token, headers: { prefer: 'return=representation' } });
-    expect(res.status, res.text).toBe(202);
-    return ReleaseNotificationResource.parse(res.body.data).id;
-  }
-
-  /** Polls `GET /release_notifications/:id` until the notification is no longer queued or scanning. */
-  function finished(id: string, token = ALICE): Promise<Notification> {
-    return waitFor(
-      async () => {
-        const res = await send('GET', `/release_notifications/${id}`, { token });
-        expect(res.status, res.text).toBe(200);
-        const attributes = ReleaseNotificationResource.parse(res.body.data).attributes;
-        return ['done', 'failed'].includes(attributes.status) ? attributes : undefined;
-      },
-      20_000,
-      50,
-    );
-  }
-
-  /**
-   * Notifies `body` (a new notification each time) until the finished one satisfies `until`: what release-svc
-   * knows of config-svc's configs arrives by events, a moment after config-svc answered.
-   */
-  function notifyUntil(
-    body: unknown | (() => unknown),
-    until: (n: Notification) => boolean,
-    token = ALICE,
-  ): Promise<{ id: string; done: Notification }> {
-    return waitFor(
-      async () => {
-        const id = await notify(typeof body === 'function' ? body() : body, token);
-        const done = await finished(id, token);
-        return until(done) ? { id, done } : undefined;
-      },
-      15_000,
-      100,
-    );
-  }
-
-  /** `GET /pull_request_jobs?<query>` through the gateway: the page's jobs, parsed. */
-  async function jobs(query: string, token = ALICE) {
-    const res = await send('GET', `/pull_request_jobs${query ? `?${query}` : ''}`, { token });
-    expect(res.status, res.text).toBe(200);
-    expect(res.headers['content-type']).toBe(JSON_UTF8);
-    expect(res.body.meta).toEqual({ pages: { next: null } });
-    return PullRequestJobResource.array().parse(res.body.data);
-  }
 
   /** The `release_notification.received` event of a notification sent without asking for its representation. */
   const receivedEvent = (name: string, version: string) =>

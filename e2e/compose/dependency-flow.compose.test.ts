@@ -1,7 +1,5 @@
-import { PullRequestJobResource, ReleaseNotificationResource, UpdateConfigDocument } from '@switchyard/contracts';
-import { waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { JSON_UTF8, type SendOptions, sendOnTheWire } from '../support/wire.ts';
+import { releaseApi } from '../support/release-api.ts';
 import { gatewayUrl, managementApi } from './stack.ts';
 
 /**
@@ -22,7 +20,9 @@ const STOREFRONT = 3101;
 /** The number of release workers the stack is expected to run (`--scale release-worker=N`). */
 const WORKERS = Number(process.env.COMPOSE_RELEASE_WORKERS ?? 3);
 
-const send = (method: string, path: string, options: SendOptions = {}) => sendOnTheWire(gatewayUrl, ALICE, method, path, options);
+/** The release API through the stack's gateway; a stack that has just started may take longer than processes in a test. */
+const api = releaseApi(() => gatewayUrl, ALICE, { finishedWithinMs: 30_000, settledWithinMs: 30_000 });
+const { send, finished } = api;
 
 /** A version of lodash no earlier run notified: a major release above every version the demo repos use. */
 const runVersion = (() => {
@@ -39,8 +39,8 @@ describe('the dependency update API of the compose stack', () => {
   });
 
   async function createConfig(targetBranch: string): Promise<string> {
-    const res = await send('POST', '/update_configs', {
-      json: {
+    const config = await api.createConfig(
+      {
         'repo-id': STOREFRONT,
         'account-id': ACME,
         'account-type': 'org',
@@ -49,42 +49,17 @@ describe('the dependency update API of the compose stack', () => {
         'package-manager': 'npm_and_yarn',
         'target-branch': targetBranch,
       },
-    });
-    expect(res.status, `${res.text} (a config of an earlier run that was not deleted? DELETE /update_configs/<id>)`).toBe(201);
-    const id = UpdateConfigDocument.parse(res.body).data.id;
-    created.push(id);
-    return id;
-  }
-
-  /** Notifies `version` of lodash, asking for the representation, and returns the notification's id. */
-  async function notify(version: string): Promise<string> {
-    const res = await send('POST', '/release_notifications/private', {
-      json: { name: 'lodash', version, 'package-manager': 'npm_and_yarn' },
-      headers: { prefer: 'return=representation' },
-    });
-    expect(res.status, res.text).toBe(202);
-    return ReleaseNotificationResource.parse(res.body.data).id;
-  }
-
-  /** Polls the notification until it is done or failed. */
-  const finished = (id: string) =>
-    waitFor(
-      async () => {
-        const res = await send('GET', `/release_notifications/${id}`);
-        expect(res.status, res.text).toBe(200);
-        const attributes = ReleaseNotificationResource.parse(res.body.data).attributes;
-        return ['done', 'failed'].includes(attributes.status) ? attributes : undefined;
-      },
-      30_000,
-      100,
+      ALICE,
+      ' (a config of an earlier run that was not deleted? DELETE /update_configs/<id>)',
     );
-
-  async function jobsOf(notificationId: string) {
-    const res = await send('GET', `/pull_request_jobs?notification-id=${notificationId}`);
-    expect(res.status, res.text).toBe(200);
-    expect(res.headers['content-type']).toBe(JSON_UTF8);
-    return PullRequestJobResource.array().parse(res.body.data);
+    created.push(config.id);
+    return config.id;
   }
+
+  /** Notifies `version` of lodash and returns the notification's id. */
+  const lodash = (version: string) => ({ name: 'lodash', version, 'package-manager': 'npm_and_yarn' });
+  const notify = (version: string) => api.notify(lodash(version));
+  const jobsOf = (notificationId: string) => api.jobs(`notification-id=${notificationId}`);
 
   const configs = { main: '', develop: '' };
 
@@ -92,14 +67,9 @@ describe('the dependency update API of the compose stack', () => {
     configs.main = await createConfig('main');
     configs.develop = await createConfig('develop');
     // The configs reach release-svc's read model by config-svc's events: notify until the scan sees both.
-    const { id, done } = await waitFor(
-      async () => {
-        const id = await notify(runVersion());
-        const done = await finished(id);
-        return done['configs-total'] === 2 ? { id, done } : undefined;
-      },
-      30_000,
-      200,
+    const { id, done } = await api.notifyUntil(
+      () => lodash(runVersion()),
+      (n) => n['configs-total'] === 2,
     );
     expect(done).toMatchObject({ status: 'done', 'configs-total': 2, 'repos-scanned': 2, 'jobs-recorded': 1, 'repos-failed': 0 });
 

@@ -1,6 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 
+/*
+ * A client of the peer endpoints as their real clients talk to them: forms in ISO-8859-1 and HTTP Digest (RFC 7616,
+ * MD5, qop=auth). Written apart from peer-svc's own Digest code on purpose, so the suites would catch a mistake
+ * that peer-svc's server and client made alike.
+ */
+
 /** Percent-encodes `value` as ISO-8859-1 bytes, as the peer endpoints read forms. @throws TypeError for a character above U+00FF */
 export function latin1Encode(value: string): string {
   let out = '';
