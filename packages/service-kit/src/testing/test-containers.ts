@@ -40,10 +40,10 @@ export async function removeOrphanedTestContainers(): Promise<string[]> {
   const { getContainerRuntimeClient } = await import('testcontainers');
   const client = await getContainerRuntimeClient();
   const removed: string[] = [];
-  for (const info of await client.container.list()) {
-    const label = info.Labels?.[TEST_RUN_LABEL];
-    if (!label) continue;
-    const [host, pid] = label.split(':');
+  // Every container with the label, stopped ones too (`client.container.list()` lists running ones only).
+  const labelled = await client.container.dockerode.listContainers({ all: true, filters: { label: [TEST_RUN_LABEL] } });
+  for (const info of labelled) {
+    const [host, pid] = (info.Labels?.[TEST_RUN_LABEL] ?? '').split(':');
     if (host !== hostname() || processAlive(Number(pid))) continue;
     const container = client.container.getById(info.Id);
     // A running container must be stopped before it can be removed.
