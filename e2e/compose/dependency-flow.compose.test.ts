@@ -1,3 +1,4 @@
+import { waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { releaseApi } from '../support/release-api.ts';
 import { gatewayUrl, managementApi } from './stack.ts';
@@ -92,11 +93,17 @@ describe('the dependency update API of the compose stack', () => {
 
   it(`records each job exactly once with ${WORKERS} workers sharing the queues, however often a release is notified`, async () => {
     expect(configs.main, 'the test above made the configs').not.toBe('');
-    // Every worker consumes every one of its queues.
+    // Every worker consumes every one of its queues. The management API publishes a queue's statistics (`consumers`
+    // among them) every few seconds, and none at first: wait until they show all the workers.
     for (const queue of ['release-svc.notifications', 'release-svc.scans', 'release-svc.read-model']) {
-      const res = await managementApi('GET', `/queues/%2F/${encodeURIComponent(queue)}`);
-      expect(res.status).toBe(200);
-      expect((res.body as { consumers: number }).consumers, queue).toBe(WORKERS);
+      let seen: number | undefined;
+      await waitFor(async () => {
+        const res = await managementApi('GET', `/queues/%2F/${encodeURIComponent(queue)}`);
+        expect(res.status).toBe(200);
+        seen = (res.body as { consumers?: number }).consumers;
+        return seen === WORKERS;
+      }, 20_000).catch(() => {});
+      expect(seen, queue).toBe(WORKERS);
     }
     // Eight new versions, each notified three times, all at once: 24 notifications over two configs each, planned
     // and scanned by whichever worker takes them.
