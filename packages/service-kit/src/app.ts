@@ -1,10 +1,9 @@
-import { type ServerResponse, STATUS_CODES } from 'node:http';
-import type { ProblemFieldError } from '@switchyard/contracts';
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
+import { type ErrorFormat, errorHandler, PROBLEM_DETAILS } from './error-handler.ts';
 import { mountHealthRoutes, type ReadinessCheck } from './health.ts';
 import type { Logger } from './logger.ts';
-import { HttpProblem, problemBody, writeProblem } from './problem.ts';
+import { HttpProblem } from './problem.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.ts';
 
 /** What {@link createServiceApp} needs. */
@@ -19,8 +18,8 @@ export interface ServiceAppOptions {
    * or a predicate (e.g. `() => true` to read every body as JSON whatever its content type).
    */
   jsonTypes?: string[] | ((req: Request) => boolean);
-  /** How errors are written; default RFC 9457 problem details ({@link renderProblem}). */
-  renderError?: ErrorRenderer;
+  /** The API's error wire format: how errors are written and which statuses domain errors get; default {@link PROBLEM_DETAILS}. */
+  errorFormat?: ErrorFormat;
   /** Mounts the service's own routes, after the body parser and before the 404 fallback. */
   routes: (app: Express) => void;
 }
@@ -29,7 +28,7 @@ export interface ServiceAppOptions {
  * Creates a service's express app with what every service shares: request ids (`x-request-id` taken
  * or generated, echoed on the response), pino request logging, `X-Content-Type-Options: nosniff`,
  * `/healthz` and `/readyz`, a bounded JSON body parser, a 404 problem for unknown routes and the
- * error mapping of {@link errorHandler} (RFC 9457 unless `renderError` says otherwise). No ETag or `X-Powered-By` from express itself.
+ * error mapping of {@link errorHandler} (RFC 9457 unless `errorFormat` says otherwise). No ETag or `X-Powered-By` from express itself.
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
@@ -60,7 +59,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   );
   options.routes(app);
   app.use(notFound);
-  app.use(errorHandler(options.renderError ?? renderProblem));
+  app.use(errorHandler(options.errorFormat ?? PROBLEM_DETAILS));
   return app;
 }
 
@@ -79,111 +78,4 @@ export function methodNotAllowed(allowed: readonly string[]): RequestHandler {
   return (req) => {
     throw new HttpProblem(405, `${req.method} is not supported here; use ${allow}`, { headers: { allow } });
   };
-}
-
-/** Messages for the body parser's own errors (`err.type` of body-parser / raw-body). */
-const bodyParserDetails: Record<string, string> = {
-  'entity.parse.failed': 'Request body is not valid JSON',
-  'entity.too.large': 'Request body is too large',
-  'encoding.unsupported': 'Request body has an unsupported content encoding',
-  'charset.unsupported': 'Request body must be UTF-8 encoded JSON',
-  'request.aborted': 'Request body was not received completely',
-  'request.size.invalid': 'Request body length does not match its Content-Length',
-};
-
-/** Errors that mean the database could not be reached in time, not that the request was wrong. */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
-
-/**
- * The connection pool gave up waiting for a free connection (node-postgres: "timeout exceeded when
- * trying to connect"), the server refused or dropped the connection, or PostgreSQL is shutting down or
- * out of connections (SQLSTATE 57P0x, 53300): a 503 the client may retry, not a 500.
- */
-function isDatabaseUnavailable(error: unknown): boolean {
-  const e = error as { code?: unknown; message?: unknown } | undefined;
-  if (typeof e?.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
-  return typeof e?.message === 'string' && /timeout exceeded when trying to connect|Connection terminated/i.test(e.message);
-}
-
-/**
- * PostgreSQL's class 22 errors ("data exception": a value out of range, an invalid byte sequence,
- * untranslatable characters) are caused by request values that slipped past validation; they are
- * the client's fault, so 400, never 500.
- */
-function isPostgresDataException(error: unknown): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
-}
-
-/** An error as the client is told about it, whatever the wire format. */
-export interface ClientError {
-  status: number;
-  /** The status's reason phrase, e.g. `Not Found`. */
-  title: string;
-  detail?: string;
-  /** The invalid fields of a 400. */
-  errors?: ProblemFieldError[];
-  /** Extra response headers, e.g. `Allow` on a 405. */
-  headers: Record<string, string>;
-}
-
-/** Writes a {@link ClientError} in an API's own error format. */
-export type ErrorRenderer = (error: ClientError, req: Request, res: ServerResponse) => void;
-
-/** The default {@link ErrorRenderer}: RFC 9457 problem details with `instance` and `requestId`. */
-export const renderProblem: ErrorRenderer = (error, req, res) => {
-  writeProblem(
-    res,
-    problemBody(error.status, error.detail, {
-      instance: req.originalUrl,
-      requestId: String(req.id ?? ''),
-      ...(error.errors ? { errors: error.errors } : {}),
-    }),
-    error.headers,
-  );
-};
-
-/**
- * The error middleware: an {@link HttpProblem} is answered with its status; a body-parser or router
- * error with a 4xx status becomes that 4xx with a plain message; a PostgreSQL data exception becomes
- * a 400; anything else is logged with its stack and answered with an opaque 500 (no stack trace leaves
- * the process). `render` writes the answer in the API's format.
- */
-export function errorHandler(render: ErrorRenderer): ErrorRequestHandler {
-  return (error, req, res, _next) => {
-    if (res.headersSent) {
-      req.log?.error({ err: error }, 'error after the response started');
-      res.destroy();
-      return;
-    }
-    render(classify(error, req), req, res);
-  };
-}
-
-function classify(error: unknown, req: Request): ClientError {
-  const at = (status: number, detail?: string, rest: Partial<ClientError> = {}): ClientError => ({
-    status,
-    title: STATUS_CODES[status] ?? 'Error',
-    ...(detail === undefined ? {} : { detail }),
-    headers: {},
-    ...rest,
-  });
-  if (error instanceof HttpProblem) {
-    return at(error.status, error.detail, { headers: error.headers, ...(error.errors ? { errors: error.errors } : {}) });
-  }
-  if (isPostgresDataException(error)) {
-    req.log?.warn({ err: error }, 'the database refused a value');
-    return at(400, 'A value in the request cannot be stored');
-  }
-  if (isDatabaseUnavailable(error)) {
-    req.log?.warn({ err: error }, 'database busy or unavailable');
-    return at(503, 'The service is busy or its database is unavailable; retry shortly', { headers: { 'retry-after': '1' } });
-  }
-  const e = error as { status?: unknown; statusCode?: unknown; type?: unknown };
-  const status = typeof e?.status === 'number' ? e.status : typeof e?.statusCode === 'number' ? e.statusCode : 500;
-  if (status >= 400 && status < 500) {
-    return at(status, bodyParserDetails[String(e.type)] ?? (status === 400 ? 'Malformed request' : undefined));
-  }
-  req.log?.error({ err: error }, 'unhandled error');
-  return at(500, 'An unexpected error occurred; the request id identifies it in the logs');
 }

@@ -1,13 +1,20 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect, type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
 
 /** Where a service's data lives: a PostgreSQL server, or embedded PGlite in a folder (or in memory). */
 export type DatabaseTarget = { kind: 'postgres'; url: string; poolSize?: number } | { kind: 'pglite'; dataDir: string };
 
-/** A service's database handle: the Kysely instance, what it runs on, and how to close it. */
-export interface Database<DB> {
+/**
+ * What raw SQL (Kysely's `sql` template) runs on: a `Kysely` instance or a `Transaction` of any database type.
+ * Shared modules that own their own tables (the outbox, processed messages, migrations bookkeeping) take this,
+ * so a service passes its own typed handle without a cast.
+ */
+export type SqlExecutor = Parameters<RawBuilder<unknown>['execute']>[0];
+
+/** A service's database handle: the Kysely instance, what it runs on, and how to close it (`[Symbol.asyncDispose]` is `close()`). */
+export interface Database<DB> extends AsyncDisposable {
   db: Kysely<DB>;
   kind: DatabaseTarget['kind'];
   /** Resolves when the database answers a trivial query; throws otherwise (used by `/readyz`). */
@@ -60,15 +67,17 @@ export function openDatabase<DB>(target: DatabaseTarget): Database<DB> {
     db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
   }
   let closed: Promise<void> | undefined;
+  const close = () => {
+    closed ??= db.destroy();
+    return closed;
+  };
   return {
     db,
     kind: target.kind,
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => {
-      closed ??= db.destroy();
-      return closed;
-    },
+    close,
+    [Symbol.asyncDispose]: close,
   };
 }

@@ -1,9 +1,9 @@
 import type { DependencyApiError, DependencyApiErrors } from '@switchyard/contracts';
-import type { ErrorRenderer } from './app.ts';
+import type { ErrorFormat, ErrorRenderer } from './error-handler.ts';
 
 /**
  * Writes errors as JSON:API error objects the way the dependency update API's original did
- * (reference/dependabot.md 1.2): `application/json; charset=utf-8`,
+ * (Dependabot's API, archived at https://github.com/dependabot/api-docs): `application/json; charset=utf-8`,
  * `{"errors":[{"status":403,"title":"Forbidden","detail":"..."}]}` with a numeric `status`. A 400 that
  * names invalid fields carries one error object per field, each with `source.pointer` (`/repo-id`) or
  * `source.parameter` (`page`) and a detail that names the field.
@@ -34,3 +34,9 @@ export const renderJsonApiErrors: ErrorRenderer = (error, _req, res) => {
   });
   res.end(payload);
 };
+
+/**
+ * The dependency update API's error wire format: JSON:API error objects, and a duplicate answered with 400
+ * (not 409), as the original API did when an update config already existed.
+ */
+export const JSON_API_ERRORS: ErrorFormat = { render: renderJsonApiErrors, statuses: { already_exists: 400 } };

@@ -24,7 +24,7 @@ export class MigrationFailedError extends Error {
  * (the compose stack's and the Kubernetes README's roles) must not be asked for it.
  * @throws the database's error when the schema is missing and the role may not create it
  */
-export async function ensureSchema(db: Kysely<unknown>, schema: string): Promise<void> {
+export async function ensureSchema<DB>(db: Kysely<DB>, schema: string): Promise<void> {
   const { rows } = await sql<{ found: number }>`select 1 as found from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
   if (rows.length === 0) await db.schema.createSchema(schema).ifNotExists().execute();
 }
@@ -36,7 +36,7 @@ export async function ensureSchema(db: Kysely<unknown>, schema: string): Promise
  * @returns the names of the migrations applied by this call (empty when already up to date)
  * @throws MigrationFailedError
  */
-export async function migrateToLatest(db: Kysely<unknown>, schema: string, migrations: Record<string, Migration>): Promise<string[]> {
+export async function migrateToLatest<DB>(db: Kysely<DB>, schema: string, migrations: Record<string, Migration>): Promise<string[]> {
   await ensureSchema(db, schema);
   const migrator = new Migrator({
     db,

@@ -1,6 +1,5 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Logger } from './logger.ts';
 import { problemBody } from './problem.ts';
 
 /**
@@ -22,12 +21,17 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
   );
 }
 
-/** A listening HTTP server and its base URL (`http://127.0.0.1:PORT`). */
-export interface Listening {
+/** A listening HTTP server and its base URL (`http://127.0.0.1:PORT`); `await using` (or a service's scope) closes it. */
+export interface Listening extends AsyncDisposable {
   server: Server;
   url: string;
   port: number;
-  /** Stops accepting connections, lets requests in flight finish, then closes the rest after `graceMs`. */
+  /**
+   * Stops accepting connections and lets requests in flight finish: their responses, and any request that still
+   * arrives on an open keep-alive connection, carry `Connection: close`, and each connection is closed as soon as
+   * it has no request in flight. Connections still open after `graceMs` (default 5 s) are destroyed. Resolves
+   * once every connection is closed; the same promise however often called. `[Symbol.asyncDispose]` is `close()`.
+   */
   close: (graceMs?: number) => Promise<void>;
 }
 
@@ -38,7 +42,22 @@ export interface Listening {
  * @throws the listen error (e.g. `EADDRINUSE`)
  */
 export async function listen(handler: RequestListener, port: number, host = '0.0.0.0'): Promise<Listening> {
-  const server = createServer({ keepAliveTimeout: 65_000, headersTimeout: 60_000, requestTimeout: 120_000 }, handler);
+  let closing: Promise<void> | undefined;
+  // Responses not yet finished: told to close their connection when the server closes.
+  const inFlight = new Set<ServerResponse>();
+  const server = createServer({ keepAliveTimeout: 65_000, headersTimeout: 60_000, requestTimeout: 120_000 }, (req, res) => {
+    if (closing) {
+      res.setHeader('connection', 'close');
+    } else {
+      inFlight.add(res);
+      res.once('close', () => inFlight.delete(res));
+      res.once('finish', () => {
+        // A response that began before close() with its headers already sent leaves a keep-alive connection behind.
+        if (closing) setImmediate(() => server.closeIdleConnections());
+      });
+    }
+    handler(req, res);
+  });
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -49,80 +68,26 @@ export async function listen(handler: RequestListener, port: number, host = '0.0
   });
   const actual = (server.address() as AddressInfo).port;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  let closing: Promise<void> | undefined;
+  const close = (graceMs = 5_000) => {
+    closing ??= new Promise<void>((resolve) => {
+      const force = setTimeout(() => server.closeAllConnections(), graceMs);
+      force.unref();
+      server.close(() => {
+        clearTimeout(force);
+        resolve();
+      });
+      // Keep-alive clients under load always have a next request ready: without `Connection: close` they would keep
+      // their connections (and the server) busy until the grace ran out.
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+      server.closeIdleConnections();
+    });
+    return closing;
+  };
   return {
     server,
     port: actual,
     url: `http://${shownHost}:${actual}`,
-    close: (graceMs = 5_000) => {
-      closing ??= new Promise<void>((resolve) => {
-        const force = setTimeout(() => server.closeAllConnections(), graceMs);
-        force.unref();
-        server.close(() => {
-          clearTimeout(force);
-          resolve();
-        });
-        server.closeIdleConnections();
-      });
-      return closing;
-    },
+    close,
+    [Symbol.asyncDispose]: () => close(),
   };
-}
-
-/**
- * {@link listen}, for a service holding resources (database, bus): when listening fails they are released
- * and the error rethrown; the returned `close()` stops HTTP first, then releases them, once however often called.
- * @param release closes what the service opened before listening, in the order it must be closed
- * @throws the listen error (e.g. `EADDRINUSE`), after `release`
- */
-export async function listenHolding(
-  handler: RequestListener,
-  port: number,
-  host: string,
-  release: () => Promise<void>,
-): Promise<Listening> {
-  let http: Listening;
-  try {
-    http = await listen(handler, port, host);
-  } catch (error) {
-    await release();
-    throw error;
-  }
-  let closing: Promise<void> | undefined;
-  return {
-    ...http,
-    close: (graceMs?: number) => {
-      closing ??= http.close(graceMs).then(release);
-      return closing;
-    },
-  };
-}
-
-/**
- * Runs `shutdown` once on the first SIGINT or SIGTERM, then exits 0 (1 when it throws).
- * A second signal, or `shutdown` taking longer than `deadlineMs`, exits at once with status 1.
- */
-export function onShutdownSignal(logger: Logger, shutdown: () => Promise<void>, deadlineMs = 10_000): void {
-  let started = false;
-  const handle = (signal: NodeJS.Signals) => {
-    if (started) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    started = true;
-    logger.info({ signal }, 'shutting down');
-    setTimeout(() => {
-      logger.error('shutdown took too long: exiting');
-      process.exit(1);
-    }, deadlineMs).unref();
-    shutdown().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', handle);
-  process.on('SIGTERM', handle);
 }

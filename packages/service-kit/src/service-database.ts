@@ -34,7 +34,7 @@ export async function openServiceDatabase<DB>(
 ): Promise<Database<DB>> {
   const database = openDatabase<DB>(databaseTarget(config.DATABASE_URL, config.DATA_DIR, schema, config.DB_POOL_SIZE));
   try {
-    const applied = await migrateToLatest(database.db as never, schema, migrations);
+    const applied = await migrateToLatest(database.db, schema, migrations);
     logger.info({ database: database.kind, applied }, `${schema} schema up to date`);
   } catch (error) {
     await database.close();

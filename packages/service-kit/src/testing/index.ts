@@ -1,5 +1,7 @@
 import './provided-context.ts';
 
+export * from './event-tap.ts';
 export * from './http-client.ts';
 export * from './process.ts';
+export * from './process-stack.ts';
 export * from './test-database.ts';
