@@ -4,7 +4,7 @@ import { CreateUpdateConfig, PatchUpdateConfig, ReposQuery, UpdateConfigId } fro
 const messages = (result: { error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   (result.error?.issues ?? []).map((issue) => `${issue.path.join('.')}: ${issue.message}`);
 
-describe('CreateUpdateConfig (reference/dependabot.md 1.3 and 5)', () => {
+describe('CreateUpdateConfig, as real clients sent it', () => {
   it('reads the documented example and fills the documented defaults', () => {
     const body = {
       'repo-id': 93163073,

@@ -3,15 +3,16 @@ import type { ChannelModel, ConfirmChannel, ConsumeMessage, Options } from 'amqp
 import { publishConfirmed } from './amqp-publish.ts';
 import { consumerTopology, declareConsumerTopology, retryQueueName } from './amqp-topology.ts';
 import { type BackoffOptions, backoffDelay, withTimeout } from './backoff.ts';
-import type { EventHandler } from './bus.ts';
+import type { EventHandler, ParkedReason } from './bus.ts';
 import { describeError, type ResolvedConsumerSpec, retryDelayFor } from './consumer-spec.ts';
 import { decodeEvent } from './envelope-codec.ts';
+import { UnprocessableEventError } from './errors.ts';
 
 /** Header with the number of failed tries so far (set on messages sent to retry and parking queues). */
 export const ATTEMPTS_HEADER = 'x-attempts';
 /** Header with the last handler error (`Name: message`, at most 1000 characters) on retried and parked messages. */
 export const LAST_ERROR_HEADER = 'x-last-error';
-/** Header on parked messages: `max-attempts` or `invalid-envelope`. */
+/** Header on parked messages: `max-attempts`, `invalid-envelope` or `unprocessable-event` (a {@link ParkedReason}). */
 export const PARKED_REASON_HEADER = 'x-parked-reason';
 /** Header on retried and parked messages: the routing key the message was first published with. */
 export const ORIGINAL_ROUTING_KEY_HEADER = 'x-original-routing-key';
@@ -139,9 +140,11 @@ export function createAmqpConsumer(options: AmqpConsumerOptions): AmqpConsumer {
     } catch (error) {
       const lastError = describeError(error);
       const common = { [ATTEMPTS_HEADER]: attempt, [LAST_ERROR_HEADER]: lastError };
-      if (attempt >= spec.maxAttempts) {
-        logger.error({ err: error, eventId: event.id, type: event.type, attempt }, 'handler failed for the last time; parking the message');
-        await forward(ch, message, topology.parking, { ...common, [PARKED_REASON_HEADER]: 'max-attempts' });
+      const unprocessable = error instanceof UnprocessableEventError;
+      if (unprocessable || attempt >= spec.maxAttempts) {
+        const reason: ParkedReason = unprocessable ? 'unprocessable-event' : 'max-attempts';
+        logger.error({ err: error, eventId: event.id, type: event.type, attempt, reason }, 'parking the message');
+        await forward(ch, message, topology.parking, { ...common, [PARKED_REASON_HEADER]: reason });
       } else {
         const delayMs = retryDelayFor(spec, attempt);
         logger.warn({ err: error, eventId: event.id, type: event.type, attempt, retryInMs: delayMs }, 'handler failed; retrying later');

@@ -47,6 +47,13 @@ export interface DeliveryContext {
  */
 export type EventHandler = (event: EventEnvelope, context: DeliveryContext) => Promise<void>;
 
+/**
+ * Why a message was parked: `max-attempts` (the handler kept failing), `invalid-envelope` (the body is not an
+ * event envelope; it never reached a handler) or `unprocessable-event` (the handler threw `UnprocessableEventError`).
+ * On RabbitMQ it is the parked message's `x-parked-reason` header.
+ */
+export type ParkedReason = 'max-attempts' | 'invalid-envelope' | 'unprocessable-event';
+
 /** A running consumer. */
 export interface ConsumerHandle {
   /** The consumer's queue name. */

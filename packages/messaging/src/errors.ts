@@ -53,3 +53,15 @@ export class InvalidConsumerSpecError extends Error {
     this.name = 'InvalidConsumerSpecError';
   }
 }
+
+/**
+ * Thrown by a handler (or `consumeEvents`) for an event no retry can help: an unknown type or payload version, or
+ * a payload that fails its schema. The bus parks the message at once with reason `unprocessable-event` and this
+ * message, instead of retrying it `maxAttempts` times.
+ */
+export class UnprocessableEventError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnprocessableEventError';
+  }
+}

@@ -7,9 +7,9 @@ import { startOutboxRelay } from './outbox-relay.ts';
 type Logger = Parameters<typeof createInProcessBus>[0]['logger'];
 
 /** Where a producing service's events go: an injected bus, RabbitMQ, or an in-process bus. */
-export interface EventPublishingOptions {
-  /** The database holding `<schema>.outbox`. */
-  db: Kysely<never>;
+export interface EventPublishingOptions<DB> {
+  /** The service's database, holding `<schema>.outbox` (its own typed handle: no cast needed). */
+  db: Kysely<DB>;
   schema: string;
   logger: Logger;
   /** A bus to use as it is (not closed by {@link EventPublishing.close}). */
@@ -31,7 +31,7 @@ export interface EventPublishing {
  * `amqpUrl`, else in-process) and the relay that publishes `<schema>.outbox` to it with publisher confirms.
  * @throws the connection error when RabbitMQ cannot be reached at start
  */
-export async function startEventPublishing(options: EventPublishingOptions): Promise<EventPublishing> {
+export async function startEventPublishing<DB>(options: EventPublishingOptions<DB>): Promise<EventPublishing> {
   const { logger } = options;
   const owned = options.bus === undefined;
   const bus =

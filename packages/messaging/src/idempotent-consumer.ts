@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@switchyard/contracts';
-import { ensureSchema } from '@switchyard/service-kit';
+import { ensureSchema, type SqlExecutor } from '@switchyard/service-kit';
 import { type Generated, type Kysely, sql, type Transaction } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
@@ -22,7 +22,10 @@ export interface ProcessedMessageOptions {
   table?: string;
 }
 
-type ProcessedDatabase = Record<string, ProcessedMessageTable>;
+/** The default processed-message table, inside the service's schema. */
+export interface ProcessedMessageDatabase {
+  processed_message: ProcessedMessageTable;
+}
 
 /**
  * The migration creating `<schema>.processed_message(id uuid primary key, processed_at timestamptz not null default now())`
@@ -66,14 +69,9 @@ export async function handleOnce<DB>(
 ): Promise<boolean> {
   const table = options.table ?? PROCESSED_MESSAGE_TABLE;
   return db.transaction().execute(async (trx) => {
-    const inserted = await (trx as unknown as Kysely<ProcessedDatabase>)
-      .withSchema(schema)
-      .insertInto(table)
-      .values({ id: event.id })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!inserted) return false;
+    const { rows } = await sql<{ id: string }>`insert into ${sql.table(`${schema}.${table}`)} (id) values (${event.id}::uuid)
+      on conflict (id) do nothing returning id`.execute(trx);
+    if (rows.length === 0) return false;
     await work(trx);
     return true;
   });
@@ -84,17 +82,14 @@ export async function handleOnce<DB>(
  * retries, parking and replays from parking).
  * @returns how many rows were deleted
  */
-export async function pruneProcessedMessages<DB>(
-  db: Kysely<DB>,
+export async function pruneProcessedMessages(
+  db: SqlExecutor,
   schema: string,
   retentionMs: number,
   options: ProcessedMessageOptions = {},
 ): Promise<number> {
   const table = options.table ?? PROCESSED_MESSAGE_TABLE;
-  const result = await (db as unknown as Kysely<ProcessedDatabase>)
-    .withSchema(schema)
-    .deleteFrom(table)
-    .where('processed_at', '<', sql<Date>`now() - make_interval(secs => ${retentionMs / 1000})`)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const result = await sql`delete from ${sql.table(`${schema}.${table}`)}
+    where processed_at < now() - make_interval(secs => ${retentionMs / 1000})`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }

@@ -1,9 +1,9 @@
 import type { EventEnvelope } from '@switchyard/contracts';
 import type { Logger } from '@switchyard/service-kit';
-import type { ConsumerHandle, ConsumerSpec, EventHandler, MessageBus } from './bus.ts';
+import type { ConsumerHandle, ConsumerSpec, EventHandler, MessageBus, ParkedReason } from './bus.ts';
 import { describeError, type ResolvedConsumerSpec, resolveConsumerSpec, retryDelayFor } from './consumer-spec.ts';
 import { assertValidEvents, decodeEvent, encodeEvent } from './envelope-codec.ts';
-import { BusClosedError } from './errors.ts';
+import { BusClosedError, UnprocessableEventError } from './errors.ts';
 import { topicMatches } from './topic.ts';
 
 /** A message the in-process bus gave up on (the stand-in for a `<queue>.parking` message). */
@@ -16,8 +16,8 @@ export interface ParkedMessage {
   body: string;
   /** The event, when the body was a valid envelope. */
   event?: EventEnvelope;
-  /** `max-attempts` (the handler kept failing) or `invalid-envelope` (never reached a handler). */
-  reason: 'max-attempts' | 'invalid-envelope';
+  /** `max-attempts` (the handler kept failing), `invalid-envelope` (never reached a handler) or `unprocessable-event` (see `UnprocessableEventError`). */
+  reason: ParkedReason;
   /** The last error (`Name: message`) or why the body is not an envelope. */
   error: string;
   /** Failed tries (0 for an invalid envelope). */
@@ -148,12 +148,18 @@ export function createInProcessBus(options: InProcessBusOptions): InProcessBus {
       await consumer.handler(event, { attempt, queue: queue.name, redelivered: false });
     } catch (error) {
       const lastError = describeError(error);
-      if (attempt >= consumer.spec.maxAttempts) {
+      const unprocessable = error instanceof UnprocessableEventError;
+      if (unprocessable || attempt >= consumer.spec.maxAttempts) {
         logger.error(
           { err: error, queue: queue.name, eventId: event.id, type: event.type, attempt },
-          'handler failed for the last time; parking',
+          unprocessable ? 'event cannot be processed; parking' : 'handler failed for the last time; parking',
         );
-        park(queue, message, { event, reason: 'max-attempts', error: lastError, attempts: attempt });
+        park(queue, message, {
+          event,
+          reason: unprocessable ? 'unprocessable-event' : 'max-attempts',
+          error: lastError,
+          attempts: attempt,
+        });
         return;
       }
       if (closed) return;

@@ -1,17 +1,19 @@
 import type { EventEnvelope } from '@switchyard/contracts';
-import { ensureSchema } from '@switchyard/service-kit';
-import { type ColumnType, type Generated, type Kysely, sql } from 'kysely';
+import { ensureSchema, type SqlExecutor } from '@switchyard/service-kit';
+import { type ColumnType, type Generated, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { assertValidEvents } from './envelope-codec.ts';
 
 /**
  * A row of `<schema>.outbox`. `seq` orders rows (bigint identity; a string as node-postgres returns int8);
- * `data` is the event's payload as JSONB; `published_at` is null until the relay had the event confirmed.
+ * `version` is the event's payload version; `data` is the event's payload as JSONB; `published_at` is null
+ * until the relay had the event confirmed.
  */
 export interface OutboxTable {
   seq: Generated<string>;
   id: string;
   type: string;
+  version: Generated<number>;
   source: string;
   time: ColumnType<Date, string, never>;
   data: ColumnType<unknown, unknown, never>;
@@ -28,14 +30,13 @@ export interface OutboxDatabase {
 export interface OutboxRow {
   id: string;
   type: string;
+  version: number;
   source: string;
   time: Date | string;
   data: unknown;
 }
 
-function outboxOf<DB>(db: Kysely<DB>, schema: string): Kysely<OutboxDatabase> {
-  return (db as unknown as Kysely<OutboxDatabase>).withSchema(schema);
-}
+const outboxTable = (schema: string) => sql.table(`${schema}.outbox`);
 
 /**
  * The migration creating `<schema>.outbox`: `seq bigint generated always as identity primary key`,
@@ -75,71 +76,73 @@ export function outboxMigration(schema: string): Migration {
 }
 
 /**
+ * The migration adding `version integer not null default 1` to `<schema>.outbox` (the payload version of each
+ * event; rows written before it are version 1). Add it after {@link outboxMigration}, under a later name.
+ */
+export function outboxVersionMigration(schema: string): Migration {
+  return {
+    async up(db) {
+      await db.schema
+        .withSchema(schema)
+        .alterTable('outbox')
+        .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
+    },
+    async down(db) {
+      await db.schema.withSchema(schema).alterTable('outbox').dropColumn('version').execute();
+    },
+  };
+}
+
+/**
  * Stores events in `<schema>.outbox` for the relay to publish. Call it with the transaction that makes
  * the change the events describe, so both commit or neither does. Order of `events` is publication order.
+ * Producers use an `EventOutbox` (`eventOutbox()`), which builds and checks catalogued events; this is its storage.
  * @param trx the caller's transaction (a plain `Kysely` works too, then the insert commits on its own)
  * @throws InvalidEventError when an event is not a valid envelope (nothing is inserted; the caller's transaction should roll back)
  * @throws the database error, e.g. a unique violation when an event id is already in the outbox
  */
-export async function appendToOutbox<DB>(trx: Kysely<DB>, schema: string, events: readonly EventEnvelope[]): Promise<void> {
+export async function appendToOutbox(trx: SqlExecutor, schema: string, events: readonly EventEnvelope[]): Promise<void> {
   assertValidEvents(events);
   if (events.length === 0) return;
-  await outboxOf(trx, schema)
-    .insertInto('outbox')
-    .values(
-      events.map((event) => ({
-        id: event.id,
-        type: event.type,
-        source: event.source,
-        time: event.time,
-        // As text cast to jsonb: the same on node-postgres and PGlite, whatever the shape of `data`.
-        data: sql`cast(${JSON.stringify(event.data ?? null)} as text)::jsonb`,
-      })),
-    )
-    .execute();
+  const rows = events.map(
+    // `data` as text cast to jsonb: the same on node-postgres and PGlite, whatever the shape of `data`.
+    (event) =>
+      sql`(${event.id}::uuid, ${event.type}, ${event.version ?? 1}::integer, ${event.source}, ${event.time}::timestamptz, cast(${JSON.stringify(event.data ?? null)} as text)::jsonb)`,
+  );
+  await sql`insert into ${outboxTable(schema)} (id, type, version, source, time, data) values ${sql.join(rows)}`.execute(trx);
 }
 
 /**
  * Locks and returns up to `limit` of the oldest unpublished rows, skipping rows another transaction holds
  * (`FOR UPDATE SKIP LOCKED`), so relays in several processes never take the same row. Use inside a transaction.
  */
-export async function claimUnpublished<DB>(trx: Kysely<DB>, schema: string, limit: number): Promise<OutboxRow[]> {
-  return outboxOf(trx, schema)
-    .selectFrom('outbox')
-    .select(['id', 'type', 'source', 'time', 'data'])
-    .where('published_at', 'is', null)
-    .orderBy('seq')
-    .limit(limit)
-    .forUpdate()
-    .skipLocked()
-    .execute();
+export async function claimUnpublished(trx: SqlExecutor, schema: string, limit: number): Promise<OutboxRow[]> {
+  const { rows } = await sql<OutboxRow>`select id, type, version, source, time, data from ${outboxTable(schema)}
+    where published_at is null order by seq limit ${limit} for update skip locked`.execute(trx);
+  return rows;
 }
 
 /** Sets `published_at = now()` on the rows with these ids. */
-export async function markPublished<DB>(trx: Kysely<DB>, schema: string, ids: readonly string[]): Promise<void> {
+export async function markPublished(trx: SqlExecutor, schema: string, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  await outboxOf(trx, schema)
-    .updateTable('outbox')
-    .set({ published_at: sql`now()` })
-    .where('id', 'in', [...ids])
-    .execute();
+  await sql`update ${outboxTable(schema)} set published_at = now() where id in (${sql.join(ids.map((id) => sql`${id}::uuid`))})`.execute(
+    trx,
+  );
 }
 
 /**
  * Deletes rows published more than `retentionMs` ago (by the database clock).
  * @returns how many rows were deleted
  */
-export async function prunePublished<DB>(db: Kysely<DB>, schema: string, retentionMs: number): Promise<number> {
-  const result = await outboxOf(db, schema)
-    .deleteFrom('outbox')
-    .where('published_at', 'is not', null)
-    .where('published_at', '<', sql<Date>`now() - make_interval(secs => ${retentionMs / 1000})`)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+export async function prunePublished(db: SqlExecutor, schema: string, retentionMs: number): Promise<number> {
+  const result = await sql`delete from ${outboxTable(schema)}
+    where published_at is not null and published_at < now() - make_interval(secs => ${retentionMs / 1000})`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 /** Rebuilds the envelope of an outbox row; `time` comes back in UTC with millisecond precision. */
 export function rowToEnvelope(row: OutboxRow): EventEnvelope {
   const time = row.time instanceof Date ? row.time : new Date(row.time);
-  return { id: row.id, type: row.type, source: row.source, time: time.toISOString(), data: row.data };
+  return { id: row.id, type: row.type, version: row.version, source: row.source, time: time.toISOString(), data: row.data };
 }

@@ -1,10 +1,12 @@
 import type { Duplex } from 'node:stream';
-import type { EventEnvelope } from '@switchyard/contracts';
+import { defineEvent, type EventEnvelope } from '@switchyard/contracts';
 import { waitFor } from '@switchyard/service-kit/testing';
 import amqplib, { type ChannelModel } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { z } from 'zod';
 import { type AmqpBus, createAmqpBus } from '../src/amqp-bus.ts';
 import type { ConsumerSpec } from '../src/bus.ts';
+import { consumeEvents } from '../src/consume-events.ts';
 import { BrokerUnavailableError, BusClosedError, PublishError } from '../src/errors.ts';
 import { type BrokerProbe, openBrokerProbe } from './amqp-support.ts';
 import { makeEvent, testLogger, uniqueSuffix } from './support.ts';
@@ -170,6 +172,32 @@ describe('AMQP bus on RabbitMQ', () => {
       expect(first.properties.headers).toMatchObject({ 'x-parked-reason': 'invalid-envelope', 'x-original-routing-key': 'feed.item' });
       expect(String(first.properties.headers?.['x-last-error'])).toMatch(/not JSON/);
       expect(String(second.properties.headers?.['x-last-error'])).toMatch(/^body is not an EventEnvelope: id:/);
+    } finally {
+      await bus.close();
+    }
+  });
+
+  it('parks an event whose payload fails its catalogued schema at once, with the reason, and hands valid ones over parsed', async () => {
+    const { bus } = await openBus();
+    try {
+      const Measured = defineEvent('probe.measured', z.object({ celsius: z.number() }));
+      const readings: number[] = [];
+      const consumer = { queue: `${prefix}.catalogued`, events: [Measured] as const, maxAttempts: 5, retryDelaysMs: [100] };
+      specs.push({ queue: consumer.queue, bindings: ['probe.measured'], maxAttempts: 5, retryDelaysMs: [100] });
+      await consumeEvents(bus, consumer, async (event) => {
+        readings.push(event.data.celsius);
+      });
+      const broken = makeEvent('probe.measured', { celsius: 'warm' });
+      await bus.publish([broken, makeEvent('probe.measured', { celsius: 21.5 })]);
+
+      const parked = await probe.take(`${consumer.queue}.parking`);
+      expect(JSON.parse(parked.content.toString('utf8'))).toEqual(broken);
+      expect(parked.properties.headers).toMatchObject({ 'x-attempts': 1, 'x-parked-reason': 'unprocessable-event' });
+      expect(String(parked.properties.headers?.['x-last-error'])).toMatch(
+        /^UnprocessableEventError: probe\.measured payload is invalid: data\.celsius/,
+      );
+      await waitFor(async () => readings.length === 1);
+      expect(readings).toEqual([21.5]);
     } finally {
       await bus.close();
     }

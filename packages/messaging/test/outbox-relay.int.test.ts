@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type AmqpBus, createAmqpBus } from '../src/amqp-bus.ts';
 import type { ConsumerSpec, MessageBus } from '../src/bus.ts';
-import { appendToOutbox, outboxMigration } from '../src/outbox.ts';
+import { appendToOutbox, outboxMigration, outboxVersionMigration } from '../src/outbox.ts';
 import { startOutboxRelay } from '../src/outbox-relay.ts';
 import { type BrokerProbe, openBrokerProbe } from './amqp-support.ts';
 import { makeEvent, testLogger, uniqueSuffix } from './support.ts';
@@ -20,7 +20,10 @@ let probe: BrokerProbe;
 
 /** Migrates a schema of its own for one test, so relays of different tests never see each other's rows. */
 async function outboxSchema(schema: string): Promise<string> {
-  await migrateToLatest(database.db, schema, { '0001_outbox': outboxMigration(schema) });
+  await migrateToLatest(database.db, schema, {
+    '0001_outbox': outboxMigration(schema),
+    '0002_outbox_version': outboxVersionMigration(schema),
+  });
   return schema;
 }
 

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleOnce, processedMessageMigration } from '../src/idempotent-consumer.ts';
 import { createInProcessBus } from '../src/in-process-bus.ts';
-import { appendToOutbox, outboxMigration } from '../src/outbox.ts';
+import { appendToOutbox, outboxMigration, outboxVersionMigration } from '../src/outbox.ts';
 import { startOutboxRelay } from '../src/outbox-relay.ts';
 import { makeEvent, testLogger } from './support.ts';
 
@@ -16,6 +16,7 @@ beforeAll(async () => {
   database = openDatabase(databaseTarget(undefined, 'memory://', 'x'));
   await migrateToLatest(database.db, schema, {
     '0001_outbox': outboxMigration(schema),
+    '0001_outbox_version': outboxVersionMigration(schema),
     '0002_processed_message': processedMessageMigration(schema),
   });
 });

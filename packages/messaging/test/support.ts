@@ -10,7 +10,7 @@ export function uniqueSuffix(): string {
   return randomBytes(4).toString('hex');
 }
 
-/** A valid envelope of `type` with `data`. */
+/** A valid envelope of `type` (payload version 1) with `data`. */
 export function makeEvent<T>(type: string, data: T, source = 'test-svc'): EventEnvelope<T> {
-  return { id: randomUUID(), type, source, time: new Date().toISOString(), data };
+  return { id: randomUUID(), type, version: 1, source, time: new Date().toISOString(), data };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Wire schemas of the book catalogue (`seeds/001`). Field names are exactly the seed's: `Id`, `Name`,
+ * Wire schemas of the book catalogue (catalog-svc's README). Field names are exactly the API's: `Id`, `Name`,
  * `Author`, `Price`, `Year`. Bounds are this project's choice (the seed shows none) and are listed in
  * `services/catalog-svc/README.md`.
  */

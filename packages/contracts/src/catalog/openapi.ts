@@ -1,7 +1,7 @@
 import { jsonContent, jsonSchema, problemResponse } from '../openapi-helpers.ts';
 import { Book, BookReplacement, MAX_BOOK_ID, MAX_PAGE_SIZE, NewBook, SORTABLE_BOOK_FIELDS, Welcome } from './book.ts';
 
-/** Paths and component schemas of the book catalogue (seeds/001). */
+/** Paths and component schemas of the book catalogue (routes in catalog-svc's README). */
 export function catalogOpenApi(): { paths: Record<string, unknown>; schemas: Record<string, unknown> } {
   const etag = { ETag: { description: 'Strong entity tag of this version of the book', schema: { type: 'string' } } };
   const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: MAX_BOOK_ID } };

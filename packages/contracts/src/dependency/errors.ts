@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The error envelope of the dependency update API, as the original service sent it
- * (reference/dependabot.md 1.2, dependabot/feedback#335 and #941): JSON:API-like, but `status` is a
+ * (https://github.com/dependabot/api-docs, dependabot/feedback#335 and #941): JSON:API-like, but `status` is a
  * JSON number and the content type is plain `application/json; charset=utf-8`.
  * e.g. `{"errors":[{"status":403,"title":"Forbidden","detail":"No access token provided in 'Authorization' header"}]}`
  */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineEvent } from '../events.ts';
 import { ACCOUNT_TYPES, AUTOMERGE_RULES, PACKAGE_MANAGERS, UPDATE_SCHEDULES, WEEKDAYS } from './resources.ts';
 
 /**
@@ -7,16 +8,6 @@ import { ACCOUNT_TYPES, AUTOMERGE_RULES, PACKAGE_MANAGERS, UPDATE_SCHEDULES, WEE
  * `revision` grows by one with every change of a row: a consumer applies an event only when its
  * revision is newer than what it holds (events may arrive twice or out of order).
  */
-export const CONFIG_EVENT_TYPES = [
-  'account.created',
-  'account.updated',
-  'repo.created',
-  'repo.updated',
-  'update_config.created',
-  'update_config.updated',
-  'update_config.deleted',
-] as const;
-export type ConfigEventType = (typeof CONFIG_EVENT_TYPES)[number];
 
 /** `account.created` / `account.updated`: a code-host user or organisation and the service's settings for it. */
 export const AccountState = z.object({
@@ -73,3 +64,29 @@ export const UpdateConfigState = z.object({
   revision: z.int(),
 });
 export type UpdateConfigState = z.infer<typeof UpdateConfigState>;
+
+/** `account.created`: an account first seen (revision 1). */
+export const AccountCreatedEvent = defineEvent('account.created', AccountState);
+/** `account.updated`: an account's login, type or settings changed. */
+export const AccountUpdatedEvent = defineEvent('account.updated', AccountState);
+/** `repo.created`: a repo first seen (revision 1). */
+export const RepoCreatedEvent = defineEvent('repo.created', RepoState);
+/** `repo.updated`: what the code host says about a repo changed. */
+export const RepoUpdatedEvent = defineEvent('repo.updated', RepoState);
+/** `update_config.created`. */
+export const UpdateConfigCreatedEvent = defineEvent('update_config.created', UpdateConfigState);
+/** `update_config.updated`. */
+export const UpdateConfigUpdatedEvent = defineEvent('update_config.updated', UpdateConfigState);
+/** `update_config.deleted`: the config's last state before deletion. */
+export const UpdateConfigDeletedEvent = defineEvent('update_config.deleted', UpdateConfigState);
+
+/** Every event config-svc publishes. */
+export const CONFIG_EVENTS = [
+  AccountCreatedEvent,
+  AccountUpdatedEvent,
+  RepoCreatedEvent,
+  RepoUpdatedEvent,
+  UpdateConfigCreatedEvent,
+  UpdateConfigUpdatedEvent,
+  UpdateConfigDeletedEvent,
+] as const;

@@ -4,7 +4,7 @@ import { PullRequestJobResource, ReleaseNotificationBody, ReleaseNotificationRes
 import { CreateUpdateConfig, PatchUpdateConfig } from './requests.ts';
 import { AccountsDocument, ReposDocument, UpdateConfigDocument } from './resources.ts';
 
-/** Paths and component schemas of the dependency update API (seeds/000), served by config-svc and release-svc. */
+/** Paths and component schemas of the dependency update API (https://github.com/dependabot/api-docs), served by config-svc and release-svc. */
 export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: Record<string, unknown> } {
   const tags = ['dependency update service'];
   const security = [{ personalToken: [] }];

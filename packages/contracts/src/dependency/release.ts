@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { defineEvent } from '../events.ts';
 import { PACKAGE_MANAGERS } from './resources.ts';
 
 /**
- * Wire schemas of private release notifications and the pull-request jobs they lead to (seeds/000,
- * `POST /release_notifications/private`; the status and job views answer what the original's users asked
- * for in reference/dependabot.md sections 2 and 4).
+ * Wire schemas of private release notifications and the pull-request jobs they lead to (the dependency update
+ * API's `POST /release_notifications/private`, https://github.com/dependabot/api-docs; the status and job views
+ * answer what the original users could not see: it answered 204 whatever happened, dependabot/api-docs#18).
  */
 
 const hasControlCharacter = (value: string) => [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
@@ -155,3 +156,13 @@ export const PullRequestJobCreated = z.object({
   directory: z.string(),
 });
 export type PullRequestJobCreated = z.infer<typeof PullRequestJobCreated>;
+
+/** `release_notification.received`. */
+export const ReleaseNotificationReceivedEvent = defineEvent('release_notification.received', ReleaseNotificationReceived);
+/** `release_notification.scan_requested`. */
+export const ScanRequestedEvent = defineEvent('release_notification.scan_requested', ScanRequested);
+/** `pull_request_job.created`. */
+export const PullRequestJobCreatedEvent = defineEvent('pull_request_job.created', PullRequestJobCreated);
+
+/** Every event release-svc publishes. */
+export const RELEASE_EVENTS = [ReleaseNotificationReceivedEvent, ScanRequestedEvent, PullRequestJobCreatedEvent] as const;

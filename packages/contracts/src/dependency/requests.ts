@@ -3,9 +3,9 @@ import { ACCOUNT_TYPES, AUTOMERGE_RULES, PACKAGE_MANAGERS, UPDATE_SCHEDULES } fr
 
 /**
  * Request bodies and queries of the dependency update API. Bodies are flat dasherized JSON objects (not
- * JSON:API documents) and are read as leniently as the original's real clients need
- * (reference/dependabot.md 1.3 and 5): ids as numbers or numeric strings, the automerge values of before
- * 2019-04 mapped to today's, unknown members ignored.
+ * JSON:API documents) and are read as leniently as the original's real clients need (their bodies, e.g.
+ * ianwremmel/create `src/lib/dependabot.js`, mergermarket/dependabot-access): ids as numbers or numeric strings,
+ * the automerge values of before 2019-04 mapped to today's, unknown members ignored.
  */
 
 const requiredMessage = (kind: string) => (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : `must be ${kind}`);
@@ -62,7 +62,7 @@ export const BranchName = z
 
 const flag = z.boolean({ error: 'must be true or false' });
 
-/** Body of `POST /update_configs` (seeds/000 attribute table). Unknown members are ignored. */
+/** Body of `POST /update_configs` (the attribute table of https://github.com/dependabot/api-docs). Unknown members are ignored. */
 export const CreateUpdateConfig = z.object(
   {
     'repo-id': GitHubId,

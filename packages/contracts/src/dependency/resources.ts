@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
 /**
- * Resource objects of the dependency update API (seeds/000, reference/dependabot.md 1.3): `id` a string,
+ * Resource objects of the dependency update API (https://github.com/dependabot/api-docs): `id` a string,
  * `type`, dasherized `attributes`, and `relationships` where the seed shows them.
  */
 
-/** Package managers the API accepts (seeds/000). */
+/** Package managers the API accepts (https://github.com/dependabot/api-docs, `POST /update_configs`). */
 export const PACKAGE_MANAGERS = [
   'bundler',
   'composer',
@@ -30,7 +30,7 @@ export type PackageManager = z.infer<typeof PackageManager>;
 /**
  * The `language` attribute that goes with each package manager: the pairs the original's examples show
  * (npm_and_yarn→javascript, gradle→java, composer→php, pip→python, bundler→ruby, hex→elixir), the rest from
- * the v1 config file's `language:manager` names (reference/dependabot.md 1.3); managers without a
+ * `language:manager` names of the Dependabot Preview config file (`.dependabot/config.yml`, version 1); managers without a
  * language prefix there carry their own name.
  */
 export const LANGUAGE_OF: Readonly<Record<PackageManager, string>> = {

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { defineEvent } from '../events.ts';
+
+/** The health of a peer directory as peer-svc tracks it from heartbeats. */
+export const PEER_HEALTHS = ['not-contacted', 'up', 'unhealthy', 'failed'] as const;
+
+/** `directory.peer_changed` / `directory.peer_removed`: a peer directory's full state (as stored; times RFC 3339). */
+export const PeerState = z.object({
+  /** Its default directory key, `*.*.*.<hostUrl>DirectoryPlace`. */
+  key: z.string(),
+  /** Its directory place URL, normalised. */
+  url: z.string(),
+  /** `scheme://host:port`. */
+  origin: z.string(),
+  state: z.enum(PEER_HEALTHS),
+  /** Heartbeats missed in a row. */
+  missed: z.int().min(0),
+  last_heartbeat_at: z.iso.datetime({ offset: true }).nullable(),
+  registered_at: z.iso.datetime({ offset: true }).nullable(),
+});
+export type PeerState = z.infer<typeof PeerState>;
+
+/** `directory.child_directory_added`: a child directory recorded under one of our directory places. */
+export const ChildDirectoryState = z.object({
+  key: z.string(),
+  parent: z.string(),
+  url: z.string(),
+  added_at: z.iso.datetime({ offset: true }),
+});
+export type ChildDirectoryState = z.infer<typeof ChildDirectoryState>;
+
+/** `directory.peer_changed`: a peer registered, or its health changed. */
+export const PeerChangedEvent = defineEvent('directory.peer_changed', PeerState);
+/** `directory.peer_removed`: a peer forgotten (its last state). */
+export const PeerRemovedEvent = defineEvent('directory.peer_removed', PeerState);
+/** `directory.child_directory_added`. */
+export const ChildDirectoryAddedEvent = defineEvent('directory.child_directory_added', ChildDirectoryState);
+
+/** Every event peer-svc publishes. */
+export const DIRECTORY_EVENTS = [PeerChangedEvent, PeerRemovedEvent, ChildDirectoryAddedEvent] as const;
