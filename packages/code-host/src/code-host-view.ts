@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { callerFacingError } from './errors.ts';
 import type { CodeHost, CodeHostAccount, CodeHostRepo } from './port.ts';
 
 /** Who is calling, as the code host says: the token's user and the accounts (user first, then organisations) it reaches. */
@@ -24,8 +25,8 @@ export interface RepoListing {
 
 /**
  * The code host as a service sees it on a caller's behalf: every answer is cached per token hash for `ttlMs`, concurrent
- * identical look-ups share one request, and tokens are never used as keys. Errors (`CodeHostError`) are
- * not cached.
+ * identical look-ups share one request, and tokens are never used as keys. Failures are not cached, and reach the
+ * caller as domain errors whose messages are written for that caller ({@link callerFacingError}).
  */
 export class CodeHostView {
   private readonly callers: LRUCache<string, Omit<Caller, 'token'>, string>;
@@ -54,26 +55,32 @@ export class CodeHostView {
     });
   }
 
-  /** The caller behind `token`. @throws CodeHostError (`unauthorized` when the code host rejects the token) */
+  /** The caller behind `token`. @throws Unauthenticated when the code host rejects the token, or another {@link callerFacingError} */
   async caller(token: string): Promise<Caller> {
     const tokenHash = createHash('sha256').update(token).digest('hex');
-    const known = await this.callers.fetch(tokenHash, { context: token });
+    const known = await this.callers.fetch(tokenHash, { context: token }).catch(rethrowForCaller);
     if (!known) throw new Error('code host returned no user');
     return { ...known, token };
   }
 
-  /** Every repo of `account` the caller can see, sorted by name once when fetched. @throws CodeHostError */
+  /** Every repo of `account` the caller can see, sorted by name once when fetched. @throws a {@link callerFacingError} */
   async listRepos(caller: Caller, account: CodeHostAccount): Promise<RepoListing> {
     const key = `${caller.tokenHash}:${account.id}`;
     const cached = this.listings.get(key);
     if (cached) return { repos: cached, fresh: false };
-    const repos = (await this.listings.fetch(key, { context: { token: caller.token, account } })) ?? [];
+    const repos = (await this.listings.fetch(key, { context: { token: caller.token, account } }).catch(rethrowForCaller)) ?? [];
     return { repos, fresh: true };
   }
 
-  /** One repo as the caller sees it (with the caller's permission), or undefined. @throws CodeHostError */
+  /** One repo as the caller sees it (with the caller's permission), or undefined. @throws a {@link callerFacingError} */
   async repo(caller: Caller, repoId: number): Promise<CodeHostRepo | undefined> {
-    const found = await this.repos.fetch(`${caller.tokenHash}:${repoId}`, { context: { token: caller.token, repoId } });
+    const found = await this.repos
+      .fetch(`${caller.tokenHash}:${repoId}`, { context: { token: caller.token, repoId } })
+      .catch(rethrowForCaller);
     return found || undefined;
   }
+}
+
+function rethrowForCaller(error: unknown): never {
+  throw callerFacingError(error);
 }

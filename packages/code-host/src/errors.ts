@@ -1,3 +1,5 @@
+import { CodeHostUnavailable, type DomainError, Forbidden, NotFound, RateLimited, Unauthenticated } from '@switchyard/service-kit';
+
 /**
  * Why a code host call failed:
  * - `unauthorized`: the token is missing, malformed, expired or revoked (GitHub 401);
@@ -39,4 +41,30 @@ export class CodeHostError extends Error {
 /** Is `error` a {@link CodeHostError} (of `kind`, when given)? */
 export function isCodeHostError(error: unknown, kind?: CodeHostErrorKind): error is CodeHostError {
   return error instanceof CodeHostError && (kind === undefined || error.kind === kind);
+}
+
+/**
+ * What a failure of the code host means for the caller on whose behalf it was asked, as a domain error whose
+ * message is fit for that caller: a rejected token `Unauthenticated`, a refusal `Forbidden`, `NotFound`, a rate
+ * limit `RateLimited` (with the seconds to wait, 60 when GitHub gave none), anything else `CodeHostUnavailable`.
+ * Errors that are not a {@link CodeHostError} come back as they are.
+ */
+export function callerFacingError(error: unknown): DomainError | unknown {
+  if (!(error instanceof CodeHostError)) return error;
+  const cause = { cause: error };
+  switch (error.kind) {
+    case 'unauthorized':
+      return new Unauthenticated('Bad credentials: the code host rejected the access token', cause);
+    case 'forbidden':
+      return new Forbidden('The code host refused this access token the information it needs', cause);
+    case 'not_found':
+      return new NotFound('Not found on the code host', cause);
+    case 'rate_limited':
+      return new RateLimited('The code host rate limit for this access token is exhausted; retry later', {
+        ...cause,
+        retryAfterSeconds: error.retryAfterSeconds ?? 60,
+      });
+    default:
+      return new CodeHostUnavailable('The code host did not answer; retry later', cause);
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * The port through which services use a code hosting platform (GitHub, GitHub Enterprise Server or the
- * emulator in `./emulator`). Services depend on these types only, never on Octokit or GitHub's JSON shapes.
+ * emulator in `@switchyard/github-emulator`). Services depend on these types only, never on Octokit or GitHub's JSON shapes.
  * Every method takes the caller's token (a GitHub personal access token) and rejects with a
  * {@link import('./errors.ts').CodeHostError} when the platform refuses or fails.
  */

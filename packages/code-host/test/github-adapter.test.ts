@@ -1,10 +1,16 @@
+import {
+  DEMO_TOKEN_ALICE as ALICE,
+  DEMO_TOKEN_BOB as BOB,
+  createGitHubEmulator,
+  type EmulatorFault,
+  LARGE_FILE,
+  scaleTestSeed as testSeed,
+} from '@switchyard/github-emulator';
 import { type Listening, listen } from '@switchyard/service-kit';
 import express from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGitHubEmulator, type EmulatorFault } from '../src/emulator/index.ts';
 import { type CodeHost, type CodeHostAccount, CodeHostError, createGitHubCodeHost } from '../src/index.ts';
-import { ALICE, BOB, LARGE_FILE, testSeed } from './fixtures.ts';
 
 /** Rejects unless `promise` rejects with a CodeHostError; returns it. */
 async function codeHostError(promise: Promise<unknown>): Promise<CodeHostError> {

@@ -1,6 +1,6 @@
 import { ConfigError } from '@switchyard/service-kit';
 import { describe, expect, it } from 'vitest';
-import { loadEmulatorConfig } from '../src/emulator/index.ts';
+import { loadEmulatorConfig } from '../src/index.ts';
 
 describe('emulator configuration', () => {
   it('defaults to port 8090, the demo seed and github.com', () => {

@@ -1,7 +1,7 @@
 import type { Listening } from '@switchyard/service-kit';
 import { request, type TestResponse } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmulatorFault } from '../src/emulator/index.ts';
+import type { EmulatorFault } from '../src/index.ts';
 import { ALICE, auth, BOB, startEmulator } from './fixtures.ts';
 import { type GitHubOpenApi, loadGitHubOpenApi, schemaErrors } from './openapi.ts';
 

@@ -1,7 +1,7 @@
 import type { Listening } from '@switchyard/service-kit';
 import { request } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmulatorFault, generateRepos, loadDemoSeed, type SeedInput, startGitHubEmulator } from '../src/emulator/index.ts';
+import { type EmulatorFault, generateRepos, loadDemoSeed, type SeedInput, startGitHubEmulator } from '../src/index.ts';
 import { ALICE, auth, BOB, silentLogger, startEmulator } from './fixtures.ts';
 
 type Repo = { id: number; full_name: string; private: boolean; permissions: Record<string, boolean> };

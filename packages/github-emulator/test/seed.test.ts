@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_SEED_PATH, generateRepos, loadDemoSeed, loadSeedFile, parseSeed, SeedError } from '../src/emulator/index.ts';
+import { DEMO_SEED_PATH, generateRepos, loadDemoSeed, loadSeedFile, parseSeed, SeedError } from '../src/index.ts';
 
 describe('emulator seed', () => {
   it('bundles a valid demo seed: alice, bob and the bot, three orgs, private repos, a fork, an archived repo and manifests', () => {

@@ -1,0 +1,31 @@
+import { createServiceApp, JSON_API_ERRORS, type Logger } from '@switchyard/service-kit';
+import type { Express, Router } from 'express';
+
+/** What the express app of either half of the dependency update API is built from. */
+export interface DependencyApiAppOptions {
+  logger: Logger;
+  /** The database's ping, for `/readyz`. */
+  ping: () => Promise<void>;
+  /** Largest body accepted, in bytes; larger bodies get 413. */
+  bodyLimitBytes: number;
+  /** The half's routes. */
+  router: Router;
+}
+
+/**
+ * The express app of either half of the dependency update API: bodies read as JSON whatever their content type (real
+ * clients sent `application/json`, `application/vnd.api+json` or none), and errors as the API's JSON:API error
+ * objects with a numeric `status` ({@link JSON_API_ERRORS}), as https://github.com/dependabot/api-docs answered.
+ */
+export function createDependencyApiApp(options: DependencyApiAppOptions): Express {
+  return createServiceApp({
+    logger: options.logger,
+    readiness: [{ name: 'database', check: options.ping }],
+    bodyLimit: options.bodyLimitBytes,
+    jsonTypes: () => true,
+    errorFormat: JSON_API_ERRORS,
+    routes: (app) => {
+      app.use(options.router);
+    },
+  });
+}

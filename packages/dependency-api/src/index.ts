@@ -1,0 +1,2 @@
+export * from './dependency-api-app.ts';
+export * from './start-dependency-api.ts';

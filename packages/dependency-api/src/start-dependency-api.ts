@@ -1,0 +1,109 @@
+import type { RequestListener } from 'node:http';
+import { type CodeHost, CodeHostView, createGitHubCodeHost } from '@switchyard/code-host';
+import { type MessageBus, startEventPublishing } from '@switchyard/messaging';
+import {
+  type Database,
+  type DatabaseConfig,
+  type Logger,
+  listen,
+  type Migration,
+  openServiceDatabase,
+  type RunningService,
+  startService,
+} from '@switchyard/service-kit';
+
+/** The variables each half of the dependency update API reads (config-svc's and release-svc's API share them). */
+export interface DependencyApiConfig extends DatabaseConfig {
+  HOST: string;
+  PORT: number;
+  /** RabbitMQ for the events; unset: an in-process bus. */
+  AMQP_URL?: string | undefined;
+  EVENTS_EXCHANGE: string;
+  CODE_HOST_API_URL: string;
+  CODE_HOST_TIMEOUT_MS: number;
+  CODE_HOST_CACHE_TTL_MS: number;
+  BODY_LIMIT_BYTES: number;
+}
+
+/** What can be handed to either half instead of being built from its configuration (the launcher and tests do). */
+export interface DependencyApiOverrides {
+  /** The bus to publish to; default RabbitMQ at `AMQP_URL`, else an in-process bus. Not closed by the service. */
+  bus?: MessageBus;
+  /** The code host; default the GitHub REST adapter at `CODE_HOST_API_URL`. */
+  codeHost?: CodeHost;
+}
+
+/** What the API's HTTP app is built from. */
+export interface DependencyApiDeps<DB> {
+  /** The database scoped to the service's schema (`withSchema`). */
+  db: Database<DB>['db'];
+  view: CodeHostView;
+  logger: Logger;
+  /** The database's ping, for `/readyz`. */
+  ping: () => Promise<void>;
+  bodyLimitBytes: number;
+}
+
+/** What sets one half of the API apart from the other: its name, schema, migrations and app. */
+export interface DependencyApiShape<DB> {
+  /** The service's name: in its logs and the code host's user agent (`switchyard-<name>`). */
+  name: string;
+  /** Its schema, migrated to the latest of `migrations` at start; the outbox of its events lives there. */
+  schema: string;
+  migrations: Record<string, Migration>;
+  createApp: (deps: DependencyApiDeps<DB>) => RequestListener;
+}
+
+/** A running API: its base URL, its database and the bus its events go to. */
+export type RunningDependencyApi<DB> = RunningService<{
+  url: string;
+  port: number;
+  database: Database<DB>;
+  bus: MessageBus;
+}>;
+
+/**
+ * Starts one half of the dependency update API (config-svc, or release-svc's API): opens the database and
+ * migrates `shape.schema`, starts publishing the events of its outbox (the relay, and a bus unless one is handed in),
+ * builds the code host's cached per-token view (the GitHub adapter unless one is handed in), then serves
+ * `shape.createApp` on `config.HOST:config.PORT`. `close()` stops HTTP, then the relay, then the bus it owns, then the
+ * database.
+ * @throws MigrationFailedError / the broker's connection error / the listen error (after closing what it had opened)
+ */
+export function startDependencyApi<DB>(
+  shape: DependencyApiShape<DB>,
+  config: DependencyApiConfig,
+  logger: Logger,
+  overrides: DependencyApiOverrides = {},
+): Promise<RunningDependencyApi<DB>> {
+  return startService(async (scope) => {
+    const database = scope.use(await openServiceDatabase<DB>(shape.schema, config, shape.migrations, logger));
+    const events = await startEventPublishing({
+      db: database.db,
+      schema: shape.schema,
+      logger,
+      bus: overrides.bus,
+      amqpUrl: config.AMQP_URL,
+      exchange: config.EVENTS_EXCHANGE,
+    });
+    scope.defer(() => events.close());
+    const codeHost =
+      overrides.codeHost ??
+      createGitHubCodeHost({
+        baseUrl: config.CODE_HOST_API_URL,
+        userAgent: `switchyard-${shape.name}`,
+        timeoutMs: config.CODE_HOST_TIMEOUT_MS,
+        logger,
+      });
+    const app = shape.createApp({
+      db: database.db.withSchema(shape.schema),
+      view: new CodeHostView(codeHost, config.CODE_HOST_CACHE_TTL_MS),
+      logger,
+      ping: database.ping,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    });
+    const http = scope.use(await listen(app, config.PORT, config.HOST));
+    logger.info({ url: http.url }, `${shape.name} listening`);
+    return { url: http.url, port: http.port, database, bus: events.bus };
+  });
+}

@@ -1,0 +1,41 @@
+import { generateRepos, loadDemoSeed, type SeedInput } from './seed.ts';
+
+/** The demo seed's token of `alice` (a member of every demo organisation). */
+export const DEMO_TOKEN_ALICE = 'demo-token-alice';
+/** The demo seed's token of `bob`. */
+export const DEMO_TOKEN_BOB = 'demo-token-bob';
+
+/** A file bigger than GitHub's 1 MB limit of file contents inline in a contents answer. */
+export const LARGE_FILE = `${'x'.repeat(1_100_000)}\nend\n`;
+
+/**
+ * The demo seed plus what tests of paging, permissions and large files need: org `bigco` (alice a member with read)
+ * with 250 repos, org `hugeco` (alice admin) with 5,000, and alice's private repo `big-files` holding
+ * `data/huge.txt` ({@link LARGE_FILE}) and `with space/a b.txt`.
+ */
+export function scaleTestSeed(): SeedInput {
+  const demo = loadDemoSeed();
+  return {
+    ...demo,
+    organizations: [
+      ...demo.organizations,
+      { id: 2101, login: 'bigco', members: [{ login: 'alice', role: 'member' }], defaultRepoPermission: 'read' },
+      { id: 2102, login: 'hugeco', members: [{ login: 'alice', role: 'admin' }], defaultRepoPermission: 'none' },
+    ],
+    repos: [
+      ...demo.repos,
+      ...generateRepos('bigco', 250, 100_000),
+      ...generateRepos('hugeco', 5_000, 200_000),
+      {
+        id: 3999,
+        owner: 'alice',
+        name: 'big-files',
+        private: true,
+        fork: false,
+        defaultBranch: 'main',
+        language: null,
+        files: { main: { 'data/huge.txt': LARGE_FILE, 'with space/a b.txt': 'spaced\n' } },
+      },
+    ],
+  };
+}
