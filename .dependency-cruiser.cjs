@@ -1,6 +1,8 @@
 /**
- * Import boundaries (DESIGN.md): services never import each other; packages never import services or
- * apps; only apps (the standalone launcher), the end-to-end suite and the benchmarks may import services.
+ * Import boundaries: services never import each other; packages never import services or apps; only apps (the
+ * standalone launcher), the end-to-end suite and the benchmarks may import services; the GitHub emulator
+ * (packages/github-emulator) is for tests, the standalone launcher, the end-to-end suite and the benchmarks only;
+ * inside a service, imports go down `http/` → `*.service.ts` → `*.repository.ts`, never back up.
  * Run with `pnpm boundaries`.
  */
 module.exports = {
@@ -25,6 +27,34 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/' },
       to: { path: '^(services|apps)/' },
+    },
+    {
+      name: 'github-emulator-not-in-production',
+      comment:
+        'The GitHub emulator is a test double: production code of services and packages must not import it. Tests, apps/standalone, ' +
+        'e2e/ and bench/ may.',
+      severity: 'error',
+      from: {
+        path: '^(packages|services|apps|deploy)/',
+        pathNot: '^(packages/github-emulator/|(packages|services|apps)/[^/]+/test/|deploy/[^/]+/test/|apps/standalone/)',
+      },
+      to: { path: '^packages/github-emulator/|node_modules/@switchyard/github-emulator/' },
+    },
+    {
+      name: 'layers-go-down',
+      comment:
+        'A domain service or repository knows nothing of HTTP: it returns domain values and throws domain errors, and ' +
+        'the mappers to wire shapes live in http/. Imports go http/ → *.service.ts → *.repository.ts.',
+      severity: 'error',
+      from: { path: '(^|/)[^/]+\\.(service|repository)\\.ts$' },
+      to: { path: '^services/[^/]+/src/http/' },
+    },
+    {
+      name: 'repositories-below-services',
+      comment: 'A repository holds SQL only; it never calls a domain service.',
+      severity: 'error',
+      from: { path: '(^|/)[^/]+\\.repository\\.ts$' },
+      to: { path: '(^|/)[^/]+\\.service\\.ts$' },
     },
     {
       name: 'no-unresolvable',

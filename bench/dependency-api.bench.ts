@@ -27,7 +27,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateRepos, parseSeed, type SeedInput } from '@switchyard/code-host/emulator';
+import { generateRepos, parseSeed, type SeedInput } from '@switchyard/github-emulator';
 import { createTestDatabase, freePort, type RunningProcess, startProcess } from '@switchyard/service-kit/testing';
 import amqplib from 'amqplib';
 import autocannon from 'autocannon';
@@ -183,7 +183,7 @@ try {
   };
   await start(
     'github-emulator',
-    'packages/code-host/src/emulator/main.ts',
+    'packages/github-emulator/src/main.ts',
     { PORT: String(emulatorPort), CODE_HOST_SEED: seedPath },
     `${emulatorUrl}/readyz`,
   );

@@ -37,7 +37,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { generateRepos, parseSeed, type SeedInput } from '@switchyard/code-host/emulator';
+import { generateRepos, parseSeed, type SeedInput } from '@switchyard/github-emulator';
 import { createTestDatabase, freePort, type RunningProcess, startProcess } from '@switchyard/service-kit/testing';
 import amqplib, { type ChannelModel } from 'amqplib';
 import pg from 'pg';
@@ -590,7 +590,7 @@ try {
   const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
   const emulator = await run(
     'github-emulator',
-    'packages/code-host/src/emulator/main.ts',
+    'packages/github-emulator/src/main.ts',
     // LOG_LEVEL error: at warn the emulator logs every 404 (two a repo: no npm-shrinkwrap.json, no yarn.lock) as a JSON line
     { PORT: String(emulatorPort), CODE_HOST_SEED: seedPath, LOG_LEVEL: 'error' },
     `${emulatorUrl}/readyz`,

@@ -1,46 +1,23 @@
 import { createServer, type Server } from 'node:net';
 import { bookApiSuite } from '@switchyard/catalog-svc/test/api-suite';
-import {
-  createTestDatabase,
-  freePort,
-  type RunningProcess,
-  request,
-  startProcess,
-  type TestDatabase,
-} from '@switchyard/service-kit/testing';
+import { createTestDatabase, ProcessStack, request, type ServiceProcess } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 const catalogMain = new URL('../services/catalog-svc/src/main.ts', import.meta.url).pathname;
 const gatewayMain = new URL('../services/gateway/src/main.ts', import.meta.url).pathname;
 
 describe('gateway and catalog-svc as processes, on PostgreSQL', () => {
-  let testDb: TestDatabase;
-  let catalog: RunningProcess;
-  let catalogPort: number;
-  let gateway: RunningProcess;
+  const processes = new ProcessStack();
+  let catalog: ServiceProcess;
   let gatewayUrl: string;
 
   beforeAll(async () => {
-    testDb = await createTestDatabase(inject('databaseUrl'), 'e2e_catalog');
-    catalogPort = await freePort();
-    catalog = await startProcess(
-      catalogMain,
-      { PORT: String(catalogPort), HOST: '127.0.0.1', DATABASE_URL: testDb.url, LOG_LEVEL: 'warn' },
-      `http://127.0.0.1:${catalogPort}/readyz`,
-    );
-    const gatewayPort = await freePort();
-    gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    gateway = await startProcess(
-      gatewayMain,
-      { PORT: String(gatewayPort), HOST: '127.0.0.1', CATALOG_SVC_URL: `http://127.0.0.1:${catalogPort}`, LOG_LEVEL: 'warn' },
-      `${gatewayUrl}/readyz`,
-    );
+    const testDb = await createTestDatabase(inject('databaseUrl'), 'e2e_catalog');
+    processes.defer(() => testDb.drop());
+    catalog = await processes.service(catalogMain, { DATABASE_URL: testDb.url });
+    gatewayUrl = (await processes.service(gatewayMain, { CATALOG_SVC_URL: catalog.url })).url;
   });
-  afterAll(async () => {
-    await gateway?.stop();
-    await catalog?.stop();
-    await testDb?.drop();
-  });
+  afterAll(() => processes.disposeAsync());
 
   bookApiSuite(() => gatewayUrl);
 
@@ -77,34 +54,26 @@ describe('gateway and catalog-svc as processes, on PostgreSQL', () => {
 });
 
 describe('gateway in front of an upstream that hangs', () => {
-  let hanging: Server;
-  let gateway: RunningProcess;
+  const processes = new ProcessStack();
   let gatewayUrl: string;
 
   beforeAll(async () => {
     // Accepts connections and reads requests, but never answers.
-    hanging = createServer((socket) => socket.on('data', () => {}));
+    const hanging: Server = createServer((socket) => socket.on('data', () => {}));
     await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    processes.defer(() => {
+      hanging.close();
+    });
     const address = hanging.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    const gatewayPort = await freePort();
-    gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    gateway = await startProcess(
+    const gateway = await processes.service(
       gatewayMain,
-      {
-        PORT: String(gatewayPort),
-        HOST: '127.0.0.1',
-        CATALOG_SVC_URL: `http://127.0.0.1:${port}`,
-        UPSTREAM_TIMEOUT_MS: '500',
-        LOG_LEVEL: 'warn',
-      },
-      `${gatewayUrl}/healthz`,
+      { CATALOG_SVC_URL: `http://127.0.0.1:${port}`, UPSTREAM_TIMEOUT_MS: '500' },
+      { readyPath: '/healthz' },
     );
+    gatewayUrl = gateway.url;
   });
-  afterAll(async () => {
-    await gateway?.stop();
-    hanging?.close();
-  });
+  afterAll(() => processes.disposeAsync());
 
   it('answers 504 problem+json once the upstream timeout passes', async () => {
     const started = Date.now();

@@ -3,22 +3,21 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { DEMO_SEED_PATH, generateRepos, parseSeed, type SeedInput } from '@switchyard/code-host/emulator';
 import { EventEnvelope, NO_TOKEN_DETAIL, ReposDocument, UpdateConfigDocument, UpdateConfigState } from '@switchyard/contracts';
+import { DEMO_SEED_PATH, generateRepos, parseSeed, type SeedInput } from '@switchyard/github-emulator';
 import {
   createTestDatabase,
-  freePort,
-  type RunningProcess,
-  startProcess,
-  type TestDatabase,
+  ProcessStack,
+  type ServiceProcess,
+  type TappedDelivery,
+  tapEvents,
   waitFor,
 } from '@switchyard/service-kit/testing';
-import amqplib, { type Channel, type ChannelModel } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { expectEnvelope, JSON_UTF8, type ReceivedEvent, type SendOptions, sendOnTheWire, type WireResponse } from './support/wire.ts';
+import { expectEnvelope, JSON_UTF8, type SendOptions, sendOnTheWire, type WireResponse } from './support/wire.ts';
 
 /**
- * The dependency update API on the wire, as its real clients used it (reference/dependabot.md 1 and 5):
+ * The dependency update API on the wire, as its real clients used it (https://github.com/dependabot/api-docs and the clients named below):
  * the GitHub emulator, config-svc and the gateway each run as their own process, every request goes
  * through the gateway over HTTP, and events are read from RabbitMQ. config-svc's own integration test
  * (services/config-svc/test/dependency-api.int.test.ts) covers the API's rules in process; this file
@@ -26,7 +25,7 @@ import { expectEnvelope, JSON_UTF8, type ReceivedEvent, type SendOptions, sendOn
  * processes that stay up under bad input, and events that reach the broker.
  */
 
-const emulatorMain = new URL('../packages/code-host/src/emulator/main.ts', import.meta.url).pathname;
+const emulatorMain = new URL('../packages/github-emulator/src/main.ts', import.meta.url).pathname;
 const configMain = new URL('../services/config-svc/src/main.ts', import.meta.url).pathname;
 const gatewayMain = new URL('../services/gateway/src/main.ts', import.meta.url).pathname;
 
@@ -64,85 +63,41 @@ function testSeed(): SeedInput {
 // --- HTTP on the wire ----------------------------------------------------------------------------
 
 describe('dependency update API through the gateway, every service its own process', () => {
-  let seedDir: string;
-  let testDb: TestDatabase;
-  let emulator: RunningProcess;
+  const processes = new ProcessStack();
+  let emulator: ServiceProcess;
   let emulatorUrl: string;
-  let config: RunningProcess;
-  let gateway: RunningProcess;
+  let config: ServiceProcess;
+  let gateway: ServiceProcess;
   let gatewayUrl: string;
-  let amqp: ChannelModel;
-  let channel: Channel;
   const exchange = `e2e.dependency-api.${randomBytes(4).toString('hex')}`;
-  const events: ReceivedEvent[] = [];
+  let events: TappedDelivery[] = [];
 
   beforeAll(async () => {
-    seedDir = mkdtempSync(join(tmpdir(), 'dependency-api-e2e-'));
+    const seedDir = mkdtempSync(join(tmpdir(), 'dependency-api-e2e-'));
+    processes.defer(() => rmSync(seedDir, { recursive: true, force: true }));
     const seedPath = join(seedDir, 'seed.json');
     writeFileSync(seedPath, JSON.stringify(testSeed()));
-    testDb = await createTestDatabase(inject('databaseUrl'), 'e2e_dependency_api');
+    const testDb = await createTestDatabase(inject('databaseUrl'), 'e2e_dependency_api');
+    processes.defer(() => testDb.drop());
 
-    // The exchange and the queue exist before config-svc starts, so no event of this file is missed.
-    amqp = await amqplib.connect(inject('amqpUrl'));
-    channel = await amqp.createChannel();
-    await channel.assertExchange(exchange, 'topic', { durable: true });
-    const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
-    await channel.bindQueue(queue, exchange, 'update_config.*');
-    await channel.consume(
-      queue,
-      (message) => {
-        if (!message) return;
-        events.push({
-          routingKey: message.fields.routingKey,
-          messageId: message.properties.messageId,
-          envelope: JSON.parse(message.content.toString()),
-        });
-      },
-      { noAck: true },
-    );
+    // The exchange and the tap's queue exist before config-svc starts, so no event of this file is missed.
+    const tap = await tapEvents(inject('amqpUrl'), exchange, { bindings: ['update_config.*'], deleteExchangeOnClose: true });
+    processes.defer(() => tap.close());
+    events = tap.deliveries;
 
-    const emulatorPort = await freePort();
-    emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
-    emulator = await startProcess(
-      emulatorMain,
-      { PORT: String(emulatorPort), HOST: '127.0.0.1', CODE_HOST_SEED: seedPath, LOG_LEVEL: 'warn' },
-      `${emulatorUrl}/readyz`,
-    );
-    const configPort = await freePort();
-    config = await startProcess(
-      configMain,
-      {
-        PORT: String(configPort),
-        HOST: '127.0.0.1',
-        DATABASE_URL: testDb.url,
-        AMQP_URL: inject('amqpUrl'),
-        EVENTS_EXCHANGE: exchange,
-        CODE_HOST_API_URL: emulatorUrl,
-        LOG_LEVEL: 'warn',
-      },
-      `http://127.0.0.1:${configPort}/readyz`,
-    );
-    const gatewayPort = await freePort();
-    gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    gateway = await startProcess(
-      gatewayMain,
-      { PORT: String(gatewayPort), HOST: '127.0.0.1', CONFIG_SVC_URL: `http://127.0.0.1:${configPort}`, LOG_LEVEL: 'warn' },
-      `${gatewayUrl}/readyz`,
-    );
+    emulator = await processes.service(emulatorMain, { CODE_HOST_SEED: seedPath });
+    emulatorUrl = emulator.url;
+    config = await processes.service(configMain, {
+      DATABASE_URL: testDb.url,
+      AMQP_URL: inject('amqpUrl'),
+      EVENTS_EXCHANGE: exchange,
+      CODE_HOST_API_URL: emulatorUrl,
+    });
+    gateway = await processes.service(gatewayMain, { CONFIG_SVC_URL: config.url });
+    gatewayUrl = gateway.url;
   });
 
-  afterAll(async () => {
-    await gateway?.stop();
-    await config?.stop();
-    await emulator?.stop();
-    if (channel) {
-      await channel.deleteExchange(exchange).catch(() => {});
-      await channel.deleteExchange(`${exchange}.dlx`).catch(() => {});
-    }
-    await amqp?.close().catch(() => {});
-    await testDb?.drop();
-    if (seedDir) rmSync(seedDir, { recursive: true, force: true });
-  });
+  afterAll(() => processes.disposeAsync());
 
   /** Sends one request to the gateway with node:http, exactly as given (alice's token unless said otherwise). */
   const send = (method: string, path: string, options: SendOptions = {}): Promise<WireResponse> =>
@@ -170,9 +125,9 @@ describe('dependency update API through the gateway, every service its own proce
     return UpdateConfigDocument.parse(res.body).data;
   }
 
-  const eventsOf = (id: number) => events.filter((e) => (e.envelope.data as { id?: number }).id === id);
+  const eventsOf = (id: number) => events.filter((e) => (e.event.data as { id?: number }).id === id);
 
-  describe('replays of real clients (reference/dependabot.md 1.3)', () => {
+  describe('replays of real clients (mergermarket/dependabot-access, ianwremmel/create)', () => {
     it('mergermarket/dependabot-access (Python requests): 201 "Created", then 400 whose text says "already exists"', async () => {
       // What requests.post(url, json=body, headers={'Authorization': 'Personal ' + token}) puts on the wire:
       // json.dumps' separators, the documented body with repo-id a number and account-id a string.
@@ -703,13 +658,13 @@ describe('dependency update API through the gateway, every service its own proce
       const received = await waitFor(async () => (eventsOf(id).length >= 3 ? eventsOf(id) : undefined), 15_000);
       expect(received.map((e) => e.routingKey)).toEqual(['update_config.created', 'update_config.updated', 'update_config.deleted']);
       for (const event of received) {
-        const envelope = EventEnvelope.parse(event.envelope);
+        const envelope = EventEnvelope.parse(event.event);
         expect(envelope.type).toBe(event.routingKey);
         expect(event.messageId).toBe(envelope.id);
         expect(envelope.source).toBe('config-svc');
         UpdateConfigState.parse(envelope.data);
       }
-      const [onCreate, onUpdate, onDelete] = received.map((e) => e.envelope.data as UpdateConfigState);
+      const [onCreate, onUpdate, onDelete] = received.map((e) => e.event.data as UpdateConfigState);
       expect(onCreate).toEqual({
         id,
         repoId,
@@ -727,21 +682,21 @@ describe('dependency update API through the gateway, every service its own proce
       });
       expect(onUpdate).toEqual({ ...onCreate, updateSchedule: 'weekly', automergeRuleRuntimeDeps: 'semver:patch', revision: 2 });
       expect(onDelete).toEqual(onUpdate);
-      expect(new Set(received.map((e) => e.envelope.id)).size).toBe(3);
-      const times = received.map((e) => Date.parse(e.envelope.time));
+      expect(new Set(received.map((e) => e.event.id)).size).toBe(3);
+      const times = received.map((e) => Date.parse(e.event.time));
       expect([...times].sort((a, b) => a - b)).toEqual(times);
       expect(
-        events.filter((e) => e.routingKey === 'update_config.created' && (e.envelope.data as UpdateConfigState).repoId === repoId),
+        events.filter((e) => e.routingKey === 'update_config.created' && (e.event.data as UpdateConfigState).repoId === repoId),
       ).toHaveLength(1);
     });
 
     it('has published one created event for every config created through the gateway in this file', async () => {
       const byRepo = (repoId: number) =>
-        events.filter((e) => e.routingKey === 'update_config.created' && (e.envelope.data as UpdateConfigState).repoId === repoId);
+        events.filter((e) => e.routingKey === 'update_config.created' && (e.event.data as UpdateConfigState).repoId === repoId);
       await waitFor(async () => byRepo(3201).length > 0 && byRepo(3002).length > 0 && byRepo(3101).length > 0);
       // mergermarket (once: the duplicate was refused), ianwremmel (legacy rules mapped), the dashboard.
       expect(byRepo(3101)).toHaveLength(1);
-      expect(byRepo(3002).map((e) => (e.envelope.data as UpdateConfigState).automergeRuleDevelopmentDeps)).toEqual(['semver:minor']);
+      expect(byRepo(3002).map((e) => (e.event.data as UpdateConfigState).automergeRuleDevelopmentDeps)).toEqual(['semver:minor']);
       expect(byRepo(3201)).toHaveLength(1);
     });
   });

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import {
   createTestDatabase,
   freePort,
+  ProcessStack,
   type RunningProcess,
-  startProcess,
   type TestDatabase,
   waitFor,
 } from '@switchyard/service-kit/testing';
@@ -48,8 +48,9 @@ async function peersOf(peer: Peer): Promise<Map<string, PeerRow>> {
   return new Map(rows.map((row) => [row.url, row]));
 }
 
-async function startPeer(peer: Peer): Promise<RunningProcess> {
-  peer.process = await startProcess(peerMain, peer.env, `http://127.0.0.1:${peer.port}/readyz`);
+/** Starts `peer`'s process (again) and registers its stop in `processes`. */
+async function startPeer(processes: ProcessStack, peer: Peer): Promise<RunningProcess> {
+  peer.process = await processes.start(peerMain, peer.env, `http://127.0.0.1:${peer.port}/readyz`);
   return peer.process;
 }
 
@@ -57,7 +58,7 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
   const peers: Peer[] = [];
   const queue = `e2e_peer_${randomBytes(6).toString('hex')}`;
   const clientPlace = 'e2e-pickup-client';
-  let gateway: RunningProcess | undefined;
+  const processes = new ProcessStack();
   let gatewayUrl: string;
   let amqp: amqplib.ChannelModel | undefined;
 
@@ -67,6 +68,9 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
     for (const [index, port] of ports.entries()) {
       const name = ['a', 'b', 'c'][index] ?? 'x';
       const db = await createTestDatabase(inject('databaseUrl'), `e2e_peer_${name}`);
+      processes.defer(() => db.drop());
+      const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+      processes.defer(() => pool.end().catch(() => undefined));
       const selfUrl = `http://127.0.0.1:${port}/DirectoryPlace`;
       peers.push({
         name,
@@ -74,7 +78,7 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
         selfUrl,
         key: `*.*.*.${selfUrl}`,
         db,
-        pool: new pg.Pool({ connectionString: db.url, max: 2 }),
+        pool,
         env: {
           PORT: String(port),
           HOST: '127.0.0.1',
@@ -102,31 +106,20 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
       });
     }
     // allSettled: a peer that fails to start must not leave the others starting after afterAll ran.
-    const started = await Promise.allSettled(peers.map(startPeer));
+    const started = await Promise.allSettled(peers.map((peer) => startPeer(processes, peer)));
     for (const result of started) if (result.status === 'rejected') throw result.reason;
-    const gatewayPort = await freePort();
-    gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    gateway = await startProcess(
-      gatewayMain,
-      { PORT: String(gatewayPort), HOST: '127.0.0.1', PEER_SVC_URL: `http://127.0.0.1:${ports[0]}`, LOG_LEVEL: 'warn' },
-      `${gatewayUrl}/healthz`,
-    );
-    amqp = await amqplib.connect(inject('amqpUrl'));
+    const gateway = await processes.service(gatewayMain, { PEER_SVC_URL: `http://127.0.0.1:${ports[0]}` }, { readyPath: '/healthz' });
+    gatewayUrl = gateway.url;
+    const connection = await amqplib.connect(inject('amqpUrl'));
+    amqp = connection;
+    processes.defer(async () => {
+      const channel = await connection.createChannel().catch(() => undefined);
+      await channel?.deleteQueue(queue).catch(() => undefined);
+      await connection.close().catch(() => undefined);
+    });
   });
 
-  afterAll(async () => {
-    if (amqp) {
-      const channel = await amqp.createChannel().catch(() => undefined);
-      await channel?.deleteQueue(queue).catch(() => undefined);
-      await amqp.close().catch(() => undefined);
-    }
-    await gateway?.stop();
-    await Promise.all(peers.map((peer) => peer.process?.stop()));
-    for (const peer of peers) {
-      await peer.pool.end().catch(() => undefined);
-      await peer.db.drop();
-    }
-  });
+  afterAll(() => processes.disposeAsync());
 
   it('register with each other, heartbeat, see one stopped (unhealthy, then failed) and re-register it when it is back', async () => {
     const [a, b, c] = peers as [Peer, Peer, Peer];
@@ -169,7 +162,7 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
 
     const { rows } = await a.pool.query<{ now: Date }>('select now() as now');
     const restartedAt = rows[0]?.now.getTime() ?? Date.now();
-    await startPeer(c);
+    await startPeer(processes, c);
     for (const peer of [a, b]) {
       const back = await waitFor(async () => {
         const row = await stateOfC(peer);

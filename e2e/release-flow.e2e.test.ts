@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { DEMO_SEED_PATH } from '@switchyard/code-host/emulator';
 import {
   DependencyApiErrors,
   EventEnvelope,
@@ -10,18 +9,20 @@ import {
   ReleaseNotificationReceived,
   ReleaseNotificationResource,
 } from '@switchyard/contracts';
+import { DEMO_SEED_PATH } from '@switchyard/github-emulator';
 import {
   createTestDatabase,
   freePort,
-  type RunningProcess,
-  startProcess,
-  type TestDatabase,
+  ProcessStack,
+  type ServiceProcess,
+  type TappedDelivery,
+  tapEvents,
   waitFor,
 } from '@switchyard/service-kit/testing';
-import amqplib, { type Channel, type ChannelModel } from 'amqplib';
+import amqplib from 'amqplib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Notification, releaseApi } from './support/release-api.ts';
-import { expectEnvelope, JSON_UTF8, type ReceivedEvent, type SendOptions } from './support/wire.ts';
+import { expectEnvelope, JSON_UTF8, type SendOptions } from './support/wire.ts';
 
 /**
  * Private release notifications across the whole system, on the wire: the GitHub emulator, config-svc,
@@ -32,7 +33,7 @@ import { expectEnvelope, JSON_UTF8, type ReceivedEvent, type SendOptions } from 
  * (services/release-svc/test/release-flow.int.test.ts) covers the scan's rules in process.
  */
 
-const emulatorMain = new URL('../packages/code-host/src/emulator/main.ts', import.meta.url).pathname;
+const emulatorMain = new URL('../packages/github-emulator/src/main.ts', import.meta.url).pathname;
 const configMain = new URL('../services/config-svc/src/main.ts', import.meta.url).pathname;
 const releaseMain = new URL('../services/release-svc/src/main.ts', import.meta.url).pathname;
 const workerMain = new URL('../services/release-svc/src/worker-main.ts', import.meta.url).pathname;
@@ -55,102 +56,74 @@ const run = promisify(execFile);
 type PackageManager = ReleaseNotificationResource['attributes']['package-manager'];
 
 describe('release notifications through the gateway, every service its own process', () => {
-  let testDb: TestDatabase;
-  let emulator: RunningProcess;
-  let config: RunningProcess;
-  let release: RunningProcess;
-  let worker: RunningProcess;
-  let gateway: RunningProcess;
+  const processes = new ProcessStack();
+  let emulator: ServiceProcess;
+  let config: ServiceProcess;
+  let release: ServiceProcess;
+  let worker: ServiceProcess;
+  let gateway: ServiceProcess;
   let gatewayUrl: string;
-  let amqp: ChannelModel;
-  let channel: Channel;
   const suffix = randomBytes(4).toString('hex');
   const exchange = `e2e.release-flow.${suffix}`;
   const queuePrefix = `e2e.release-flow.${suffix}`;
-  const events: ReceivedEvent[] = [];
+  let events: TappedDelivery[] = [];
 
   beforeAll(async () => {
-    testDb = await createTestDatabase(inject('databaseUrl'), 'e2e_release_flow');
+    const testDb = await createTestDatabase(inject('databaseUrl'), 'e2e_release_flow');
+    processes.defer(() => testDb.drop());
 
-    // The exchange and the test's queue exist before any service starts, so no event of this file is missed.
-    amqp = await amqplib.connect(inject('amqpUrl'));
-    channel = await amqp.createChannel();
-    await channel.assertExchange(exchange, 'topic', { durable: true });
-    const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
-    for (const pattern of ['update_config.*', 'release_notification.*', 'pull_request_job.*'])
-      await channel.bindQueue(queue, exchange, pattern);
-    await channel.consume(
-      queue,
-      (message) => {
-        if (!message) return;
-        events.push({
-          routingKey: message.fields.routingKey,
-          messageId: message.properties.messageId,
-          envelope: JSON.parse(message.content.toString()),
-        });
-      },
-      { noAck: true },
-    );
-
-    const common = { HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-    const [emulatorPort, configPort, releasePort, workerPort, gatewayPort] = await Promise.all(Array.from({ length: 5 }, () => freePort()));
-    const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
-    emulator = await startProcess(
-      emulatorMain,
-      { ...common, PORT: String(emulatorPort), CODE_HOST_SEED: DEMO_SEED_PATH },
-      `${emulatorUrl}/readyz`,
-    );
-    const backend = {
-      ...common,
-      DATABASE_URL: testDb.url,
-      AMQP_URL: inject('amqpUrl'),
-      EVENTS_EXCHANGE: exchange,
-      CODE_HOST_API_URL: emulatorUrl,
-    };
-    // config-svc and release-svc's API and worker start together, as a deployment starts them; the API and the
-    // worker migrate the same `release` schema at the same time.
-    [config, release, worker] = await Promise.all([
-      startProcess(configMain, { ...backend, PORT: String(configPort) }, `http://127.0.0.1:${configPort}/readyz`),
-      startProcess(releaseMain, { ...backend, PORT: String(releasePort) }, `http://127.0.0.1:${releasePort}/readyz`),
-      startProcess(
-        workerMain,
-        // PORT is the API's: the worker serves only its health on WORKER_PORT.
-        { ...backend, PORT: String(releasePort), WORKER_PORT: String(workerPort), QUEUE_PREFIX: queuePrefix, CODE_HOST_TOKEN: BOT },
-        `http://127.0.0.1:${workerPort}/readyz`,
-      ),
-    ]);
-    gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    gateway = await startProcess(
-      gatewayMain,
-      {
-        ...common,
-        PORT: String(gatewayPort),
-        CONFIG_SVC_URL: `http://127.0.0.1:${configPort}`,
-        RELEASE_SVC_URL: `http://127.0.0.1:${releasePort}`,
-      },
-      `${gatewayUrl}/readyz`,
-    );
-  });
-
-  afterAll(async () => {
-    await gateway?.stop();
-    await worker?.stop();
-    await release?.stop();
-    await config?.stop();
-    await emulator?.stop();
-    if (channel) {
-      // The worker's durable queues (main, parking and retry queues of each consumer) and the exchanges.
+    // The exchange and the tap's queue exist before any service starts, so no event of this file is missed; the
+    // worker's durable queues are deleted after the tap, which deletes the exchanges.
+    const amqp = await amqplib.connect(inject('amqpUrl'));
+    processes.defer(() => amqp.close().catch(() => {}));
+    const channel = await amqp.createChannel();
+    processes.defer(async () => {
+      // The worker's durable queues: main, parking and retry queues of each consumer.
       for (const consumer of ['read-model', 'notifications', 'scans']) {
         const base = `${queuePrefix}.${consumer}`;
         for (const name of [base, `${base}.parking`, `${base}.retry.1000ms`, `${base}.retry.5000ms`, `${base}.retry.30000ms`])
           await channel.deleteQueue(name).catch(() => {});
       }
-      await channel.deleteExchange(exchange).catch(() => {});
-      await channel.deleteExchange(`${exchange}.dlx`).catch(() => {});
-    }
-    await amqp?.close().catch(() => {});
-    await testDb?.drop();
+    });
+    const tap = await tapEvents(inject('amqpUrl'), exchange, {
+      bindings: ['update_config.*', 'release_notification.*', 'pull_request_job.*'],
+      deleteExchangeOnClose: true,
+    });
+    processes.defer(() => tap.close());
+    events = tap.deliveries;
+
+    emulator = await processes.service(emulatorMain, { CODE_HOST_SEED: DEMO_SEED_PATH });
+    const backend = {
+      DATABASE_URL: testDb.url,
+      AMQP_URL: inject('amqpUrl'),
+      EVENTS_EXCHANGE: exchange,
+      CODE_HOST_API_URL: emulator.url,
+    };
+    // config-svc and release-svc's API and worker start together, as a deployment starts them; the API and the
+    // worker migrate the same `release` schema at the same time. allSettled: one that fails must not leave the
+    // others starting after the stack was torn down.
+    const releasePort = await freePort();
+    const started = await Promise.allSettled([
+      processes.service(configMain, backend),
+      processes.service(releaseMain, backend, { port: releasePort }),
+      // PORT is the API's: the worker serves only its health on WORKER_PORT.
+      processes.service(
+        workerMain,
+        { ...backend, PORT: String(releasePort), QUEUE_PREFIX: queuePrefix, CODE_HOST_TOKEN: BOT },
+        { portVariable: 'WORKER_PORT' },
+      ),
+    ]);
+    for (const result of started) if (result.status === 'rejected') throw result.reason;
+    [config, release, worker] = started.map((result) => (result as PromiseFulfilledResult<ServiceProcess>).value) as [
+      ServiceProcess,
+      ServiceProcess,
+      ServiceProcess,
+    ];
+    gateway = await processes.service(gatewayMain, { CONFIG_SVC_URL: config.url, RELEASE_SVC_URL: release.url });
+    gatewayUrl = gateway.url;
   });
+
+  afterAll(() => processes.disposeAsync());
 
   // --- HTTP on the wire --------------------------------------------------------------------------
 
@@ -179,14 +152,14 @@ describe('release notifications through the gateway, every service its own proce
       const found = events.find(
         (e) =>
           e.routingKey === 'release_notification.received' &&
-          (e.envelope.data as ReleaseNotificationReceived).name === name &&
-          (e.envelope.data as ReleaseNotificationReceived).version === version,
+          (e.event.data as ReleaseNotificationReceived).name === name &&
+          (e.event.data as ReleaseNotificationReceived).version === version,
       );
-      return found && ReleaseNotificationReceived.parse(found.envelope.data);
+      return found && ReleaseNotificationReceived.parse(found.event.data);
     }, 10_000);
 
   const configEvents = (id: string) =>
-    events.filter((e) => e.routingKey.startsWith('update_config.') && String((e.envelope.data as { id: number }).id) === id);
+    events.filter((e) => e.routingKey.startsWith('update_config.') && String((e.event.data as { id: number }).id) === id);
 
   /** Notification ids and configs of the whole flow, read by the tests after it. */
   const flow = { storefront: '', lodash: '' };
@@ -290,7 +263,7 @@ describe('release notifications through the gateway, every service its own proce
     });
   });
 
-  describe('real senders of the original (reference/dependabot.md 1.3)', () => {
+  describe('real senders of the original (e.g. alexanderj1988/dependabot-notify)', () => {
     const url = () => `${gatewayUrl}/release_notifications/private`;
 
     /** Follows a notification sent without asking for the representation: by its event, to its end. */
@@ -666,10 +639,10 @@ describe('release notifications through the gateway, every service its own proce
       expect(published()).toHaveLength(listed.length);
 
       for (const job of listed) {
-        const matching = published().filter((e) => (e.envelope.data as { id: number }).id === Number(job.id));
+        const matching = published().filter((e) => (e.event.data as { id: number }).id === Number(job.id));
         expect(matching, `job ${job.id}`).toHaveLength(1);
-        const [event] = matching as [ReceivedEvent];
-        const envelope = EventEnvelope.parse(event.envelope);
+        const [event] = matching as [TappedDelivery];
+        const envelope = EventEnvelope.parse(event.event);
         expect(envelope).toMatchObject({ type: 'pull_request_job.created', source: 'release-svc' });
         expect(event.messageId).toBe(envelope.id);
         const a = job.attributes;
@@ -691,12 +664,12 @@ describe('release notifications through the gateway, every service its own proce
           directory: a.directory,
         });
       }
-      expect(new Set(published().map((e) => e.envelope.id)).size).toBe(listed.length);
+      expect(new Set(published().map((e) => e.event.id)).size).toBe(listed.length);
     });
 
     it("never puts a caller's or the worker's token on the bus", () => {
       expect(events.length).toBeGreaterThan(0);
-      for (const event of events) expect(JSON.stringify(event.envelope)).not.toMatch(/demo-token/);
+      for (const event of events) expect(JSON.stringify(event.event)).not.toMatch(/demo-token/);
     });
   });
 });

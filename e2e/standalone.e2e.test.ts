@@ -2,14 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bookApiSuite } from '@switchyard/catalog-svc/test/api-suite';
-import { freePort, type RunningProcess, request, startProcess, waitFor } from '@switchyard/service-kit/testing';
+import { freePort, ProcessStack, type RunningProcess, request, waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const standaloneMain = new URL('../apps/standalone/src/main.ts', import.meta.url).pathname;
 
 describe('standalone launcher on embedded PGlite', () => {
+  const processes = new ProcessStack();
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-e2e-'));
-  let stack: RunningProcess;
+  processes.defer(() => rmSync(dataDir, { recursive: true, force: true }));
+  let switchyard: RunningProcess;
   let url: string;
   const env = async () => {
     const [gatewayPort, catalogPort, configPort, codeHostPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
@@ -30,19 +32,16 @@ describe('standalone launcher on embedded PGlite', () => {
 
   beforeAll(async () => {
     const vars = await env();
-    stack = await startProcess(standaloneMain, vars, `${url}/readyz`, 60_000);
+    switchyard = await processes.start(standaloneMain, vars, `${url}/readyz`, 60_000);
   });
-  afterAll(async () => {
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => processes.disposeAsync());
 
   it('prints the gateway URL, the demo token and example requests for every API', () => {
-    expect(stack.output()).toContain(`gateway    ${url}`);
-    expect(stack.output()).toContain(`curl ${url}/books`);
-    expect(stack.output()).toContain('embedded PGlite');
-    expect(stack.output()).toContain(`curl ${url}/accounts -H 'Authorization: Personal demo-token-alice'`);
-    for (const path of ['/repos?', '/update_configs ', '/update_configs/1 ']) expect(stack.output()).toContain(`${url}${path}`);
+    expect(switchyard.output()).toContain(`gateway    ${url}`);
+    expect(switchyard.output()).toContain(`curl ${url}/books`);
+    expect(switchyard.output()).toContain('embedded PGlite');
+    expect(switchyard.output()).toContain(`curl ${url}/accounts -H 'Authorization: Personal demo-token-alice'`);
+    for (const path of ['/repos?', '/update_configs ', '/update_configs/1 ']) expect(switchyard.output()).toContain(`${url}${path}`);
   });
 
   it('serves the dependency update API from the emulator demo data on PGlite', async () => {
@@ -97,7 +96,7 @@ describe('standalone launcher on embedded PGlite', () => {
   bookApiSuite(() => url);
 
   it('answers the peer directory heartbeat through the gateway', async () => {
-    const peerPort = /curl -X POST .*\n.*http:\/\/127\.0\.0\.1:(\d+)\/DirectoryPlace/.exec(stack.output())?.[1];
+    const peerPort = /curl -X POST .*\n.*http:\/\/127\.0\.0\.1:(\d+)\/DirectoryPlace/.exec(switchyard.output())?.[1];
     expect(peerPort).toBeDefined();
     const form = new URLSearchParams({
       hbf: `EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.http://127.0.0.1:${peerPort}/DirectoryPlace`,
@@ -113,9 +112,9 @@ describe('standalone launcher on embedded PGlite', () => {
   it('shuts down cleanly on SIGINT and keeps its books across a restart', async () => {
     const created = await request(url, 'POST', '/books', { body: { Name: 'Kept', Author: 'Restart', Price: 1, Year: 2000 } });
     expect(created.status).toBe(201);
-    expect(await stack.stop('SIGINT')).toBe(0);
-    expect(stack.output()).toContain('switchyard stopped');
-    stack = await startProcess(standaloneMain, await env(), `${url}/readyz`, 60_000);
+    expect(await switchyard.stop('SIGINT')).toBe(0);
+    expect(switchyard.output()).toContain('switchyard stopped');
+    switchyard = await processes.start(standaloneMain, await env(), `${url}/readyz`, 60_000);
     expect((await request(url, 'GET', `/books/${created.body.Id}`)).body).toEqual(created.body);
   });
 });

@@ -1,16 +1,9 @@
 import { request as httpRequest, type IncomingHttpHeaders, STATUS_CODES } from 'node:http';
-import { DependencyApiErrors, type EventEnvelope } from '@switchyard/contracts';
+import { DependencyApiErrors } from '@switchyard/contracts';
 import { expect } from 'vitest';
 
-/** The dependency update API's content type (reference/dependabot.md 1.2). */
+/** The dependency update API's content type (https://github.com/dependabot/api-docs). */
 export const JSON_UTF8 = 'application/json; charset=utf-8';
-
-/** One event as it arrived on a test's queue. */
-export interface ReceivedEvent {
-  routingKey: string;
-  messageId: string | undefined;
-  envelope: EventEnvelope;
-}
 
 /** An answer read whole, with the reason phrase the client saw. */
 export interface WireResponse {

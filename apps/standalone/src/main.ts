@@ -1,17 +1,17 @@
 import { loadCatalogConfig } from '@switchyard/catalog-svc/config';
-import { startCatalogService } from '@switchyard/catalog-svc/service';
-import { loadDemoSeed, startGitHubEmulator } from '@switchyard/code-host/emulator';
+import { startCatalogService } from '@switchyard/catalog-svc/start';
 import { loadConfigServiceConfig } from '@switchyard/config-svc/config';
-import { startConfigService } from '@switchyard/config-svc/service';
+import { startConfigService } from '@switchyard/config-svc/start';
 import { loadGatewayConfig } from '@switchyard/gateway/config';
-import { startGateway } from '@switchyard/gateway/service';
+import { startGateway } from '@switchyard/gateway/start';
+import { loadDemoSeed, startGitHubEmulator } from '@switchyard/github-emulator';
 import { createInProcessBus, type MessageBus } from '@switchyard/messaging';
 import { loadPeerConfig } from '@switchyard/peer-svc/config';
-import { startPeerService } from '@switchyard/peer-svc/service';
+import { startPeerService } from '@switchyard/peer-svc/start';
 import { loadReleaseConfig } from '@switchyard/release-svc/config';
-import { startReleaseApi } from '@switchyard/release-svc/service';
+import { startReleaseApi } from '@switchyard/release-svc/start';
 import { startReleaseWorker } from '@switchyard/release-svc/worker';
-import { ConfigError, createLogger, onShutdownSignal } from '@switchyard/service-kit';
+import { createLogger, runService, startService } from '@switchyard/service-kit';
 import { banner } from './banner.ts';
 
 /**
@@ -25,92 +25,101 @@ import { banner } from './banner.ts';
  */
 const env: Record<string, string | undefined> = { LOG_LEVEL: 'warn', ...process.env };
 const loopback = '127.0.0.1';
-const stops: Array<() => Promise<void>> = [];
 
-try {
-  const level = env.LOG_LEVEL ?? 'warn';
-  let codeHostUrl = env.CODE_HOST_API_URL;
-  if (!codeHostUrl) {
-    const emulator = await startGitHubEmulator({
-      seed: loadDemoSeed(),
-      logger: createLogger('code-host-emulator', env.CODE_HOST_LOG_LEVEL ?? 'error'),
-      port: Number(env.CODE_HOST_PORT ?? 8090),
-      host: loopback,
+await runService('switchyard', async () => {
+  // Each part is registered as it starts: a failure closes those started so far, and close() stops them last first.
+  const switchyard = await startService(async (scope) => {
+    const level = env.LOG_LEVEL ?? 'warn';
+    let codeHostUrl = env.CODE_HOST_API_URL;
+    if (!codeHostUrl) {
+      const emulator = await startGitHubEmulator({
+        seed: loadDemoSeed(),
+        logger: createLogger('code-host-emulator', env.CODE_HOST_LOG_LEVEL ?? 'error'),
+        port: Number(env.CODE_HOST_PORT ?? 8090),
+        host: loopback,
+      });
+      scope.use(emulator);
+      codeHostUrl = emulator.url;
+    }
+    const bus: MessageBus | undefined = env.AMQP_URL
+      ? undefined
+      : scope.adopt(createInProcessBus({ logger: createLogger('bus', level) }), (inProcess) => inProcess.close());
+
+    const catalogConfig = loadCatalogConfig({ ...env, HOST: loopback, PORT: env.CATALOG_PORT ?? '8083' });
+    const catalog = scope.use(await startCatalogService(catalogConfig, createLogger('catalog-svc', catalogConfig.LOG_LEVEL)));
+
+    const configConfig = loadConfigServiceConfig({
+      ...env,
+      HOST: loopback,
+      PORT: env.CONFIG_PORT ?? '8081',
+      CODE_HOST_API_URL: codeHostUrl,
     });
-    stops.unshift(() => emulator.close());
-    codeHostUrl = emulator.url;
-  }
-  const bus: MessageBus | undefined = env.AMQP_URL ? undefined : createInProcessBus({ logger: createLogger('bus', level) });
-  if (bus) stops.unshift(() => bus.close());
+    const config = scope.use(
+      await startConfigService(configConfig, createLogger('config-svc', configConfig.LOG_LEVEL), bus ? { bus } : {}),
+    );
 
-  const catalogConfig = loadCatalogConfig({ ...env, HOST: loopback, PORT: env.CATALOG_PORT ?? '8083' });
-  const catalog = await startCatalogService(catalogConfig, createLogger('catalog-svc', catalogConfig.LOG_LEVEL));
-  stops.unshift(catalog.close);
+    const releaseConfig = loadReleaseConfig({
+      ...env,
+      HOST: loopback,
+      PORT: env.RELEASE_PORT ?? '8082',
+      CODE_HOST_API_URL: codeHostUrl,
+      CODE_HOST_TOKEN: env.CODE_HOST_API_URL ? env.CODE_HOST_TOKEN : 'demo-token-bot',
+    });
+    const release = scope.use(
+      await startReleaseApi(releaseConfig, createLogger('release-svc', releaseConfig.LOG_LEVEL), bus ? { bus } : {}),
+    );
+    // The worker shares the API's database (one embedded PGlite per folder): the API closes it, after the worker stopped.
+    scope.use(
+      await startReleaseWorker(releaseConfig, createLogger('release-worker', releaseConfig.LOG_LEVEL), {
+        ...(bus ? { bus } : {}),
+        database: release.database,
+        health: false,
+      }),
+    );
 
-  const configConfig = loadConfigServiceConfig({ ...env, HOST: loopback, PORT: env.CONFIG_PORT ?? '8081', CODE_HOST_API_URL: codeHostUrl });
-  const config = await startConfigService(configConfig, createLogger('config-svc', configConfig.LOG_LEVEL), bus ? { bus } : {});
-  stops.unshift(config.close);
+    const peerPort = env.PEER_PORT ?? '8084';
+    const peerConfig = loadPeerConfig({
+      PEER_USERS: 'emissary:emissary-demo',
+      PEER_SELF_URL: `http://127.0.0.1:${peerPort}/DirectoryPlace`,
+      CLIENT_PLACES: 'demo-pickup=switchyard.demo-pickup',
+      PEER_ALLOW_LIST: `127.0.0.1:${peerPort}`,
+      ...env,
+      HOST: loopback,
+      PORT: peerPort,
+    });
+    const peer = scope.use(await startPeerService(peerConfig, createLogger('peer-svc', peerConfig.LOG_LEVEL)));
 
-  const releaseConfig = loadReleaseConfig({
-    ...env,
-    HOST: loopback,
-    PORT: env.RELEASE_PORT ?? '8082',
-    CODE_HOST_API_URL: codeHostUrl,
-    CODE_HOST_TOKEN: env.CODE_HOST_API_URL ? env.CODE_HOST_TOKEN : 'demo-token-bot',
+    const gatewayConfig = loadGatewayConfig({
+      ...env,
+      PORT: env.GATEWAY_PORT ?? '8080',
+      CATALOG_SVC_URL: catalog.url,
+      CONFIG_SVC_URL: config.url,
+      RELEASE_SVC_URL: release.url,
+      PEER_SVC_URL: peer.url,
+    });
+    const gatewayLogger = createLogger('gateway', gatewayConfig.LOG_LEVEL);
+    const gateway = scope.use(await startGateway(gatewayConfig, gatewayLogger));
+
+    process.stdout.write(
+      banner({
+        gatewayUrl: gateway.url,
+        database: catalog.database.kind,
+        dataDir: catalogConfig.DATA_DIR,
+        bus: bus ? 'in-process' : 'RabbitMQ (AMQP_URL)',
+        codeHost: env.CODE_HOST_API_URL ? `${codeHostUrl} (CODE_HOST_API_URL)` : `GitHub emulator with demo data at ${codeHostUrl}`,
+        demoData: !env.CODE_HOST_API_URL,
+        peerUrl: peer.url,
+      }),
+    );
+    return { logger: gatewayLogger };
   });
-  const release = await startReleaseApi(releaseConfig, createLogger('release-svc', releaseConfig.LOG_LEVEL), bus ? { bus } : {});
-  stops.unshift(release.close);
-  const worker = await startReleaseWorker(releaseConfig, createLogger('release-worker', releaseConfig.LOG_LEVEL), {
-    ...(bus ? { bus } : {}),
-    database: release.database,
-    health: false,
-  });
-  stops.unshift(worker.close);
-
-  const peerPort = env.PEER_PORT ?? '8084';
-  const peerConfig = loadPeerConfig({
-    PEER_USERS: 'emissary:emissary-demo',
-    PEER_SELF_URL: `http://127.0.0.1:${peerPort}/DirectoryPlace`,
-    CLIENT_PLACES: 'demo-pickup=switchyard.demo-pickup',
-    PEER_ALLOW_LIST: `127.0.0.1:${peerPort}`,
-    ...env,
-    HOST: loopback,
-    PORT: peerPort,
-  });
-  const peer = await startPeerService(peerConfig, createLogger('peer-svc', peerConfig.LOG_LEVEL));
-  stops.unshift(peer.close);
-
-  const gatewayConfig = loadGatewayConfig({
-    ...env,
-    PORT: env.GATEWAY_PORT ?? '8080',
-    CATALOG_SVC_URL: catalog.url,
-    CONFIG_SVC_URL: config.url,
-    RELEASE_SVC_URL: release.url,
-    PEER_SVC_URL: peer.url,
-  });
-  const gatewayLogger = createLogger('gateway', gatewayConfig.LOG_LEVEL);
-  const gateway = await startGateway(gatewayConfig, gatewayLogger);
-  stops.unshift(gateway.close);
-
-  process.stdout.write(
-    banner({
-      gatewayUrl: gateway.url,
-      database: catalog.database.kind,
-      dataDir: catalogConfig.DATA_DIR,
-      bus: bus ? 'in-process' : 'RabbitMQ (AMQP_URL)',
-      codeHost: env.CODE_HOST_API_URL ? `${codeHostUrl} (CODE_HOST_API_URL)` : `GitHub emulator with demo data at ${codeHostUrl}`,
-      demoData: !env.CODE_HOST_API_URL,
-      peerUrl: peer.url,
-    }),
-  );
-  onShutdownSignal(gatewayLogger, async () => {
-    for (const stop of stops) await stop();
-    process.stdout.write('switchyard stopped\n');
-  });
-} catch (error) {
-  process.stderr.write(
-    `switchyard could not start: ${error instanceof ConfigError ? error.message : String((error as Error).stack ?? error)}\n`,
-  );
-  for (const stop of stops) await stop().catch(() => {});
-  process.exit(1);
-}
+  return {
+    logger: switchyard.logger,
+    service: {
+      [Symbol.asyncDispose]: async () => {
+        await switchyard.close();
+        process.stdout.write('switchyard stopped\n');
+      },
+    },
+  };
+});

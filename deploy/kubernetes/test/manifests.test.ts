@@ -44,7 +44,7 @@ type WorkloadName = keyof typeof WORKLOADS;
 /** The user and group the images run as (`node` in the Node.js images). */
 const IMAGE_UID = 1000;
 
-/** The longest a service's own shutdown may take (`onShutdownSignal`'s deadline in service-kit), in seconds. */
+/** The longest a service's own shutdown may take (`runService`'s deadline, `SHUTDOWN_DEADLINE_MS` in service-kit), in seconds. */
 const SHUTDOWN_DEADLINE_SECONDS = 10;
 
 const kustomization = readKustomization();

@@ -25,7 +25,7 @@ function sameRelease(scheme: VersionScheme, a: string, b: string): boolean {
  *   `use.requirement` allows (`^4.17.0` → 4.17.0; a requirement without a lowest version, such as `*` or
  *   `<2`, gives no baseline); with no baseline, or an invalid version in use (`dev-main`, a git ref), the
  *   answer is "not outdated" and `reason` says why;
- * - pre-release rule (Renovate's `ignoreUnstable`, reference/dependabot.md 2.3): a released pre-release only
+ * - pre-release rule (Renovate's `ignoreUnstable`, https://docs.renovatebot.com/configuration-options/#ignoreunstable): a released pre-release only
  *   counts when the version in use is itself a pre-release of the same major.minor.patch (`1.0.0-rc.1` →
  *   `1.0.0-rc.2`), or the requirement explicitly asks for pre-releases (names a pre-release version, e.g.
  *   `^2.0.0-beta.1`, `>=2.0b1`, or a Composer stability flag `@beta`);

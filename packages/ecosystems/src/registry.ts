@@ -12,7 +12,7 @@ const ECOSYSTEMS: ReadonlyMap<PackageManager, Ecosystem> = new Map(
   [npmAndYarn, pip, maven, bundler, cargo, composer].map((ecosystem) => [ecosystem.packageManager, ecosystem]),
 );
 
-/** The package managers {@link ecosystemFor} knows, in the order of the API's list (seeds/000). */
+/** The package managers {@link ecosystemFor} knows, in the order of the API's list (https://github.com/dependabot/api-docs). */
 export const SUPPORTED_PACKAGE_MANAGERS: readonly PackageManager[] = Object.freeze(PACKAGE_MANAGERS.filter((pm) => ECOSYSTEMS.has(pm)));
 
 /**

@@ -1,8 +1,9 @@
-import { createLogger, onShutdownSignal } from '@switchyard/service-kit';
+import { createLogger, runService } from '@switchyard/service-kit';
 import { loadCatalogConfig } from './config.ts';
-import { startCatalogService } from './service.ts';
+import { startCatalogService } from './start.ts';
 
-const config = loadCatalogConfig();
-const logger = createLogger('catalog-svc', config.LOG_LEVEL);
-const running = await startCatalogService(config, logger);
-onShutdownSignal(logger, running.close);
+await runService('catalog-svc', async () => {
+  const config = loadCatalogConfig();
+  const logger = createLogger('catalog-svc', config.LOG_LEVEL);
+  return { logger, service: await startCatalogService(config, logger) };
+});

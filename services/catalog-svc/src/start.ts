@@ -1,16 +1,15 @@
-import { type Database, type Logger, listenHolding, openServiceDatabase } from '@switchyard/service-kit';
+import { type Database, type Logger, listen, openServiceDatabase, type RunningService, startService } from '@switchyard/service-kit';
 import { createCatalogApp } from './app.ts';
 import type { CatalogConfig } from './config.ts';
 import { catalogMigrations } from './db/migrations/index.ts';
 import { CATALOG_SCHEMA, type CatalogDatabase } from './db/schema.ts';
 
 /** A running catalog-svc: its base URL and a `close()` that stops HTTP, then closes the database. */
-export interface RunningCatalog {
+export type RunningCatalog = RunningService<{
   url: string;
   port: number;
   database: Database<CatalogDatabase>;
-  close: () => Promise<void>;
-}
+}>;
 
 /** Opens the database `config` names and brings the `catalog` schema up to date. @throws MigrationFailedError */
 export function openCatalogDatabase(config: CatalogConfig, logger: Logger): Promise<Database<CatalogDatabase>> {
@@ -18,23 +17,20 @@ export function openCatalogDatabase(config: CatalogConfig, logger: Logger): Prom
 }
 
 /**
- * Starts catalog-svc: database, migrations, HTTP on `config.HOST:config.PORT`.
- * @throws ConfigError / MigrationFailedError / the listen error
+ * Starts catalog-svc: database, migrations, HTTP on `config.HOST:config.PORT`. `close()` stops HTTP, then closes the database.
+ * @throws MigrationFailedError / the listen error (after closing what it had opened)
  */
-export async function startCatalogService(config: CatalogConfig, logger: Logger): Promise<RunningCatalog> {
-  const database = await openCatalogDatabase(config, logger);
-  const app = createCatalogApp({
-    db: database.db.withSchema(CATALOG_SCHEMA),
-    logger,
-    ping: database.ping,
-    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+export function startCatalogService(config: CatalogConfig, logger: Logger): Promise<RunningCatalog> {
+  return startService(async (scope) => {
+    const database = scope.use(await openCatalogDatabase(config, logger));
+    const app = createCatalogApp({
+      db: database.db.withSchema(CATALOG_SCHEMA),
+      logger,
+      ping: database.ping,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    });
+    const http = scope.use(await listen(app, config.PORT, config.HOST));
+    logger.info({ url: http.url }, 'catalog-svc listening');
+    return { url: http.url, port: http.port, database };
   });
-  const http = await listenHolding(app, config.PORT, config.HOST, database.close);
-  logger.info({ url: http.url }, 'catalog-svc listening');
-  return {
-    url: http.url,
-    port: http.port,
-    database,
-    close: () => http.close(),
-  };
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import * as books from '../src/books/book.repository.ts';
 import { loadCatalogConfig } from '../src/config.ts';
 import { CATALOG_SCHEMA, type CatalogDatabase } from '../src/db/schema.ts';
-import { openCatalogDatabase } from '../src/service.ts';
+import { openCatalogDatabase } from '../src/start.ts';
 
 describe('book repository on PostgreSQL', () => {
   let testDb: TestDatabase;

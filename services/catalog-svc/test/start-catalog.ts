@@ -1,8 +1,8 @@
-import { createLogger } from '@switchyard/service-kit';
+import { createLogger, startService } from '@switchyard/service-kit';
 import { createTestDatabase } from '@switchyard/service-kit/testing';
 import { inject } from 'vitest';
 import { loadCatalogConfig } from '../src/config.ts';
-import { startCatalogService } from '../src/service.ts';
+import { startCatalogService } from '../src/start.ts';
 
 /** catalog-svc running in this test process on a fresh PostgreSQL database, on a free loopback port. */
 export interface TestCatalog {
@@ -12,15 +12,12 @@ export interface TestCatalog {
 }
 
 /** Starts catalog-svc as `main.ts` would, on a database of its own named after `label`. Call from `beforeAll`. */
-export async function startTestCatalog(label: string): Promise<TestCatalog> {
-  const database = await createTestDatabase(inject('databaseUrl'), label);
-  const config = loadCatalogConfig({ DATABASE_URL: database.url, HOST: '127.0.0.1', PORT: '0' });
-  const running = await startCatalogService(config, createLogger('catalog-svc', 'silent'));
-  return {
-    url: running.url,
-    close: async () => {
-      await running.close();
-      await database.drop();
-    },
-  };
+export function startTestCatalog(label: string): Promise<TestCatalog> {
+  return startService(async (scope) => {
+    const database = await createTestDatabase(inject('databaseUrl'), label);
+    scope.defer(() => database.drop());
+    const config = loadCatalogConfig({ DATABASE_URL: database.url, HOST: '127.0.0.1', PORT: '0' });
+    const running = scope.use(await startCatalogService(config, createLogger('catalog-svc', 'silent')));
+    return { url: running.url };
+  });
 }

@@ -1,33 +1,12 @@
-import type { CodeHostView } from '@switchyard/code-host';
-import { createServiceApp, type Logger, renderJsonApiErrors } from '@switchyard/service-kit';
+import { createDependencyApiApp, type DependencyApiDeps } from '@switchyard/dependency-api';
 import type { Express } from 'express';
-import type { Kysely } from 'kysely';
 import type { ConfigDatabase } from './db/schema.ts';
 import { dependencyApiRouter } from './http/dependency-api.routes.ts';
 
-/** What config-svc's HTTP app needs. */
-export interface ConfigAppDeps {
-  db: Kysely<ConfigDatabase>;
-  view: CodeHostView;
-  logger: Logger;
-  ping: () => Promise<void>;
-  bodyLimitBytes: number;
-}
-
 /**
- * config-svc's express app. Bodies are read as JSON whatever their content type (real clients sent
- * `application/json`, `application/vnd.api+json` or none: reference/dependabot.md 5.2), and errors use
- * the API's own envelope.
+ * config-svc's express app: the dependency update API's app (`createDependencyApiApp`: bodies read as JSON whatever
+ * their content type, see the README's "Wire behaviour"; errors in the API's own envelope) with config-svc's routes.
  */
-export function createConfigApp(deps: ConfigAppDeps): Express {
-  return createServiceApp({
-    logger: deps.logger,
-    readiness: [{ name: 'database', check: deps.ping }],
-    bodyLimit: deps.bodyLimitBytes,
-    jsonTypes: () => true,
-    renderError: renderJsonApiErrors,
-    routes: (app) => {
-      app.use(dependencyApiRouter(deps.db, deps.view));
-    },
-  });
+export function createConfigApp(deps: DependencyApiDeps<ConfigDatabase>): Express {
+  return createDependencyApiApp({ ...deps, router: dependencyApiRouter(deps.db, deps.view) });
 }

@@ -1,8 +1,9 @@
-import { createLogger, onShutdownSignal } from '@switchyard/service-kit';
+import { createLogger, runService } from '@switchyard/service-kit';
 import { loadConfigServiceConfig } from './config.ts';
-import { startConfigService } from './service.ts';
+import { startConfigService } from './start.ts';
 
-const config = loadConfigServiceConfig();
-const logger = createLogger('config-svc', config.LOG_LEVEL);
-const running = await startConfigService(config, logger);
-onShutdownSignal(logger, running.close);
+await runService('config-svc', async () => {
+  const config = loadConfigServiceConfig();
+  const logger = createLogger('config-svc', config.LOG_LEVEL);
+  return { logger, service: await startConfigService(config, logger) };
+});

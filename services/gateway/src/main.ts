@@ -1,8 +1,9 @@
-import { createLogger, onShutdownSignal } from '@switchyard/service-kit';
+import { createLogger, runService } from '@switchyard/service-kit';
 import { loadGatewayConfig } from './config.ts';
-import { startGateway } from './service.ts';
+import { startGateway } from './start.ts';
 
-const config = loadGatewayConfig();
-const logger = createLogger('gateway', config.LOG_LEVEL);
-const running = await startGateway(config, logger);
-onShutdownSignal(logger, running.close);
+await runService('gateway', async () => {
+  const config = loadGatewayConfig();
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+  return { logger, service: await startGateway(config, logger) };
+});

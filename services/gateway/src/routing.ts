@@ -1,5 +1,5 @@
 /**
- * The gateway's routing table (DESIGN.md, "Gateway routing table"): every path stays at the root, so
+ * The gateway's routing table (the gateway's README): every path stays at the root, so
  * each API's `{base_url}` is the gateway's URL. Matching is on the path alone, case-sensitive.
  */
 

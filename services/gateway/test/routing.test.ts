@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { serviceFor, unsafeTarget } from '../src/routing.ts';
 
-describe('serviceFor (DESIGN.md routing table)', () => {
+describe('serviceFor (the routing table)', () => {
   it('routes each documented path to its service', () => {
     const table: Array<[string, string | undefined]> = [
       ['/', 'catalog-svc'],

@@ -8,9 +8,9 @@ export const PeerEnv = z.object({
   /** Port of the peer endpoints. */
   PORT: envPort(8084),
   ...databaseEnv,
-  /** RabbitMQ URL; work bundles are published to client places' queues there. Unset: enqueue answers 503. */
   /** The topic exchange directory events go to (through the outbox). */
   EVENTS_EXCHANGE: z.string().min(1).default(DOMAIN_EVENTS_EXCHANGE),
+  /** RabbitMQ URL; work bundles are published to client places' queues there. Unset: enqueue answers 503. */
   AMQP_URL: z
     .string()
     .regex(/^amqps?:\/\//, 'must be an amqp:// or amqps:// URL')

@@ -1,8 +1,9 @@
-import { createLogger, onShutdownSignal } from '@switchyard/service-kit';
+import { createLogger, runService } from '@switchyard/service-kit';
 import { loadPeerConfig } from './config.ts';
-import { startPeerService } from './service.ts';
+import { startPeerService } from './start.ts';
 
-const config = loadPeerConfig();
-const logger = createLogger('peer-svc', config.LOG_LEVEL);
-const running = await startPeerService(config, logger);
-onShutdownSignal(logger, running.close);
+await runService('peer-svc', async () => {
+  const config = loadPeerConfig();
+  const logger = createLogger('peer-svc', config.LOG_LEVEL);
+  return { logger, service: await startPeerService(config, logger) };
+});

@@ -1,12 +1,12 @@
 import { startEventPublishing } from '@switchyard/messaging';
-import { type Database, type Logger, listen, openServiceDatabase } from '@switchyard/service-kit';
+import { type Database, type Logger, listen, openServiceDatabase, type RunningService, startService } from '@switchyard/service-kit';
 import { createPeerApp } from './app.ts';
 import { type PeerConfig, parseClientPlaces } from './config.ts';
 import { peerMigrations } from './db/migrations/index.ts';
 import { PEER_SCHEMA, type PeerDatabase } from './db/schema.ts';
 import { parsePeerUrl } from './directory/directory-name.ts';
 import { peerThresholds } from './directory/peer-state.ts';
-import { createAmqpWorkQueue, noWorkQueue } from './queue/work-queue.ts';
+import { openWorkQueue } from './queue/work-queue.ts';
 import { createDirectoryStore, type DirectoryStore } from './registry/directory-store.ts';
 import { createHeartbeatManager, type HeartbeatManager } from './registry/heartbeat-manager.ts';
 import { createRegistrar, type Registrar } from './registry/registrar.ts';
@@ -16,15 +16,14 @@ import { createPeerAllowList } from './security/peer-allow-list.ts';
 import { createPeerClient } from './security/peer-client.ts';
 
 /** A running peer-svc: its base URL, its registrar and store (for tests and the launcher), and `close()`. */
-export interface RunningPeer {
+export type RunningPeer = RunningService<{
   url: string;
   port: number;
   database: Database<PeerDatabase>;
   store: DirectoryStore;
   registrar: Registrar;
   heartbeats: HeartbeatManager;
-  close: () => Promise<void>;
-}
+}>;
 
 /** Opens the database `config` names and brings the `peer` schema up to date. @throws MigrationFailedError */
 export function openPeerDatabase(config: PeerConfig, logger: Logger): Promise<Database<PeerDatabase>> {
@@ -35,7 +34,9 @@ export function openPeerDatabase(config: PeerConfig, logger: Logger): Promise<Da
  * Starts peer-svc: configuration checks (users, allow-list, own URL, client places), database and
  * migrations, client places recorded, HTTP on `config.HOST:config.PORT`, the heartbeat manager, then registration
  * with each `PEER_RENDEZVOUS` peer in the background (failures logged). Rendezvous peers are kept when they fail.
+ * `close()` stops the heartbeats, then HTTP, the work queue, the peer client, the events' relay and bus, and the database.
  * @throws ConfigError-like errors (DigestUsersError, PeerAllowListError, DirectoryNameError, TypeError) / MigrationFailedError / the listen error
+ * (after closing what it had opened)
  */
 export async function startPeerService(config: PeerConfig, logger: Logger): Promise<RunningPeer> {
   const users = loadDigestUsers({ realm: config.DIGEST_REALM, file: config.PEER_USERS_FILE, env: config.PEER_USERS });
@@ -48,74 +49,60 @@ export async function startPeerService(config: PeerConfig, logger: Logger): Prom
   const configured = new Set(rendezvous.map((url) => parsePeerUrl(url).href));
   const thresholds = peerThresholds({ unhealthyAfter: config.HEARTBEAT_UNHEALTHY_AFTER, failedAfter: config.HEARTBEAT_FAILED_AFTER });
 
-  const database = await openPeerDatabase(config, logger);
-  // Directory events: RabbitMQ at AMQP_URL, else an in-process bus (nothing outside the process hears them).
-  const events = await startEventPublishing({
-    db: database.db as never,
-    schema: PEER_SCHEMA,
-    logger,
-    amqpUrl: config.AMQP_URL,
-    exchange: config.EVENTS_EXCHANGE,
-  }).catch(async (error: unknown) => {
-    await database.close();
-    throw error;
+  return startService(async (scope) => {
+    const database = scope.use(await openPeerDatabase(config, logger));
+    // Directory events: RabbitMQ at AMQP_URL, else an in-process bus (nothing outside the process hears them).
+    const events = await startEventPublishing({
+      db: database.db,
+      schema: PEER_SCHEMA,
+      logger,
+      amqpUrl: config.AMQP_URL,
+      exchange: config.EVENTS_EXCHANGE,
+    });
+    scope.defer(() => events.close());
+    const store = createDirectoryStore(database.db.withSchema(PEER_SCHEMA));
+    for (const [name, queue] of clientPlaces) await store.saveClientPlace(name, queue);
+    const client = createPeerClient({
+      allowList,
+      credentials: { username: config.PEER_CLIENT_USER, password: config.PEER_CLIENT_PASSWORD, realm: config.DIGEST_REALM },
+      connectTimeoutMs: config.PEER_CONNECT_TIMEOUT_MS,
+      responseTimeoutMs: config.PEER_RESPONSE_TIMEOUT_MS,
+      logger,
+    });
+    scope.defer(() => client.close());
+    const registrar = createRegistrar({ selfUrl, allowList, client, store });
+    const heartbeats = createHeartbeatManager({
+      store,
+      client,
+      registrar,
+      intervalMs: config.HEARTBEAT_INTERVAL_MS,
+      thresholds,
+      isConfigured: (url) => configured.has(url),
+      onChange: (change) => logger.info(change, 'peer health changed'),
+      logger,
+    });
+    const workQueue = await openWorkQueue(config.AMQP_URL, logger);
+    scope.defer(() => workQueue.close());
+    const authenticator = createDigestAuthenticator({ realm: config.DIGEST_REALM, users });
+    const app = createPeerApp({
+      logger,
+      ping: database.ping,
+      store,
+      registrar,
+      allowList,
+      workQueue,
+      authenticate: authenticator.middleware,
+      formLimitBytes: config.FORM_LIMIT_BYTES,
+    });
+    const http = scope.use(await listen(app, config.PORT, config.HOST));
+    logger.info({ url: http.url, self: selfUrl.href }, 'peer-svc listening');
+    heartbeats.start();
+    scope.defer(() => heartbeats.stop());
+    for (const peer of rendezvous) {
+      registrar
+        .registerWith(peer)
+        .catch((error: unknown) => logger.warn({ peer, err: error }, 'registration with a rendezvous peer failed'));
+    }
+    return { url: http.url, port: http.port, database, store, registrar, heartbeats };
   });
-  const store = createDirectoryStore(database.db.withSchema(PEER_SCHEMA));
-  for (const [name, queue] of clientPlaces) await store.saveClientPlace(name, queue);
-  const client = createPeerClient({
-    allowList,
-    credentials: { username: config.PEER_CLIENT_USER, password: config.PEER_CLIENT_PASSWORD, realm: config.DIGEST_REALM },
-    connectTimeoutMs: config.PEER_CONNECT_TIMEOUT_MS,
-    responseTimeoutMs: config.PEER_RESPONSE_TIMEOUT_MS,
-    logger,
-  });
-  const registrar = createRegistrar({ selfUrl, allowList, client, store });
-  const heartbeats = createHeartbeatManager({
-    store,
-    client,
-    registrar,
-    intervalMs: config.HEARTBEAT_INTERVAL_MS,
-    thresholds,
-    isConfigured: (url) => configured.has(url),
-    onChange: (change) => logger.info(change, 'peer health changed'),
-    logger,
-  });
-  const workQueue = config.AMQP_URL === undefined ? noWorkQueue : createAmqpWorkQueue(config.AMQP_URL);
-  const authenticator = createDigestAuthenticator({ realm: config.DIGEST_REALM, users });
-  const app = createPeerApp({
-    logger,
-    ping: database.ping,
-    store,
-    registrar,
-    allowList,
-    workQueue,
-    authenticate: authenticator.middleware,
-    formLimitBytes: config.FORM_LIMIT_BYTES,
-  });
-  const http = await listen(app, config.PORT, config.HOST).catch(async (error: unknown) => {
-    await events.close();
-    await database.close();
-    throw error;
-  });
-  logger.info({ url: http.url, self: selfUrl.href }, 'peer-svc listening');
-  heartbeats.start();
-  for (const peer of rendezvous) {
-    registrar.registerWith(peer).catch((error: unknown) => logger.warn({ peer, err: error }, 'registration with a rendezvous peer failed'));
-  }
-  return {
-    url: http.url,
-    port: http.port,
-    database,
-    store,
-    registrar,
-    heartbeats,
-    close: async () => {
-      await heartbeats.stop();
-      await http.close();
-      await client.close();
-      await workQueue.close();
-      await events.close();
-      await database.close();
-    },
-  };
 }

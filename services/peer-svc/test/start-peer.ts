@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger } from '@switchyard/service-kit';
+import { createLogger, startService } from '@switchyard/service-kit';
 import { createTestDatabase, freePort } from '@switchyard/service-kit/testing';
 import { request } from 'undici';
 import { inject } from 'vitest';
 import { loadPeerConfig } from '../src/config.ts';
 import { type DigestAlgorithm, digestResponse, parseAuthHeader } from '../src/security/digest-protocol.ts';
-import { type RunningPeer, startPeerService } from '../src/service.ts';
+import { type RunningPeer, startPeerService } from '../src/start.ts';
 
 /** The Digest user every test peer accepts and uses. */
 export const TEST_USER = { username: 'emissary', password: 'emissary123' };
@@ -25,36 +25,33 @@ export async function reservePeerUrl(): Promise<{ port: number; selfUrl: string 
   return { port, selfUrl: `http://127.0.0.1:${port}/DirectoryPlace` };
 }
 
-/** Starts peer-svc as `main.ts` would; `env` adds or overrides variables. Call from `beforeAll`. */
+/** Starts peer-svc as `main.ts` would; `env` adds or overrides variables (`undefined` unsets one). Call from `beforeAll`. */
 export async function startTestPeer(
   label: string,
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
   reserved?: { port: number; selfUrl: string },
 ): Promise<TestPeer> {
-  const database = await createTestDatabase(inject('databaseUrl'), label);
   const { port, selfUrl } = reserved ?? (await reservePeerUrl());
-  const config = loadPeerConfig({
-    DATABASE_URL: database.url,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    PEER_SELF_URL: selfUrl,
-    PEER_USERS: `${TEST_USER.username}:${TEST_USER.password}`,
-    PEER_CLIENT_USER: TEST_USER.username,
-    PEER_CLIENT_PASSWORD: TEST_USER.password,
-    PEER_CONNECT_TIMEOUT_MS: '1000',
-    PEER_RESPONSE_TIMEOUT_MS: '3000',
-    AMQP_URL: inject('amqpUrl'),
-    ...env,
+  const started = await startService(async (scope) => {
+    const database = await createTestDatabase(inject('databaseUrl'), label);
+    scope.defer(() => database.drop());
+    const config = loadPeerConfig({
+      DATABASE_URL: database.url,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PEER_SELF_URL: selfUrl,
+      PEER_USERS: `${TEST_USER.username}:${TEST_USER.password}`,
+      PEER_CLIENT_USER: TEST_USER.username,
+      PEER_CLIENT_PASSWORD: TEST_USER.password,
+      PEER_CONNECT_TIMEOUT_MS: '1000',
+      PEER_RESPONSE_TIMEOUT_MS: '3000',
+      AMQP_URL: inject('amqpUrl'),
+      ...env,
+    });
+    const running = scope.use(await startPeerService(config, createLogger('peer-svc', 'silent')));
+    return { ...running, selfUrl };
   });
-  const running = await startPeerService(config, createLogger('peer-svc', 'silent'));
-  return {
-    ...running,
-    selfUrl,
-    stop: async () => {
-      await running.close();
-      await database.drop();
-    },
-  };
+  return { ...started, stop: started.close };
 }
 
 /** An answer as the tests read it. */

@@ -1,29 +1,9 @@
-import type { CodeHostView } from '@switchyard/code-host';
-import { createServiceApp, type Logger, renderJsonApiErrors } from '@switchyard/service-kit';
+import { createDependencyApiApp, type DependencyApiDeps } from '@switchyard/dependency-api';
 import type { Express } from 'express';
-import type { Kysely } from 'kysely';
 import type { ReleaseDatabase } from './db/schema.ts';
 import { releaseRouter } from './http/release.routes.ts';
 
-/** What release-svc's HTTP app needs. */
-export interface ReleaseAppDeps {
-  db: Kysely<ReleaseDatabase>;
-  view: CodeHostView;
-  logger: Logger;
-  ping: () => Promise<void>;
-  bodyLimitBytes: number;
-}
-
-/** release-svc's express app: bodies read as JSON whatever their content type, errors in the dependency API's envelope. */
-export function createReleaseApp(deps: ReleaseAppDeps): Express {
-  return createServiceApp({
-    logger: deps.logger,
-    readiness: [{ name: 'database', check: deps.ping }],
-    bodyLimit: deps.bodyLimitBytes,
-    jsonTypes: () => true,
-    renderError: renderJsonApiErrors,
-    routes: (app) => {
-      app.use(releaseRouter(deps.db, deps.view));
-    },
-  });
+/** release-svc's express app: the dependency update API's app (`createDependencyApiApp`) with release-svc's routes. */
+export function createReleaseApp(deps: DependencyApiDeps<ReleaseDatabase>): Express {
+  return createDependencyApiApp({ ...deps, router: releaseRouter(deps.db, deps.view) });
 }

@@ -4,7 +4,7 @@ import { createLogger } from '@switchyard/service-kit';
 import { importOsv } from './advisories/osv-import.ts';
 import { loadReleaseConfig } from './config.ts';
 import { RELEASE_SCHEMA } from './db/schema.ts';
-import { openReleaseDatabase } from './service.ts';
+import { openReleaseDatabase } from './start.ts';
 
 // `pnpm --filter @switchyard/release-svc advisories:import <file-or-folder>...`: stores the OSV advisories
 // of every .json file given (folders are walked) in the `release` schema of DATABASE_URL / DATA_DIR.

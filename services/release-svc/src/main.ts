@@ -1,8 +1,9 @@
-import { createLogger, onShutdownSignal } from '@switchyard/service-kit';
+import { createLogger, runService } from '@switchyard/service-kit';
 import { loadReleaseConfig } from './config.ts';
-import { startReleaseApi } from './service.ts';
+import { startReleaseApi } from './start.ts';
 
-const config = loadReleaseConfig();
-const logger = createLogger('release-svc', config.LOG_LEVEL);
-const running = await startReleaseApi(config, logger);
-onShutdownSignal(logger, running.close);
+await runService('release-svc', async () => {
+  const config = loadReleaseConfig();
+  const logger = createLogger('release-svc', config.LOG_LEVEL);
+  return { logger, service: await startReleaseApi(config, logger) };
+});

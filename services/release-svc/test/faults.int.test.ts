@@ -6,7 +6,7 @@ import { describe, expect, inject, it, onTestFinished } from 'vitest';
 import { parkedMessages } from './faults/amqp.ts';
 import { type RestartableBroker, startRestartableBroker } from './faults/broker.ts';
 import { faultSeed, outdatedConfigs } from './faults/seed.ts';
-import { Cleanup, type FaultStack, startFaultStack } from './faults/stack.ts';
+import { type FaultStack, startFaultStack } from './faults/stack.ts';
 
 /**
  * The worker's promises under faults (README "Exactly once" and packages/messaging "Guarantees"), with
@@ -18,10 +18,10 @@ import { Cleanup, type FaultStack, startFaultStack } from './faults/stack.ts';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** A cleanup that runs when the current test finishes, passed or failed. */
-function cleanupAfterTest(): Cleanup {
-  const cleanup = new Cleanup();
-  onTestFinished(() => cleanup.run(), 60_000);
+/** A stack of teardown steps disposed (last first) when the current test finishes, passed or failed. */
+function cleanupAfterTest(): AsyncDisposableStack {
+  const cleanup = new AsyncDisposableStack();
+  onTestFinished(() => cleanup.disposeAsync(), 60_000);
   return cleanup;
 }
 
@@ -59,7 +59,7 @@ function jobEvents(stack: FaultStack): { byJob: Map<number, string[]>; duplicate
     byJob.set(jobId, [...(byJob.get(jobId) ?? []), event.id]);
   }
   let duplicates = 0;
-  for (const event of stack.observer.events) duplicates += (stack.observer.deliveries.get(event.id) ?? 1) - 1;
+  for (const event of stack.observer.events) duplicates += Math.max(stack.observer.deliveriesOf(event.id), 1) - 1;
   return { byJob, duplicates };
 }
 
@@ -186,7 +186,7 @@ describe('release-svc worker under faults, API and workers as their own processe
   }, async ({ annotate }) => {
     const cleanup = cleanupAfterTest();
     const broker: RestartableBroker = await startRestartableBroker(inject('amqpUrl'));
-    cleanup.add('close the broker', () => broker.close());
+    cleanup.defer(() => broker.close());
     // 30 repos on lodash 4.17.15, 4.17.21 and 4.17.30 in turn; notification i announces 4.17.(16 + i), so each one's jobs differ.
     const seed = faultSeed({
       tag: 'restart',
@@ -222,7 +222,7 @@ describe('release-svc worker under faults, API and workers as their own processe
         await sleep(200);
       }
     })();
-    cleanup.add('stop watching readiness', async () => {
+    cleanup.defer(async () => {
       watching = false;
       await watcher;
     });
@@ -234,7 +234,7 @@ describe('release-svc worker under faults, API and workers as their own processe
     let restart: Promise<void> | undefined;
     // A test that fails during the outage must not leave the restart running into the cleanup.
     const abortRestart = new AbortController();
-    cleanup.add('let the restart end', async () => {
+    cleanup.defer(async () => {
       abortRestart.abort();
       await restart?.catch(() => {});
     });

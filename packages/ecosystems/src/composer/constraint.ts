@@ -105,7 +105,7 @@ function convertClause(ctx: Context, clause: string): string[][] {
 
 /**
  * Converts a Composer version constraint (https://getcomposer.org/doc/articles/versions.md) to an npm semver
- * range, the way Renovate's `composer2npm` does (reference/dependabot.md 2.3):
+ * range, the way Renovate's `composer2npm` does (renovatebot/renovate `lib/modules/versioning/composer/index.ts`):
  * - `||` or `|` is "or"; `,` or whitespace between clauses is "and"; `1.0 - 2.0` is a hyphen range;
  * - `^1.2.3` → `>=1.2.3 <2.0.0-0` (`^0.3` → `<0.4.0`); Composer's tilde is not npm's: `~1.2` → `>=1.2.0 <2.0.0-0`,
  *   `~1.2.3` → `>=1.2.3 <1.3.0-0`; `1.2.*` → `>=1.2.0 <1.3.0-0`; `!=1.5` → `<1.5.0 || >1.5.0`;

@@ -1,5 +1,5 @@
 import type { Book, BookListQuery, NewBook } from '@switchyard/contracts';
-import { HttpProblem, ifMatchSatisfied } from '@switchyard/service-kit';
+import { ifMatchSatisfied, NotFound, PreconditionFailed } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
 import type { CatalogDatabase } from '../db/schema.ts';
 import * as books from './book.repository.ts';
@@ -23,11 +23,11 @@ function toTagged(row: books.StoredBook): TaggedBook {
   return { book: { Id: row.id, Name: row.name, Author: row.author, Price: row.price, Year: row.year }, etag: etagOf(row.version) };
 }
 
-const notFound = (id: number) => new HttpProblem(404, `No book with Id ${id}`);
+const notFound = (id: number) => new NotFound(`No book with Id ${id}`);
 const stale = (id: number) =>
-  new HttpProblem(412, `Book ${id} has changed since the entity tag given in If-Match; fetch it again and retry`);
+  new PreconditionFailed(`Book ${id} has changed since the entity tag given in If-Match; fetch it again and retry`);
 
-/** Book `id` with its tag. @throws HttpProblem 404 */
+/** Book `id` with its tag. @throws NotFound */
 export async function getBook(db: Db, id: number): Promise<TaggedBook> {
   const row = await books.findBook(db, id);
   if (!row) throw notFound(id);
@@ -54,7 +54,7 @@ export async function createBook(db: Db, input: NewBook): Promise<TaggedBook> {
 /**
  * Replaces book `id` with `input`. With `ifMatch` (an `If-Match` header value), only when the book's
  * current tag satisfies it.
- * @throws HttpProblem 404 when there is no such book, 412 when `ifMatch` is stale
+ * @throws NotFound when there is no such book, PreconditionFailed when `ifMatch` is stale
  */
 export async function replaceBook(db: Db, id: number, input: NewBook, ifMatch: string | undefined): Promise<TaggedBook> {
   if (ifMatch === undefined) {
@@ -74,7 +74,7 @@ export async function replaceBook(db: Db, id: number, input: NewBook, ifMatch: s
 
 /**
  * Deletes book `id`, honouring `If-Match` as {@link replaceBook} does.
- * @throws HttpProblem 404 when there is no such book, 412 when `ifMatch` is stale
+ * @throws NotFound when there is no such book, PreconditionFailed when `ifMatch` is stale
  */
 export async function deleteBook(db: Db, id: number, ifMatch: string | undefined): Promise<void> {
   if (ifMatch === undefined) {

@@ -6,7 +6,7 @@ import * as service from '../books/book.service.ts';
 import type { CatalogDatabase } from '../db/schema.ts';
 
 /**
- * The book routes of seeds/001: `GET/POST/PUT /books`, `GET/PUT/DELETE /books/{id}`.
+ * The book routes (the README's table of routes): `GET/POST/PUT /books`, `GET/PUT/DELETE /books/{id}`.
  * HTTP only: parse with the contracts' schemas, call the service, shape the response.
  */
 export function booksRouter(db: Kysely<CatalogDatabase>): Router {

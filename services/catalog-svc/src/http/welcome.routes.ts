@@ -2,7 +2,7 @@ import type { Welcome } from '@switchyard/contracts';
 import { methodNotAllowed } from '@switchyard/service-kit';
 import { Router } from 'express';
 
-/** The welcome message of `GET /` (seeds/001: "home route; returns a welcome message"). */
+/** The welcome message of `GET /`, the catalogue's home route. */
 export const WELCOME: Welcome = { message: 'Welcome to the book catalogue API. Books are at /books.' };
 
 /** `GET /`: the welcome message as JSON. */

@@ -1,20 +1,20 @@
 import type { Caller, CodeHostAccount } from '@switchyard/code-host';
-import type { AccountResource } from '@switchyard/contracts';
+import { NotFound } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
+import { configOutbox } from '../db/outbox.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
-import { accountEvents, publishInTransaction } from '../events/config-events.ts';
-import { accountResource } from '../http/resources.ts';
+import { accountEvents } from './account.events.ts';
 import { findAccounts, syncAccounts } from './account.repository.ts';
 import type { AccountRow } from './account.table.ts';
 
 type Db = Kysely<ConfigDatabase>;
 
 /**
- * Stores the accounts the code host reported, with events for the new and changed ones, inside the
- * caller's transaction `trx`, and returns their rows in the order given.
+ * Stores the accounts the code host reported, with `account.created` / `account.updated` events for the new and
+ * changed ones, inside the caller's transaction `trx`, and returns their rows in the order given.
  */
 export async function recordAccounts(trx: Db, accounts: readonly CodeHostAccount[]): Promise<AccountRow[]> {
-  await publishInTransaction(trx, accountEvents(await syncAccounts(trx, accounts)));
+  await configOutbox.append(trx, accountEvents(await syncAccounts(trx, accounts)));
   const byId = new Map(
     (
       await findAccounts(
@@ -26,13 +26,21 @@ export async function recordAccounts(trx: Db, accounts: readonly CodeHostAccount
   return accounts.flatMap((a) => byId.get(a.id) ?? []);
 }
 
-/** `GET /accounts`: every account the caller's token reaches, the user's own first. */
-export async function listAccounts(db: Db, caller: Caller): Promise<AccountResource[]> {
-  const rows = await db.transaction().execute((trx) => recordAccounts(trx, caller.accounts));
-  return rows.map(accountResource);
+/**
+ * `GET /accounts`: copies every account the caller's token reaches, as the code host reports it, into the `account`
+ * table (publishing `account.created` / `account.updated` for the new and changed ones, see the README's "What a GET
+ * writes") and returns their rows, the user's own first, with the service's settings for each.
+ */
+export function syncAndListAccounts(db: Db, caller: Caller): Promise<AccountRow[]> {
+  return db.transaction().execute((trx) => recordAccounts(trx, caller.accounts));
 }
 
-/** The account `id` of type `type` if the caller reaches it, else undefined (never another caller's). */
-export function reachableAccount(caller: Caller, id: number, type: 'user' | 'org'): CodeHostAccount | undefined {
-  return caller.accounts.find((account) => account.id === id && account.type === type);
+/**
+ * The account `id` of type `type`, which must be one of the accounts the caller reaches.
+ * @throws NotFound when it is not (whether or not it exists, so nothing about other accounts leaks)
+ */
+export function reachableAccount(caller: Caller, id: number, type: 'user' | 'org'): CodeHostAccount {
+  const account = caller.accounts.find((a) => a.id === id && a.type === type);
+  if (!account) throw new NotFound(`No ${type} account ${id} is reachable with this access token`);
+  return account;
 }

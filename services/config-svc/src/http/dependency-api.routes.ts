@@ -4,14 +4,17 @@ import { CreateUpdateConfig, PatchUpdateConfig, ReposQuery, UpdateConfigId } fro
 import { methodNotAllowed, parseInput } from '@switchyard/service-kit';
 import { type Request, type Response, Router } from 'express';
 import type { Kysely } from 'kysely';
-import { listAccounts } from '../accounts/account.service.ts';
+import { syncAndListAccounts } from '../accounts/account.service.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
-import { listRepos } from '../repos/repo.service.ts';
+import { syncAndListRepos } from '../repos/repo.service.ts';
 import { createUpdateConfig, getUpdateConfig, removeUpdateConfig, updateUpdateConfig } from '../update-configs/update-config.service.ts';
+import { accountResource, reposDocument, updateConfigResource } from './resources.ts';
 
 /**
- * The routes of seeds/000 that config-svc serves: `GET /accounts`, `GET /repos`, `POST /update_configs`,
- * `GET`/`PATCH`/`DELETE /update_configs/:id`. Every one authenticates first.
+ * The routes of the dependency update API (https://github.com/dependabot/api-docs) that config-svc serves:
+ * `GET /accounts`, `GET /repos`, `POST /update_configs`, `GET`/`PATCH`/`DELETE /update_configs/:id`. Every one
+ * authenticates first, calls its service and maps the result to JSON:API resources (`resources.ts`); the services'
+ * domain errors are answered by the app's error format.
  */
 export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostView): Router {
   const router = Router();
@@ -20,7 +23,8 @@ export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostVi
   router
     .route('/accounts')
     .get(auth, async (_req, res) => {
-      res.json({ data: await listAccounts(db, callerOf(res)) });
+      const accounts = await syncAndListAccounts(db, callerOf(res));
+      res.json({ data: accounts.map(accountResource) });
     })
     .all(methodNotAllowed(['GET']));
 
@@ -28,8 +32,7 @@ export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostVi
     .route('/repos')
     .get(auth, async (req, res) => {
       const query = parseInput(ReposQuery, req.query, 'query');
-      const page = await listRepos(db, view, callerOf(res), query);
-      res.json({ data: page.data, included: page.included, meta: { pages: { next: page.next } } });
+      res.json(reposDocument(await syncAndListRepos(db, view, callerOf(res), query)));
     })
     .all(methodNotAllowed(['GET']));
 
@@ -37,7 +40,7 @@ export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostVi
     .route('/update_configs')
     .post(auth, async (req, res) => {
       const input = parseInput(CreateUpdateConfig, bodyOf(req), 'body');
-      const created = await createUpdateConfig(db, view, callerOf(res), input);
+      const created = updateConfigResource(await createUpdateConfig(db, view, callerOf(res), input));
       res.status(201).location(`/update_configs/${created.id}`).json({ data: created });
     })
     .all(methodNotAllowed(['POST']));
@@ -45,12 +48,12 @@ export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostVi
   router
     .route('/update_configs/:id')
     .get(auth, async (req, res) => {
-      res.json({ data: await getUpdateConfig(db, view, callerOf(res), configId(req)) });
+      res.json({ data: updateConfigResource(await getUpdateConfig(db, view, callerOf(res), configId(req))) });
     })
     .patch(auth, async (req, res) => {
       const id = configId(req);
       const patch = parseInput(PatchUpdateConfig, bodyOf(req), 'body');
-      res.json({ data: await updateUpdateConfig(db, view, callerOf(res), id, patch) });
+      res.json({ data: updateConfigResource(await updateUpdateConfig(db, view, callerOf(res), id, patch)) });
     })
     .delete(auth, async (req, res: Response) => {
       await removeUpdateConfig(db, view, callerOf(res), configId(req));

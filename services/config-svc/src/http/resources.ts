@@ -1,9 +1,14 @@
 import type { CodeHostRepo } from '@switchyard/code-host';
-import type { AccountResource, RepoResource, UpdateConfigResource } from '@switchyard/contracts';
+import type { AccountResource, RepoResource, ReposDocument, UpdateConfigResource } from '@switchyard/contracts';
+import type { z } from 'zod';
 import type { AccountRow } from '../accounts/account.table.ts';
+import type { RepoPage } from '../repos/repo.service.ts';
 import type { UpdateConfigRow } from '../update-configs/update-config.table.ts';
 
-/** Rows to the API's resource objects (seeds/000): string ids, numeric `github-id`, dasherized attributes. */
+/*
+ * What the services return, as the API's JSON:API resource objects (https://github.com/dependabot/api-docs, "Endpoints"):
+ * string ids, numeric `github-id`, dasherized attributes.
+ */
 
 /** An `accounts` resource. */
 export function accountResource(row: AccountRow): AccountResource {
@@ -69,5 +74,14 @@ export function updateConfigResource(row: UpdateConfigRow): UpdateConfigResource
       'security-updates-only': row.security_updates_only,
     },
     relationships: { repo: { data: { id: String(row.repo_id), type: 'repos' } } },
+  };
+}
+
+/** A `GET /repos` document: the page's repos, the update configs of the active ones in `included`, and the next page in `meta`. */
+export function reposDocument(page: RepoPage): z.infer<typeof ReposDocument> {
+  return {
+    data: page.repos.map(({ repo, configIds }) => repoResource(repo, configIds)),
+    included: page.configs.map(updateConfigResource),
+    meta: { pages: { next: page.next } },
   };
 }

@@ -1,3 +1,4 @@
+import type { OutboxDatabase } from '@switchyard/messaging';
 import type { Database } from '@switchyard/service-kit';
 import type { PeerHealth } from '../directory/peer-state.ts';
 
@@ -31,8 +32,8 @@ export interface ClientPlaceTable {
   queue: string;
 }
 
-/** Tables of the `peer` schema, as Kysely sees them (queries run through `withSchema(PEER_SCHEMA)`). */
-export interface PeerDatabase {
+/** Tables of the `peer` schema, as Kysely sees them (queries run through `withSchema(PEER_SCHEMA)`), the outbox included. */
+export interface PeerDatabase extends OutboxDatabase {
   peer: PeerTable;
   child_directory: ChildDirectoryTable;
   client_place: ClientPlaceTable;

@@ -1,7 +1,8 @@
 /**
  * Directory names (`KeyManipulator` keys) and directory place URLs, parsed and normalised.
  *
- * Grammar (reference `emissary.md` §1): `dataType.serviceName.serviceType.serviceLocation[$expense]`, e.g.
+ * Grammar (upstream's `KeyManipulator`, https://github.com/NationalSecurityAgency/emissary,
+ * `src/main/java/emissary/directory/KeyManipulator.java`): `dataType.serviceName.serviceType.serviceLocation[$expense]`, e.g.
  * `EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.http://host:8001/DirectoryPlace$5050`. As in
  * `KeyManipulator.isValid`, only the dots *before* the first `//` separate tuples (so dots in the host
  * name do not count) and there must be exactly four tuples, the fourth being the URL's scheme. The
@@ -20,7 +21,7 @@ export const MAX_DIRECTORY_NAME_LENGTH = 1024;
 export const MAX_TUPLE_LENGTH = 128;
 /** Largest accepted `$expense` (a Java `int` upstream). */
 export const MAX_EXPENSE = 2_147_483_647;
-/** Place name of every directory: the peer identity is `*.*.*.<hostUrl>DirectoryPlace` (reference §1). */
+/** Place name of every directory: the peer identity is `*.*.*.<hostUrl>DirectoryPlace` (`KeyManipulator.getDefaultDirectoryKey`). */
 export const DIRECTORY_PLACE_NAME = 'DirectoryPlace';
 /** Port assumed when a URL names none, made explicit by normalisation. */
 export const DEFAULT_PORTS = { http: 80, https: 443 } as const;
@@ -171,7 +172,7 @@ export function parsePeerUrl(text: unknown): PeerUrl {
 
 /**
  * Parses and normalises a directory name `<dataType>.<serviceName>.<serviceType>.<peer_url>[$expense]`
- * (reference §1), e.g. `EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.HTTP://Host:8001/DirectoryPlace$5050` →
+ * (`KeyManipulator`), e.g. `EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.HTTP://Host:8001/DirectoryPlace$5050` →
  * `{ dataType: 'EMISSARY_DIRECTORY_SERVICES', serviceName: 'DIRECTORY', serviceType: 'STUDY', expense: 5050,
  * url: { href: 'http://host:8001/DirectoryPlace', … }, peerKey: '*.*.*.http://host:8001/DirectoryPlace', … }`.
  * @throws DirectoryNameError for a malformed name: no `//` (no peer URL), not exactly four tuples before
@@ -226,7 +227,7 @@ export function normaliseDirectoryName(text: unknown): string {
 
 /**
  * The peer identity of a directory name: `*.*.*.<scheme>://host:port/…/DirectoryPlace`, the key the
- * allow-list, peer table and heartbeat map are keyed by (reference §1, `getDefaultDirectoryKey`).
+ * allow-list, peer table and heartbeat map are keyed by (`KeyManipulator.getDefaultDirectoryKey`).
  * @throws DirectoryNameError as {@link parseDirectoryName}
  */
 export function peerKeyOf(text: unknown): string {

@@ -1,8 +1,9 @@
 /**
- * Neutralising request input before it is echoed in a `text/plain` error body (issue 5, "Security";
- * reference `emissary.md` §0 and §8.6: upstream replaced CR/LF by `_` with `RequestUtil.sanitizeParameter`
- * and escaped `<`, `>`, `&` with `HtmlEscaper.escapeHtml`). Serve such bodies with
- * `X-Content-Type-Options: nosniff` as well.
+ * Neutralising request input before it is echoed in a `text/plain` error body (the README's "Echoed input is
+ * neutralised"). Upstream (https://github.com/NationalSecurityAgency/emissary) replaced CR/LF by `_` with `RequestUtil.sanitizeParameter`
+ * (`src/main/java/emissary/server/mvc/adapters/RequestUtil.java`) and escaped `<`, `>`, `&` with
+ * `HtmlEscaper.escapeHtml` (`src/main/java/emissary/util/web/HtmlEscaper.java`); this does both and more (below).
+ * Serve such bodies with `X-Content-Type-Options: nosniff` as well.
  */
 
 /** Default bound on a neutralised value, in characters (the `…` marking a cut comes on top). */

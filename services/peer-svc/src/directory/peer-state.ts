@@ -1,5 +1,6 @@
 /**
- * The heartbeat state machine of a peer (reference `emissary.md` §4, `HeartbeatManager`): a pure
+ * The heartbeat state machine of a peer, after upstream's `HeartbeatManager` (https://github.com/NationalSecurityAgency/emissary,
+ * `src/main/java/emissary/directory/HeartbeatManager.java`): a pure
  * function from a peer's state and one heartbeat outcome to its next state and what to do about it.
  *
  * Upstream keeps one `failCounter` per peer: healthy while `< 3`, alive while `< 20`; a new (configured)

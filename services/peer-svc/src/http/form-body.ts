@@ -1,3 +1,4 @@
+import { InvalidInput } from '@switchyard/service-kit';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { FormBodyError, parseLatin1Form } from '../work-bundle/latin1-form.ts';
 import { sendText } from './text-response.ts';
@@ -5,36 +6,26 @@ import { sendText } from './text-response.ts';
 /** The parsed form of a request, set by {@link formBody} on `res.locals.form`. */
 export type Form = Map<string, string[]>;
 
-/** Answers 400 to a POST without an `X-Requested-By` header (any value, even empty, as upstream's CSRF filter). */
-export const requireRequestedBy: RequestHandler = (req, res, next) => {
-  if (req.method === 'POST' && req.headers['x-requested-by'] === undefined) {
-    sendText(res, 400, 'Missing X-Requested-By header');
-    return;
-  }
+/**
+ * Refuses a POST without an `X-Requested-By` header (any value, even empty, as upstream's CSRF filter).
+ * @throws InvalidInput `Missing X-Requested-By header`
+ */
+export const requireRequestedBy: RequestHandler = (req, _res, next) => {
+  if (req.method === 'POST' && req.headers['x-requested-by'] === undefined) throw new InvalidInput('Missing X-Requested-By header');
   next();
 };
 
 /**
- * Reads a form-encoded body of at most `limitBytes` (413 beyond, before any parsing), decoded as
- * ISO-8859-1 ({@link parseLatin1Form}) into `res.locals.form`; another content type or a malformed body is 400.
+ * Reads a form-encoded body of at most `limitBytes` (413 beyond, before any parsing, see {@link formBodyErrors}),
+ * decoded as ISO-8859-1 ({@link parseLatin1Form}) into `res.locals.form`. Another content type is an
+ * {@link InvalidInput}, a malformed body a {@link FormBodyError} (one too), passed on to the error handlers.
  */
 export function formBody(limitBytes: number): RequestHandler[] {
   const raw = express.raw({ type: () => true, limit: limitBytes });
   const parse: RequestHandler = (req, res, next) => {
     const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-    if (type !== 'application/x-www-form-urlencoded') {
-      sendText(res, 400, 'Content-Type must be application/x-www-form-urlencoded');
-      return;
-    }
-    try {
-      res.locals.form = parseLatin1Form(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
-    } catch (error) {
-      if (error instanceof FormBodyError) {
-        sendText(res, 400, error.message);
-        return;
-      }
-      throw error;
-    }
+    if (type !== 'application/x-www-form-urlencoded') throw new InvalidInput('Content-Type must be application/x-www-form-urlencoded');
+    res.locals.form = parseLatin1Form(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
     next();
   };
   return [raw, parse];

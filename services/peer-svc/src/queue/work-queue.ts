@@ -1,72 +1,44 @@
-import { type AmqpConfirmChannel, type AmqpConnection, connectAmqp } from './amqplib.ts';
+import { createAmqpQueueSender } from '@switchyard/messaging';
+import { type Logger, ServiceUnavailable } from '@switchyard/service-kit';
+import { ENQUEUE_QUEUE_FULL } from '../work-bundle/enqueue-messages.ts';
 
-/** Where enqueued work bundles go. */
+/** Where enqueued work bundles go: the durable queue of each client place. */
 export interface WorkQueue {
-  /** Publishes `body` durably to `queue` and resolves once the broker confirmed it. @throws when it did not */
+  /**
+   * Sends `body` (a work bundle as JSON) durably to `queue` and resolves once the broker confirmed it.
+   * @throws ServiceUnavailable (`WorkSpaceClientEnqueWorker failed, queue full`, answered 503) when there is no broker,
+   *   or it did not confirm in time
+   */
   publish(queue: string, body: Buffer): Promise<void>;
+  /** Closes the connection to the broker, if any. */
   close(): Promise<void>;
 }
 
-/** Thrown when no broker is configured or it refused or lost a message. */
-export class WorkQueueError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'WorkQueueError';
-  }
-}
+/** Bound on one enqueue, waiting for a reconnection during an outage included, in ms. */
+export const ENQUEUE_TIMEOUT_MS = 5_000;
 
-/** A {@link WorkQueue} that refuses every message (no `AMQP_URL`). */
+const queueFull = (cause?: unknown) => new ServiceUnavailable(ENQUEUE_QUEUE_FULL, cause === undefined ? {} : { cause });
+
+/** A {@link WorkQueue} that refuses every bundle (no `AMQP_URL`). */
 export const noWorkQueue: WorkQueue = {
-  publish: () => Promise.reject(new WorkQueueError('no message broker configured')),
+  publish: () => Promise.reject(queueFull()),
   close: async () => {},
 };
 
 /**
- * The RabbitMQ {@link WorkQueue}: one connection and one confirm channel, opened lazily and reopened
- * after an error; queues are asserted durable once each; messages are persistent `application/json`
- * and each publish waits for the broker's confirm.
+ * The work queue on RabbitMQ at `url` (no `url`: {@link noWorkQueue}): `@switchyard/messaging`'s queue sender, which
+ * declares each client place's queue durable, sends bundles persistent as `application/json` with publisher confirms,
+ * and reconnects after a drop (an enqueue during an outage waits up to {@link ENQUEUE_TIMEOUT_MS}).
+ * @throws the connection error when the broker cannot be reached at start
  */
-export function createAmqpWorkQueue(url: string): WorkQueue {
-  let connecting: Promise<{ connection: AmqpConnection; channel: AmqpConfirmChannel }> | undefined;
-  let asserted = new Set<string>();
-  const open = () => {
-    connecting ??= (async () => {
-      const connection = await connectAmqp(url);
-      const reset = () => {
-        connecting = undefined;
-        asserted = new Set();
-      };
-      connection.on('error', reset);
-      connection.on('close', reset);
-      const channel = await connection.createConfirmChannel();
-      channel.on('error', reset);
-      channel.on('close', reset);
-      return { connection, channel };
-    })().catch((error: unknown) => {
-      connecting = undefined;
-      throw new WorkQueueError('cannot reach the message broker', { cause: error });
-    });
-    return connecting;
-  };
+export async function openWorkQueue(url: string | undefined, logger: Logger): Promise<WorkQueue> {
+  if (url === undefined) return noWorkQueue;
+  const sender = await createAmqpQueueSender({ url, logger, publishTimeoutMs: ENQUEUE_TIMEOUT_MS, connectionName: 'peer-svc work queue' });
   return {
-    publish: async (queue, body) => {
-      const { channel } = await open();
-      if (!asserted.has(queue)) {
-        await channel.assertQueue(queue, { durable: true });
-        asserted.add(queue);
-      }
-      await new Promise<void>((resolve, reject) => {
-        channel.sendToQueue(queue, body, { persistent: true, contentType: 'application/json' }, (error) =>
-          error ? reject(new WorkQueueError('message not confirmed', { cause: error })) : resolve(),
-        );
-      });
-    },
-    close: async () => {
-      const current = connecting;
-      connecting = undefined;
-      if (current === undefined) return;
-      const opened = await current.catch(() => undefined);
-      await opened?.connection.close().catch(() => {});
-    },
+    publish: (queue, body) =>
+      sender.send(queue, body, { contentType: 'application/json' }).catch((error: unknown) => {
+        throw queueFull(error);
+      }),
+    close: () => sender.close(),
   };
 }

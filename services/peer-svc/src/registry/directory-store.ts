@@ -1,27 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import type { EventEnvelope } from '@switchyard/contracts';
-import { appendToOutbox } from '@switchyard/messaging';
-import { PEER_SCHEMA, type PeerDb, type PeerTable } from '../db/schema.ts';
+import type { PeerDb, PeerTable } from '../db/schema.ts';
 import type { PeerHealth } from '../directory/peer-state.ts';
-
-/** The directory events peer-svc publishes, each written with its change (transactional outbox). */
-export type DirectoryEventType = 'directory.peer_changed' | 'directory.peer_removed' | 'directory.child_directory_added';
-
-function directoryEvent(type: DirectoryEventType, data: unknown): EventEnvelope {
-  return { id: randomUUID(), type, source: 'peer-svc', time: new Date().toISOString(), data };
-}
-
-async function publish(trx: PeerDb, event: EventEnvelope): Promise<void> {
-  await appendToOutbox(trx as never, PEER_SCHEMA, [event]);
-}
+import { childDirectoryAdded, directoryOutbox, peerChanged, peerRemoved } from './directory-events.ts';
 
 /** A peer as stored. */
 export type PeerRow = PeerTable;
 
 /**
  * Reads and writes peers, child directories and client places in the `peer` schema. Directory changes are
- * published: `directory.peer_changed` (the peer's full state, when its health changes or it registers),
- * `directory.peer_removed` and `directory.child_directory_added`, each in the transaction of its change.
+ * published through the outbox (`directoryOutbox`): `directory.peer_changed` (the peer's full state, when its health
+ * changes or it registers), `directory.peer_removed` and `directory.child_directory_added`, each in the transaction
+ * of its change.
  */
 export interface DirectoryStore {
   /** The peer stored under its default directory key, if any. */
@@ -59,13 +47,13 @@ export function createDirectoryStore(db: PeerDb): DirectoryStore {
           )
           .returningAll()
           .executeTakeFirstOrThrow();
-        if (registered || before?.state !== state) await publish(trx, directoryEvent('directory.peer_changed', row));
+        if (registered || before?.state !== state) await directoryOutbox.append(trx, [peerChanged(row)]);
       });
     },
     deletePeer: async (key) => {
       await db.transaction().execute(async (trx) => {
         const removed = await trx.deleteFrom('peer').where('key', '=', key).returningAll().executeTakeFirst();
-        if (removed) await publish(trx, directoryEvent('directory.peer_removed', removed));
+        if (removed) await directoryOutbox.append(trx, [peerRemoved(removed)]);
       });
     },
     recordHeartbeat: async ({ key, url, origin }) => {
@@ -84,7 +72,7 @@ export function createDirectoryStore(db: PeerDb): DirectoryStore {
           .onConflict((oc) => oc.column('key').doUpdateSet({ parent, url }))
           .returningAll()
           .executeTakeFirstOrThrow();
-        await publish(trx, directoryEvent('directory.child_directory_added', row));
+        await directoryOutbox.append(trx, [childDirectoryAdded(row)]);
       });
     },
     clientPlaceQueue: async (name) =>

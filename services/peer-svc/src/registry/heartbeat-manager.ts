@@ -39,7 +39,8 @@ export interface HeartbeatManager {
 }
 
 /**
- * The heartbeat manager (reference §3, `HeartbeatManager`): each round POSTs `hbf=<our key>`, `hbt=<peer url>`
+ * The heartbeat manager (upstream's `HeartbeatManager`, https://github.com/NationalSecurityAgency/emissary,
+ * `src/main/java/emissary/directory/HeartbeatManager.java`): each round POSTs `hbf=<our key>`, `hbt=<peer url>`
  * without credentials to each peer's `Heartbeat.action`; a 2xx is `heartbeat-ok`, anything else (refusal, timeout,
  * not allow-listed) `heartbeat-missed`, fed to {@link nextPeerState}. A peer that answers after being
  * not-contacted/unhealthy/failed is re-registered with (`Registrar.registerWith`) before it counts as up; if that

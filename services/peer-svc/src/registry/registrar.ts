@@ -4,7 +4,10 @@ import type { PeerClient } from '../security/peer-client.ts';
 import { PeerError, PeerNotAllowedError } from '../security/peer-errors.ts';
 import type { DirectoryStore } from './directory-store.ts';
 
-/** The dotted prefix of a directory place's key (reference §1). */
+/**
+ * The dotted prefix of a directory place's key, as upstream names its directory places (e.g. in
+ * `src/test/java/emissary/directory/HeartbeatManagerTest.java` of https://github.com/NationalSecurityAgency/emissary).
+ */
 export const DIRECTORY_KEY_PREFIX = 'EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.';
 
 /** A peer answered, but not with a 2xx: a failed peer (502). */
@@ -18,7 +21,10 @@ export class PeerRefusedError extends PeerError {
   }
 }
 
-/** Registration with peers (reference §3, `addPeerDirectories` / `loadPeerEntries`). */
+/**
+ * Registration with peers, after upstream's `DirectoryPlace.addPeerDirectories` / `loadPeerEntries`
+ * (https://github.com/NationalSecurityAgency/emissary, `src/main/java/emissary/directory/DirectoryPlace.java`).
+ */
 export interface Registrar {
   /** This directory place's key, `EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.<self url>`. */
   readonly selfKey: string;

@@ -1,26 +1,27 @@
 import { neutralise } from '../directory/neutralise.ts';
 
 /**
- * Messages of `POST /WorkSpaceClientEnqueue.action` (seed `002`, "Errors" and "Handlers without a route";
- * reference `emissary.md` §2.4, `WorkSpaceClientEnqueueAction` / `WorkSpaceAdapter` at `40260b1ec`).
+ * Messages of `POST /WorkSpaceClientEnqueue.action`, as upstream wrote them (https://github.com/NationalSecurityAgency/emissary:
+ * `src/main/java/emissary/server/mvc/internal/WorkSpaceClientEnqueueAction.java` and
+ * `src/main/java/emissary/server/mvc/adapters/WorkSpaceAdapter.java`; the statuses are this service's, see its README).
  */
 
-/** The seed's invalid-argument message for a `tpObj` that does not decode or validate (exact text). */
+/** Upstream's invalid-argument message for a `tpObj` that does not deserialize (`EnqueRequestBean.setPaths`; exact text). */
 export const CANNOT_DESERIALIZE_WORK_BUNDLE = 'Cannot deserialize WorkBundle';
 
-/** Start of the seed's message for an unknown client place; the client name follows. */
+/** Start of upstream's message for an unknown client place (`inboundEnque`); the client name follows. */
 export const NO_CLIENT_PLACE_PREFIX = 'No client place found using name ';
 
-/** The seed's message when the client name (`pickUpClientName`) is missing (upstream adapter path). */
+/** Upstream's message when the client name (`pickUpClientName`) is missing (`EnqueRequestBean`). */
 export const NO_PLACE_SPECIFIED = "No 'place' specified";
 
-/** Upstream's 200 body after a successful enqueue (reference §2.4). */
+/** Upstream's 200 body after a successful enqueue (`WorkSpaceClientEnqueueAction`). */
 export const ENQUEUE_SUCCEEDED = 'Successful add to the PickUpPlaceClient queue';
 
-/** Upstream's body when the queue refused the bundle (reference §2.4; unreachable upstream). */
+/** Upstream's body when the queue refused the bundle (`WorkSpaceClientEnqueueAction`); here: no broker, or no confirm (503). */
 export const ENQUEUE_QUEUE_FULL = 'WorkSpaceClientEnqueWorker failed, queue full';
 
-/** Form parameter names (reference §2.4, `WorkSpaceAdapter` constants). */
+/** Form parameter names (`WorkSpaceAdapter.CLIENT_NAME` / `WORK_BUNDLE_OBJ`). */
 export const CLIENT_NAME_PARAMETER = 'pickUpClientName';
 /** Form parameter carrying the work bundle. */
 export const WORK_BUNDLE_PARAMETER = 'tpObj';

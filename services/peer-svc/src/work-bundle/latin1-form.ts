@@ -1,9 +1,11 @@
 /**
  * Reading an `application/x-www-form-urlencoded` body as ISO-8859-1, as upstream's enqueue client wrote
- * it (`new UrlEncodedFormEntity(nvps, Charset.forName("8859_1"))`, reference `emissary.md` §2.4): each
- * percent-escape is one byte and each byte one character U+0000–U+00FF. `express.urlencoded` decodes
+ * it (`new UrlEncodedFormEntity(nvps, java.nio.charset.Charset.forName("8859_1"))` in `outboundEnque` of
+ * https://github.com/NationalSecurityAgency/emissary, `src/main/java/emissary/server/mvc/adapters/WorkSpaceAdapter.java`):
+ * each percent-escape is one byte and each byte one character U+0000–U+00FF. `express.urlencoded` decodes
  * escapes as UTF-8 instead, which turns `%E9` into U+FFFD; use this for the `tpObj` route.
  */
+import { InvalidInput } from '@switchyard/service-kit';
 
 /** Most fields accepted in one form body (the enqueue form has two). */
 export const MAX_FORM_FIELDS = 16;
@@ -13,8 +15,8 @@ function decode(part: string): string {
   return part.replaceAll('+', ' ').replace(/%([0-9A-Fa-f]{2})/g, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
-/** A form body that cannot be read: too many fields. */
-export class FormBodyError extends Error {
+/** A form body that cannot be read (too many fields, a parameter given twice): bad input, answered 400 with `message`. */
+export class FormBodyError extends InvalidInput {
   constructor(message: string) {
     super(message);
     this.name = 'FormBodyError';

@@ -1,11 +1,14 @@
+import { InvalidInput } from '@switchyard/service-kit';
 import { z } from 'zod';
 import { CANNOT_DESERIALIZE_WORK_BUNDLE } from './enqueue-messages.ts';
 
 /**
  * The work bundle of `POST /WorkSpaceClientEnqueue.action` as strict JSON, never a native serialization
- * format (reference `emissary.md` §7 "WorkBundle / WorkUnit — real fields and safe replacement", and
- * §5 CVE-2021-32634). Field names, defaults and limits follow §7's suggested JSON Schema; Java's
- * `Long.MIN/MAX_VALUE` "unset" modification times are `null`.
+ * format: upstream read `tpObj` with `ObjectInputStream.readObject` (CVE-2021-32634,
+ * https://nvd.nist.gov/vuln/detail/CVE-2021-32634). Field names and defaults are those of upstream's
+ * `WorkBundle` and `WorkUnit` (https://github.com/NationalSecurityAgency/emissary, `src/main/java/emissary/pickup/WorkBundle.java`
+ * and `WorkUnit.java`); the length limits are this project's (below); Java's `Long.MIN/MAX_VALUE` "unset"
+ * modification times are `null`.
  */
 
 /** Most work units in one bundle (upstream `WorkBundle.MAX_UNITS`). */
@@ -121,12 +124,12 @@ export type WorkBundleRefusal =
   | 'invalid';
 
 /**
- * The seed's invalid-argument error for a bundle that does not decode or validate: `message` is always
- * exactly `Cannot deserialize WorkBundle`. `reason` classifies it; `detail` explains it (for `invalid`,
- * `path: message` per zod issue). `detail` may name JSON keys the client sent: neutralise it before
- * echoing it.
+ * Bad input: a bundle that does not decode or validate. `message` is always exactly `Cannot deserialize WorkBundle`
+ * (upstream's `IllegalArgumentException` in `WorkSpaceAdapter.EnqueRequestBean.setPaths`), the answer's whole body.
+ * `reason` classifies it; `detail` explains it (for `invalid`, `path: message` per zod issue). `detail` may name
+ * JSON keys the client sent: neutralise it before echoing it.
  */
-export class WorkBundleDecodeError extends Error {
+export class WorkBundleDecodeError extends InvalidInput {
   readonly reason: WorkBundleRefusal;
   readonly detail: string;
 
@@ -146,7 +149,7 @@ function refuseForbiddenKeys(key: string, value: unknown): unknown {
 }
 
 /**
- * Decodes the `tpObj` form parameter into a validated {@link WorkBundle}. As upstream (reference §2.4:
+ * Decodes the `tpObj` form parameter into a validated {@link WorkBundle}. As upstream (`WorkSpaceAdapter.java`:
  * the client turned the bundle's bytes into a string with ISO-8859-1, the server took them back with
  * `getBytes("8859_1")`), `tpObj` is ISO-8859-1 text, one character per byte (U+0000–U+00FF); here those
  * bytes are JSON text (characters beyond Latin-1 travel as `\uXXXX` escapes, see {@link encodeWorkBundle}).

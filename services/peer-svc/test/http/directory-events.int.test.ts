@@ -1,27 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import type { EventEnvelope } from '@switchyard/contracts';
-import { waitFor } from '@switchyard/service-kit/testing';
+import { type EventTap, tapEvents, waitFor } from '@switchyard/service-kit/testing';
 import amqplib from 'amqplib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestPeer, type TestPeer } from '../start-peer.ts';
 
 describe('directory events', () => {
   const exchange = `test.peer-events.${randomBytes(4).toString('hex')}`;
-  const events: EventEnvelope[] = [];
-  let connection: amqplib.ChannelModel;
+  let tap: EventTap;
   let peer: TestPeer;
 
   beforeAll(async () => {
-    connection = await amqplib.connect(inject('amqpUrl'));
-    const channel = await connection.createChannel();
-    await channel.assertExchange(exchange, 'topic', { durable: true });
-    const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
-    await channel.bindQueue(queue, exchange, 'directory.#');
-    await channel.consume(queue, (message) => message && events.push(JSON.parse(message.content.toString())), { noAck: true });
+    tap = await tapEvents(inject('amqpUrl'), exchange, { bindings: ['directory.#'] });
     peer = await startTestPeer('peer_events', { EVENTS_EXCHANGE: exchange });
   });
   afterAll(async () => {
     await peer?.stop();
+    await tap?.close();
+    const connection = await amqplib.connect(inject('amqpUrl'));
     const channel = await connection.createChannel();
     await channel.deleteExchange(exchange).catch(() => {});
     await connection.close();
@@ -47,7 +42,7 @@ describe('directory events', () => {
     });
     await peer.store.addChildDirectory({ key: `${key}.child`, parent: key, url: 'http://127.0.0.1:9/DirectoryPlace' });
     await peer.store.deletePeer(key);
-    const received = await waitFor(async () => (events.length >= 4 ? events : undefined), 15_000);
+    const received = await waitFor(async () => (tap.events.length >= 4 ? tap.events : undefined), 15_000);
     expect(received.map((e) => e.type)).toEqual([
       'directory.peer_changed',
       'directory.peer_changed',

@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
+import amqplib from 'amqplib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connectAmqp } from '../../src/queue/amqplib.ts';
-import { CANNOT_DESERIALIZE_WORK_BUNDLE, ENQUEUE_SUCCEEDED } from '../../src/work-bundle/enqueue-messages.ts';
+import { CANNOT_DESERIALIZE_WORK_BUNDLE, ENQUEUE_QUEUE_FULL, ENQUEUE_SUCCEEDED } from '../../src/work-bundle/enqueue-messages.ts';
 import { encodeWorkBundle } from '../../src/work-bundle/work-bundle.ts';
 import { digestPost, form, rawPost, reservePeerUrl, startTestPeer, TEST_USER, type TestPeer } from '../start-peer.ts';
 
 const queue = `peer-svc-test-${randomBytes(6).toString('hex')}`;
 const clientName = 'INITIAL.FILE_PICK_UP_CLIENT.INPUT.http://127.0.0.1:7001/FilePickUpClient';
+/** A client place whose queue the broker refuses every message for (full, `reject-publish`). */
+const fullQueue = `${queue}-full`;
+const fullClientName = 'full-pick-up-client';
 let peer: TestPeer;
 /** A listening socket that is NOT on the allow-list, counting the connections it receives. */
 let trap: Server;
@@ -25,19 +28,24 @@ beforeAll(async () => {
   trapPort = (trap.address() as { port: number }).port;
   const dead = await reservePeerUrl();
   allowedButDead = dead.selfUrl;
+  const connection = await amqplib.connect(inject('amqpUrl'));
+  const channel = await connection.createChannel();
+  await channel.assertQueue(fullQueue, { durable: true, arguments: { 'x-max-length': 0, 'x-overflow': 'reject-publish' } });
+  await connection.close();
   peer = await startTestPeer('peer_routes', {
     PEER_ALLOW_LIST: `127.0.0.1:7001,127.0.0.1:${dead.port}`,
     FORM_LIMIT_BYTES: '65536',
-    CLIENT_PLACES: `${clientName}=${queue}`,
+    CLIENT_PLACES: `${clientName}=${queue},${fullClientName}=${fullQueue}`,
   });
 });
 
 afterAll(async () => {
   await peer?.stop();
   await new Promise((resolve) => trap.close(resolve));
-  const connection = await connectAmqp(inject('amqpUrl'));
-  const channel = await connection.createConfirmChannel();
+  const connection = await amqplib.connect(inject('amqpUrl'));
+  const channel = await connection.createChannel();
   await channel.deleteQueue(queue);
+  await channel.deleteQueue(fullQueue);
   await connection.close();
 });
 
@@ -157,9 +165,9 @@ describe('WorkSpaceClientEnqueue.action', () => {
       const res = await digestPost(`${peer.url}${path}`, body);
       expect(res).toMatchObject({ status: 200, body: ENQUEUE_SUCCEEDED });
     }
-    const connection = await connectAmqp(inject('amqpUrl'));
+    const connection = await amqplib.connect(inject('amqpUrl'));
     try {
-      const channel = await connection.createConfirmChannel();
+      const channel = await connection.createChannel();
       for (let i = 0; i < 2; i += 1) {
         const message = await channel.get(queue, { noAck: true });
         expect(message).not.toBe(false);
@@ -196,11 +204,34 @@ describe('WorkSpaceClientEnqueue.action', () => {
     expect(dotdot).toMatchObject({ status: 400, body: CANNOT_DESERIALIZE_WORK_BUNDLE });
   });
 
-  it('answers 404 with the seed message for an unknown client place', async () => {
+  it("answers 404 with upstream's message for an unknown client place", async () => {
     const res = await digestPost(
       enqueue(),
       form({ pickUpClientName: 'NOPE.X.Y.http://127.0.0.1:7001/Nope', tpObj: encodeWorkBundle(bundle) }),
     );
     expect(res).toMatchObject({ status: 404, body: 'No client place found using name NOPE.X.Y.http://127.0.0.1:7001/Nope' });
+  });
+});
+
+describe('WorkSpaceClientEnqueue.action without the broker', () => {
+  const tpObj = encodeWorkBundle({ bundleId: 'refused', workUnits: [{ fileName: 'a.txt' }] });
+
+  it('answers 503 WorkSpaceClientEnqueWorker failed, queue full when the broker does not take the bundle', async () => {
+    const res = await digestPost(enqueue(), form({ pickUpClientName: fullClientName, tpObj }));
+    expect(res).toMatchObject({ status: 503, body: ENQUEUE_QUEUE_FULL });
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers 503 WorkSpaceClientEnqueWorker failed, queue full when no broker is configured', async () => {
+    const lonely = await startTestPeer('peer_no_broker', { AMQP_URL: undefined, CLIENT_PLACES: `${clientName}=${queue}` });
+    try {
+      const res = await digestPost(`${lonely.url}/WorkSpaceClientEnqueue.action`, form({ pickUpClientName: clientName, tpObj }));
+      expect(res).toMatchObject({ status: 503, body: ENQUEUE_QUEUE_FULL });
+      expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    } finally {
+      await lonely.stop();
+    }
   });
 });

@@ -1,7 +1,5 @@
 import type { PackageManager } from '@switchyard/contracts';
-import type { Ecosystem, VersionScheme } from '@switchyard/ecosystems';
-import type { Kysely } from 'kysely';
-import type { ReleaseDatabase } from '../db/schema.ts';
+import type { VersionScheme } from '@switchyard/ecosystems';
 
 /** The OSV ecosystem name of each supported package manager (https://ossf.github.io/osv-schema/#affectedpackage-field). */
 export const OSV_ECOSYSTEM: Partial<Record<PackageManager, string>> = {
@@ -62,35 +60,18 @@ export function isAffected(version: string, ranges: readonly OsvRange[], version
   return false;
 }
 
-/** Whether an update fixes a known vulnerability, and which advisories say so. */
-export interface SecurityAssessment {
-  fixes: boolean;
-  advisories: string[];
+/** One affected package of an advisory, as stored: the advisory's id, its OSV ranges and its explicit versions. */
+export interface AffectedPackage {
+  advisoryId: string;
+  ranges: readonly OsvRange[];
+  versions: readonly string[];
 }
 
 /**
- * Looks up the advisories of `name` in the ecosystem of `ecosystem` and tells whether updating from `from`
- * to `to` fixes one: an advisory under which `from` is affected and `to` is not.
+ * The advisories an update from `from` to `to` fixes, by id, sorted and each once: those of `affected` (the
+ * affected entries of the dependency's package) under which `from` is affected and `to` is not.
  */
-export async function assessSecurity(
-  db: Kysely<ReleaseDatabase>,
-  ecosystem: Ecosystem,
-  name: string,
-  from: string,
-  to: string,
-): Promise<SecurityAssessment> {
-  const osv = OSV_ECOSYSTEM[ecosystem.packageManager];
-  if (!osv) return { fixes: false, advisories: [] };
-  const rows = await db
-    .selectFrom('advisory_affected')
-    .select(['advisory_id', 'ranges', 'versions'])
-    .where('ecosystem', '=', osv)
-    .where('package_name', '=', ecosystem.normaliseName(name))
-    .execute();
-  const fixed = rows.filter((row) => {
-    const ranges = row.ranges as OsvRange[];
-    return isAffected(from, ranges, row.versions, ecosystem.versions) && !isAffected(to, ranges, row.versions, ecosystem.versions);
-  });
-  const advisories = [...new Set(fixed.map((row) => row.advisory_id))].sort();
-  return { fixes: advisories.length > 0, advisories };
+export function fixedAdvisories(scheme: VersionScheme, affected: readonly AffectedPackage[], from: string, to: string): string[] {
+  const fixed = affected.filter((a) => isAffected(from, a.ranges, a.versions, scheme) && !isAffected(to, a.ranges, a.versions, scheme));
+  return [...new Set(fixed.map((a) => a.advisoryId))].sort();
 }

@@ -1,4 +1,14 @@
+import type {
+  AccountType,
+  AutomergeRule,
+  NotificationStatus,
+  PackageManager,
+  PullRequestJobCreated,
+  ScanOutcome,
+} from '@switchyard/contracts';
+import type { MessagingTables } from '@switchyard/messaging';
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { OsvRange } from '../advisories/advisory-match.ts';
 
 /** The PostgreSQL schema release-svc owns; no other service reads it. */
 export const RELEASE_SCHEMA = 'release';
@@ -9,7 +19,7 @@ type Id = ColumnType<number, number, never>;
 export interface AccountTable {
   id: Id;
   login: string;
-  account_type: 'user' | 'org';
+  account_type: AccountType;
   revision: number;
 }
 
@@ -28,11 +38,11 @@ export interface UpdateConfigTable {
   id: Id;
   repo_id: number;
   account_id: number;
-  package_manager: string;
+  package_manager: PackageManager;
   directory: string;
   target_branch: string | null;
-  automerge_rule_runtime_deps: string;
-  automerge_rule_development_deps: string;
+  automerge_rule_runtime_deps: AutomergeRule;
+  automerge_rule_development_deps: AutomergeRule;
   lockfile_only: boolean;
   security_updates_only: boolean;
   deleted: boolean;
@@ -44,11 +54,11 @@ export interface NotificationTable {
   id: ColumnType<string, string, never>;
   name: string;
   version: string;
-  package_manager: string;
+  package_manager: PackageManager;
   account_ids: number[];
   /** The code-host user whose token sent the notification. */
   notifier_id: number;
-  status: 'queued' | 'scanning' | 'done' | 'failed';
+  status: NotificationStatus;
   /** Update configs the scan covers, known once it is planned. */
   configs_total: number | null;
   created_at: Generated<Date>;
@@ -62,7 +72,7 @@ export interface ScanResultTable {
   update_config_id: number;
   repo_id: number;
   account_id: number;
-  outcome: 'job-recorded' | 'up-to-date' | 'not-used' | 'skipped' | 'failed';
+  outcome: ScanOutcome;
   reason: string;
   recorded_at: Generated<Date>;
 }
@@ -74,12 +84,12 @@ export interface PullRequestJobTable {
   update_config_id: number;
   repo_id: number;
   account_id: number;
-  package_manager: string;
+  package_manager: PackageManager;
   dependency_name: string;
-  dependency_type: 'runtime' | 'development';
+  dependency_type: PullRequestJobCreated['dependencyType'];
   version_in_use: string;
   target_version: string;
-  update_kind: 'patch' | 'minor' | 'major';
+  update_kind: PullRequestJobCreated['updateKind'];
   automerge: boolean;
   security_fix: boolean;
   target_branch: string;
@@ -104,12 +114,13 @@ export interface AdvisoryAffectedTable {
   /** The package name normalised as the ecosystem compares names. */
   package_name: string;
   /** OSV `ranges` (ECOSYSTEM and SEMVER types with introduced/fixed/last_affected events). */
-  ranges: ColumnType<unknown, string, string>;
+  ranges: ColumnType<OsvRange[], string, string>;
   /** OSV `versions`: versions affected, listed one by one. */
   versions: string[];
 }
 
-export interface ReleaseDatabase {
+/** The `release` schema: release-svc's tables, and the outbox and processed-message tables of `@switchyard/messaging`. */
+export interface ReleaseDatabase extends MessagingTables {
   account: AccountTable;
   repo: RepoTable;
   update_config: UpdateConfigTable;
@@ -120,6 +131,9 @@ export interface ReleaseDatabase {
   advisory_affected: AdvisoryAffectedTable;
 }
 
+/** A stored notification. */
 export type NotificationRow = Selectable<NotificationTable>;
+/** An update config as the read model holds it. */
 export type UpdateConfigRow = Selectable<UpdateConfigTable>;
+/** A recorded pull-request job. */
 export type PullRequestJobRow = Selectable<PullRequestJobTable>;

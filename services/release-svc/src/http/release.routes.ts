@@ -6,13 +6,16 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { ReleaseDatabase } from '../db/schema.ts';
 import { listCallerJobs } from '../jobs/job.service.ts';
-import { notificationResource, receiveNotification, viewNotification } from '../notifications/notification.service.ts';
+import { receiveNotification, viewNotification } from '../notifications/notification.service.ts';
+import { jobResource, notificationResource } from './resources.ts';
 
 const NotificationId = z.uuid({ error: 'must be a release notification id (a UUID)' });
 
 /**
- * release-svc's routes: `POST /release_notifications/private` (seeds/000), `GET /release_notifications/:id`
- * and `GET /pull_request_jobs`. Every one authenticates first, as config-svc does.
+ * release-svc's routes: `POST /release_notifications/private` (the dependency update API's,
+ * https://github.com/dependabot/api-docs), `GET /release_notifications/:id` and `GET /pull_request_jobs`. Every one
+ * authenticates first, as config-svc does; the services' domain errors become the API's error envelope in the app's
+ * error handler (`NotFound` a 404).
  */
 export function releaseRouter(db: Kysely<ReleaseDatabase>, view: CodeHostView): Router {
   const router = Router();
@@ -23,14 +26,14 @@ export function releaseRouter(db: Kysely<ReleaseDatabase>, view: CodeHostView): 
     .post(auth, async (req, res) => {
       const body = parseInput(ReleaseNotificationBody, req.body === undefined ? {} : req.body, 'body');
       const row = await receiveNotification(db, callerOf(res), body);
-      // The original answered 204 with no body, and its clients check for exactly that (reference/dependabot.md 1.3).
+      // The original answered 204 with no body, and its clients check for exactly that (https://github.com/dependabot/api-docs).
       // `Prefer: return=representation` (RFC 7240) asks for the notification instead: 202, it is processed later.
       if (/\breturn=representation\b/i.test(req.get('prefer') ?? '')) {
         res
           .status(202)
           .location(`/release_notifications/${row.id}`)
           .setHeader('preference-applied', 'return=representation')
-          .json({ data: notificationResource(row, {}, []) });
+          .json({ data: notificationResource({ notification: row, counts: {}, problems: [] }) });
         return;
       }
       res.status(204).end();
@@ -41,7 +44,7 @@ export function releaseRouter(db: Kysely<ReleaseDatabase>, view: CodeHostView): 
     .route('/release_notifications/:id')
     .get(auth, async (req, res) => {
       const id = parseInput(NotificationId, req.params.id, 'path', 'id');
-      res.json({ data: await viewNotification(db, callerOf(res), id) });
+      res.json({ data: notificationResource(await viewNotification(db, callerOf(res), id)) });
     })
     .all(methodNotAllowed(['GET']));
 
@@ -49,8 +52,13 @@ export function releaseRouter(db: Kysely<ReleaseDatabase>, view: CodeHostView): 
     .route('/pull_request_jobs')
     .get(auth, async (req, res) => {
       const query = parseInput(PullRequestJobsQuery, req.query, 'query');
-      const page = await listCallerJobs(db, callerOf(res), query);
-      res.json({ data: page.data, meta: { pages: { next: page.next } } });
+      const page = await listCallerJobs(db, callerOf(res), {
+        repoId: query['repo-id'],
+        dependencyName: query['dependency-name'],
+        notificationId: query['notification-id'],
+        page: query.page,
+      });
+      res.json({ data: page.jobs.map(jobResource), meta: { pages: { next: page.next } } });
     })
     .all(methodNotAllowed(['GET']));
 

@@ -1,8 +1,12 @@
+import type { PullRequestJobCreated } from '@switchyard/contracts';
 import type { VersionScheme } from '@switchyard/ecosystems';
-import { type Insertable, type Kysely, sql } from 'kysely';
-import type { PullRequestJobRow, PullRequestJobTable, ReleaseDatabase } from '../db/schema.ts';
+import { type Kysely, sql } from 'kysely';
+import type { PullRequestJobRow, ReleaseDatabase } from '../db/schema.ts';
 
 type Db = Kysely<ReleaseDatabase>;
+
+/** A job to record: a `pull_request_job.created` event's payload without the job's id (the database assigns it). */
+export type NewJob = Omit<PullRequestJobCreated, 'id'>;
 
 /**
  * Records a job unless one exists for the same update config, dependency and target version (however
@@ -15,22 +19,37 @@ type Db = Kysely<ReleaseDatabase>;
 export async function insertJobOnce(
   trx: Db,
   versions: Pick<VersionScheme, 'compare' | 'isValid'> | undefined,
-  job: Insertable<PullRequestJobTable>,
+  job: NewJob,
 ): Promise<PullRequestJobRow | undefined> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`${job.update_config_id}:${job.dependency_name}`}, 0))`.execute(trx);
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`${job.updateConfigId}:${job.dependencyName}`}, 0))`.execute(trx);
   const earlier = await trx
     .selectFrom('pull_request_job')
     .select('target_version')
-    .where('update_config_id', '=', job.update_config_id)
-    .where('dependency_name', '=', job.dependency_name)
+    .where('update_config_id', '=', job.updateConfigId)
+    .where('dependency_name', '=', job.dependencyName)
     .execute();
   const same = (a: string) =>
-    a === job.target_version ||
-    (versions?.isValid(a) && versions.isValid(job.target_version) && versions.compare(a, job.target_version) === 0);
+    a === job.targetVersion ||
+    (versions?.isValid(a) && versions.isValid(job.targetVersion) && versions.compare(a, job.targetVersion) === 0);
   if (earlier.some((row) => same(row.target_version))) return undefined;
   return trx
     .insertInto('pull_request_job')
-    .values(job)
+    .values({
+      notification_id: job.notificationId,
+      update_config_id: job.updateConfigId,
+      repo_id: job.repoId,
+      account_id: job.accountId,
+      package_manager: job.packageManager,
+      dependency_name: job.dependencyName,
+      dependency_type: job.dependencyType,
+      version_in_use: job.versionInUse,
+      target_version: job.targetVersion,
+      update_kind: job.updateKind,
+      automerge: job.automerge,
+      security_fix: job.securityFix,
+      target_branch: job.targetBranch,
+      directory: job.directory,
+    })
     .onConflict((oc) => oc.columns(['update_config_id', 'dependency_name', 'target_version']).doNothing())
     .returningAll()
     .executeTakeFirst();
@@ -44,7 +63,7 @@ export interface JobFilter {
   notificationId?: string | undefined;
 }
 
-/** One page of jobs, newest first, plus whether another page follows. */
+/** One page of jobs (`page` from 1), newest first, plus whether another page follows. */
 export async function listJobs(
   db: Db,
   filter: JobFilter,

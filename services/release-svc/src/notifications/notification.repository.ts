@@ -1,10 +1,11 @@
-import type { ReleaseNotificationBody } from '@switchyard/contracts';
+import type { ReleaseNotificationBody, ScanOutcome } from '@switchyard/contracts';
 import { type Kysely, sql } from 'kysely';
 import { type NotificationRow, RELEASE_SCHEMA, type ReleaseDatabase } from '../db/schema.ts';
+import type { ScanResult } from '../scan/scan-result.repository.ts';
 
 type Db = Kysely<ReleaseDatabase>;
 
-/** Stores a new notification (status `queued`). */
+/** Stores a new notification (status `queued`) for the organisations `accountIds`, sent by code-host user `notifierId`. */
 export function insertNotification(
   db: Db,
   id: string,
@@ -35,8 +36,8 @@ export function findNotification(db: Db, id: string): Promise<NotificationRow | 
   return db.selectFrom('notification').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Counts of a notification's results by outcome, over the repos of `accountIds` only. */
-export async function countOutcomes(db: Db, id: string, accountIds?: readonly number[]): Promise<Record<string, number>> {
+/** Counts of a notification's results by outcome (outcomes without results left out), over the repos of `accountIds` only. */
+export async function countOutcomes(db: Db, id: string, accountIds?: readonly number[]): Promise<Partial<Record<ScanOutcome, number>>> {
   let query = db
     .selectFrom('scan_result')
     .select(['outcome', sql<number>`count(*)::integer`.as('n')])
@@ -46,9 +47,12 @@ export async function countOutcomes(db: Db, id: string, accountIds?: readonly nu
   return Object.fromEntries((await query.execute()).map((row) => [row.outcome, row.n]));
 }
 
-/** Up to `limit` skipped and failed results of a notification, over the repos of `accountIds`. */
-export function listProblems(db: Db, id: string, accountIds: readonly number[], limit = 100) {
-  return db
+/** A skipped or failed result of a notification's scan. */
+export type ScanProblem = Pick<ScanResult, 'repoId' | 'updateConfigId' | 'outcome' | 'reason'>;
+
+/** Up to `limit` skipped and failed results of a notification, over the repos of `accountIds`, by config id. */
+export async function listProblems(db: Db, id: string, accountIds: readonly number[], limit = 100): Promise<ScanProblem[]> {
+  const rows = await db
     .selectFrom('scan_result')
     .select(['repo_id', 'update_config_id', 'outcome', 'reason'])
     .where('notification_id', '=', id)
@@ -57,6 +61,7 @@ export function listProblems(db: Db, id: string, accountIds: readonly number[], 
     .orderBy('update_config_id')
     .limit(limit)
     .execute();
+  return rows.map((row) => ({ repoId: row.repo_id, updateConfigId: row.update_config_id, outcome: row.outcome, reason: row.reason }));
 }
 
 /** Marks a planned notification: `scanning`, with the number of configs its scan covers. */

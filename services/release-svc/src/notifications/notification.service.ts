@@ -1,33 +1,44 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '@switchyard/code-host';
-import type { ReleaseNotificationBody, ReleaseNotificationReceived, ReleaseNotificationResource } from '@switchyard/contracts';
-import { HttpProblem } from '@switchyard/service-kit';
+import { type ReleaseNotificationBody, ReleaseNotificationReceivedEvent, type ScanOutcome } from '@switchyard/contracts';
+import { NotFound } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
 import type { NotificationRow, ReleaseDatabase } from '../db/schema.ts';
-import { appendEvents, releaseEvent } from '../events.ts';
-import { countOutcomes, findNotification, insertNotification, listProblems } from './notification.repository.ts';
+import { releaseOutbox } from '../outbox.ts';
+import { countOutcomes, findNotification, insertNotification, listProblems, type ScanProblem } from './notification.repository.ts';
 
 type Db = Kysely<ReleaseDatabase>;
 
+/** A notification and what its scan did, as one caller may see it. */
+export interface NotificationView {
+  notification: NotificationRow;
+  /** Results by outcome over the organisations the caller reaches (outcomes without results left out). */
+  counts: Partial<Record<ScanOutcome, number>>;
+  /** Up to 100 skipped and failed results over those organisations, by config id, with their reasons. */
+  problems: ScanProblem[];
+}
+
 /**
- * `POST /release_notifications/private`: stores the notification and its `release_notification.received`
- * event in one transaction (the transactional outbox), for the organisations the caller's token reaches
- * (seeds/000: "all repos of every organization that the token has access to"). The scan runs later, in
- * the worker.
+ * Receives a private release notification: stores it and its `release_notification.received` event in one
+ * transaction (the transactional outbox), for the organisations the caller's token reaches (the original scanned
+ * "all repos of every organization that the token has access to", https://github.com/dependabot/api-docs). The
+ * scan runs later, in the worker.
+ * @returns the stored notification (status `queued`)
  */
 export async function receiveNotification(db: Db, caller: Caller, body: ReleaseNotificationBody): Promise<NotificationRow> {
   const accountIds = caller.accounts.filter((account) => account.type === 'org').map((account) => account.id);
   const id = randomUUID();
   return db.transaction().execute(async (trx) => {
     const row = await insertNotification(trx, id, body, accountIds, caller.user.id);
-    const data: ReleaseNotificationReceived = {
-      id,
-      name: body.name,
-      version: body.version,
-      packageManager: body['package-manager'],
-      accountIds,
-    };
-    await appendEvents(trx, [releaseEvent('release_notification.received', data)]);
+    await releaseOutbox.append(trx, [
+      releaseOutbox.event(ReleaseNotificationReceivedEvent, {
+        id,
+        name: body.name,
+        version: body.version,
+        packageManager: body['package-manager'],
+        accountIds,
+      }),
+    ]);
     return row;
   });
 }
@@ -39,46 +50,15 @@ function visibleAccounts(caller: Caller, row: NotificationRow): number[] {
 }
 
 /**
- * `GET /release_notifications/:id`: the notification and what its scan did, counted over the
- * organisations the caller reaches. Visible to its sender and to callers who reach one of its
- * organisations; to anyone else it is reported missing.
- * @throws HttpProblem 404
+ * The notification `id` and what its scan did, counted over the organisations the caller reaches. Visible to its
+ * sender and to callers who reach one of its organisations; to anyone else it is reported missing.
+ * @throws NotFound `No release notification <id>` when it does not exist or the caller may not see it
  */
-export async function viewNotification(db: Db, caller: Caller, id: string): Promise<ReleaseNotificationResource> {
-  const row = await findNotification(db, id);
-  const accounts = row ? visibleAccounts(caller, row) : [];
-  if (!row || (accounts.length === 0 && row.notifier_id !== caller.user.id)) throw new HttpProblem(404, `No release notification ${id}`);
-  return notificationResource(row, await countOutcomes(db, id, accounts), await listProblems(db, id, accounts));
-}
-
-/** The resource of a notification, from its row, its outcome counts and its skipped and failed results. */
-export function notificationResource(
-  row: NotificationRow,
-  counts: Record<string, number>,
-  problems: ReadonlyArray<{ repo_id: number; update_config_id: number; outcome: string; reason: string }>,
-): ReleaseNotificationResource {
-  const count = (outcome: string) => counts[outcome] ?? 0;
-  return {
-    id: row.id,
-    type: 'release-notifications',
-    attributes: {
-      name: row.name,
-      version: row.version,
-      'package-manager': row.package_manager as ReleaseNotificationResource['attributes']['package-manager'],
-      status: row.status,
-      'configs-total': row.configs_total,
-      'repos-scanned': Object.values(counts).reduce((sum, n) => sum + n, 0),
-      'jobs-recorded': count('job-recorded'),
-      'repos-skipped': count('skipped'),
-      'repos-failed': count('failed'),
-      'created-at': row.created_at.toISOString(),
-      'finished-at': row.finished_at ? row.finished_at.toISOString() : null,
-      outcomes: problems.map((p) => ({
-        'repo-id': String(p.repo_id),
-        'update-config-id': String(p.update_config_id),
-        outcome: p.outcome as 'skipped' | 'failed',
-        reason: p.reason,
-      })),
-    },
-  };
+export async function viewNotification(db: Db, caller: Caller, id: string): Promise<NotificationView> {
+  const notification = await findNotification(db, id);
+  const accounts = notification ? visibleAccounts(caller, notification) : [];
+  if (!notification || (accounts.length === 0 && notification.notifier_id !== caller.user.id)) {
+    throw new NotFound(`No release notification ${id}`);
+  }
+  return { notification, counts: await countOutcomes(db, id, accounts), problems: await listProblems(db, id, accounts) };
 }

@@ -1,5 +1,5 @@
-import { generateRepos, parseSeed, type SeedInput } from '@switchyard/code-host/emulator';
 import type { AccountState, RepoState, UpdateConfigState } from '@switchyard/contracts';
+import { generateRepos, parseSeed, type SeedInput } from '@switchyard/github-emulator';
 import { orgState, repoState, updateConfigState } from '../config-state.ts';
 
 /** One generated repo of a fault seed: its ids and the lodash version its lockfile pins. */

@@ -1,35 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { startGitHubEmulator } from '@switchyard/code-host/emulator';
 import { ReleaseNotificationResource } from '@switchyard/contracts';
+import { startGitHubEmulator } from '@switchyard/github-emulator';
 import { createLogger, openDatabase } from '@switchyard/service-kit';
-import { createTestDatabase, request, type TestResponse, waitFor } from '@switchyard/service-kit/testing';
+import {
+  createTestDatabase,
+  type EventTap,
+  publishEvents,
+  request,
+  type TestResponse,
+  tapEvents,
+  waitFor,
+} from '@switchyard/service-kit/testing';
 import { type Kysely, sql } from 'kysely';
 import { RELEASE_SCHEMA, type ReleaseDatabase } from '../../src/db/schema.ts';
-import { deleteTopology, type EventObserver, observeEvents, publishAsConfigSvc } from './amqp.ts';
+import { deleteTopology } from './amqp.ts';
 import { type ReleaseEnv, type ReleaseProcess, startApiProcess, startWorkerProcess } from './processes.ts';
 import { configEvents, type FaultSeed } from './seed.ts';
-
-/** Steps to undo, run last-in first-out; each runs even when an earlier one failed. */
-export class Cleanup {
-  private readonly steps: Array<{ what: string; run: () => Promise<unknown> }> = [];
-
-  add(what: string, run: () => Promise<unknown>): void {
-    this.steps.push({ what, run });
-  }
-
-  /** Runs every step; throws at the end (listing what failed) if any step failed. */
-  async run(): Promise<void> {
-    const failed: string[] = [];
-    for (let step = this.steps.pop(); step; step = this.steps.pop()) {
-      try {
-        await step.run();
-      } catch (error) {
-        failed.push(`${step.what}: ${(error as Error).message}`);
-      }
-    }
-    if (failed.length > 0) throw new Error(`cleanup failed:\n  ${failed.join('\n  ')}`);
-  }
-}
 
 /** release-svc's API and workers as OS processes on a fresh database, with the emulator and an event observer. */
 export interface FaultStack {
@@ -37,7 +23,7 @@ export interface FaultStack {
   /** The test's own connection to the release schema (reads only). */
   db: Kysely<ReleaseDatabase>;
   api: ReleaseProcess;
-  observer: EventObserver;
+  observer: EventTap;
   /** The worker process that loaded the read model, still running. */
   firstWorker: ReleaseProcess;
   /** Starts one more worker process (killed by the cleanup if still running). */
@@ -53,7 +39,8 @@ export interface FaultStack {
 }
 
 /**
- * Starts everything a fault test needs and registers its teardown in `cleanup`: a test database, the GitHub
+ * Starts everything a fault test needs and registers its teardown in `cleanup` (undone last first, every step even
+ * when an earlier one fails): a test database, the GitHub
  * emulator (in this process) on `seed`, an observer queue on `exchange` for release-svc's events, the API
  * process, a first worker process, and the read model filled through it as config-svc would fill it.
  * `workerEnv` goes to every worker.
@@ -63,7 +50,7 @@ export async function startFaultStack(options: {
   databaseUrl: string;
   amqpUrl: string;
   seed: FaultSeed;
-  cleanup: Cleanup;
+  cleanup: AsyncDisposableStack;
   /** A durable observer queue that outlives a broker restart (and reconnects), instead of an exclusive one. */
   durableObserver?: boolean;
   /** The broker is the test's own node, deleted with everything on it: no queues to delete one by one. */
@@ -77,17 +64,15 @@ export async function startFaultStack(options: {
   const prefix = `test.${suffix}`;
 
   const database = await createTestDatabase(options.databaseUrl, options.label);
-  cleanup.add('drop the test database', () => database.drop());
+  cleanup.defer(() => database.drop());
   const emulator = await startGitHubEmulator({ seed: seed.seed, logger, host: '127.0.0.1', port: 0 });
-  cleanup.add('close the emulator', () => emulator.close());
-  if (!options.ownBroker) cleanup.add('delete the exchanges and queues', () => deleteTopology(options.amqpUrl, exchange, prefix));
-  const observer = await observeEvents(
-    options.amqpUrl,
-    exchange,
-    ['pull_request_job.*', 'release_notification.received'],
-    options.durableObserver ? { durable: `${prefix}.observer` } : {},
-  );
-  cleanup.add('close the observer', () => observer.close());
+  cleanup.use(emulator);
+  if (!options.ownBroker) cleanup.defer(() => deleteTopology(options.amqpUrl, exchange, prefix));
+  const observer = await tapEvents(options.amqpUrl, exchange, {
+    bindings: ['pull_request_job.*', 'release_notification.received'],
+    ...(options.durableObserver ? { durableQueue: `${prefix}.observer` } : {}),
+  });
+  cleanup.defer(() => observer.close());
 
   const env: ReleaseEnv = {
     DATABASE_URL: database.url,
@@ -99,21 +84,25 @@ export async function startFaultStack(options: {
     DB_POOL_SIZE: '4',
   };
   const api = await startApiProcess(env);
-  cleanup.add('stop the API', () => api.stop('SIGTERM', 3_000));
+  cleanup.defer(async () => {
+    await api.stop('SIGTERM', 3_000);
+  });
   const handle = openDatabase<ReleaseDatabase>({ kind: 'postgres', url: database.url, poolSize: 3 });
-  cleanup.add('close the test connection', () => handle.close());
+  cleanup.use(handle);
   const db = handle.db.withSchema(RELEASE_SCHEMA);
 
   const workerEnv = { ...env, ...options.workerEnv };
   const startWorker = async () => {
     const worker = await startWorkerProcess(workerEnv);
-    cleanup.add('stop a worker', () => worker.stop('SIGKILL', 1_000));
+    cleanup.defer(async () => {
+      await worker.stop('SIGKILL', 1_000);
+    });
     return worker;
   };
 
   // The read model, as config-svc fills it: the worker must have declared its queue before the events are published.
   const firstWorker = await startWorker();
-  await publishAsConfigSvc(options.amqpUrl, exchange, configEvents(seed));
+  await publishEvents(options.amqpUrl, exchange, 'config-svc', configEvents(seed));
   await waitFor(
     async () => {
       const [repos, configs] = await Promise.all([

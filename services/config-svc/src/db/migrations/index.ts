@@ -1,4 +1,4 @@
-import { outboxMigration } from '@switchyard/messaging';
+import { outboxMigration, outboxVersionMigration } from '@switchyard/messaging';
 import type { Migration } from '@switchyard/service-kit';
 import * as createTables from './2026_11_21_0001_create_accounts_repos_update_configs.ts';
 
@@ -6,4 +6,5 @@ import * as createTables from './2026_11_21_0001_create_accounts_repos_update_co
 export const configMigrations: Record<string, Migration> = {
   '2026_11_21_0001_create_accounts_repos_update_configs': createTables,
   '2026_11_21_0002_create_outbox': outboxMigration('config'),
+  '2026_11_23_0001_add_outbox_version': outboxVersionMigration('config'),
 };

@@ -1,4 +1,4 @@
-import { outboxMigration } from '@switchyard/messaging';
+import { outboxMigration, outboxVersionMigration } from '@switchyard/messaging';
 import type { Migration } from '@switchyard/service-kit';
 import * as createPeer from './2026_11_21_0001_create_peer.ts';
 
@@ -6,4 +6,5 @@ import * as createPeer from './2026_11_21_0001_create_peer.ts';
 export const peerMigrations: Record<string, Migration> = {
   '2026_11_21_0001_create_peer': createPeer,
   '2026_11_21_0002_create_outbox': outboxMigration('peer'),
+  '2026_11_23_0001_add_outbox_version': outboxVersionMigration('peer'),
 };

@@ -1,4 +1,4 @@
-import { outboxMigration, processedMessageMigration } from '@switchyard/messaging';
+import { outboxMigration, outboxVersionMigration, processedMessageMigration } from '@switchyard/messaging';
 import type { Migration } from '@switchyard/service-kit';
 import * as createTables from './2026_11_21_0001_create_release_tables.ts';
 
@@ -7,4 +7,5 @@ export const releaseMigrations: Record<string, Migration> = {
   '2026_11_21_0001_create_release_tables': createTables,
   '2026_11_21_0002_create_outbox': outboxMigration('release'),
   '2026_11_21_0003_create_processed_message': processedMessageMigration('release'),
+  '2026_11_23_0001_add_outbox_version': outboxVersionMigration('release'),
 };

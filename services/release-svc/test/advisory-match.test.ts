@@ -1,26 +1,6 @@
 import { ecosystemFor } from '@switchyard/ecosystems';
 import { describe, expect, it } from 'vitest';
-import { isAffected, type OsvRange } from '../src/advisories/advisory-match.ts';
-import { automergeAllowed } from '../src/scan/policies.ts';
-
-describe('automergeAllowed (the original automerge rules)', () => {
-  it('follows each rule by update kind, range and security fix', () => {
-    const table: Array<[Parameters<typeof automergeAllowed>, boolean]> = [
-      [['never', 'patch', true, true], false],
-      [['all', 'major', false, false], true],
-      [['semver:patch', 'patch', false, false], true],
-      [['semver:patch', 'minor', true, false], false],
-      [['semver:minor', 'minor', false, false], true],
-      [['semver:minor', 'major', true, false], false],
-      [['in_range', 'major', true, false], true],
-      [['in_range', 'patch', false, false], false],
-      [['security:patch', 'patch', true, true], true],
-      [['security:patch', 'patch', true, false], false],
-      [['security:patch', 'minor', true, true], false],
-    ];
-    for (const [args, expected] of table) expect(automergeAllowed(...args), args.join(' ')).toBe(expected);
-  });
-});
+import { fixedAdvisories, isAffected, type OsvRange } from '../src/advisories/advisory-match.ts';
 
 describe('isAffected (OSV range evaluation)', () => {
   const npm = ecosystemFor('npm_and_yarn')?.versions;
@@ -51,5 +31,22 @@ describe('isAffected (OSV range evaluation)', () => {
     expect(isAffected('2.31.0rc1', r, [], pypi)).toBe(true);
     expect(isAffected('2.31.0', r, [], pypi)).toBe(false);
     expect(isAffected('2.23.0', [{ type: 'GIT', events: [{ introduced: '0' }] }], [], pypi)).toBe(false);
+  });
+});
+
+describe('fixedAdvisories', () => {
+  const npm = ecosystemFor('npm_and_yarn')?.versions;
+  if (!npm) throw new Error('ecosystems missing');
+  const below = (advisoryId: string, fixed: string) => ({
+    advisoryId,
+    ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed }] }],
+    versions: [],
+  });
+
+  it('lists the advisories affecting the version in use and not the target, each once, sorted', () => {
+    const affected = [below('GHSA-b', '4.17.21'), below('GHSA-a', '4.17.19'), below('GHSA-b', '4.17.21'), below('GHSA-c', '4.17.30')];
+    expect(fixedAdvisories(npm, affected, '4.17.15', '4.17.21')).toEqual(['GHSA-a', 'GHSA-b']);
+    expect(fixedAdvisories(npm, affected, '4.17.21', '4.17.22')).toEqual([]);
+    expect(fixedAdvisories(npm, [], '4.17.15', '4.17.21')).toEqual([]);
   });
 });

@@ -1,0 +1,71 @@
+import type { CodeHost } from '@switchyard/code-host';
+import { CONFIG_EVENTS, ReleaseNotificationReceivedEvent, ScanRequestedEvent } from '@switchyard/contracts';
+import { type ConsumerHandle, consumeEvents, handleOnce, type MessageBus } from '@switchyard/messaging';
+import type { Logger } from '@switchyard/service-kit';
+import type { Kysely } from 'kysely';
+import type { ReleaseConfig } from './config.ts';
+import { RELEASE_SCHEMA, type ReleaseDatabase } from './db/schema.ts';
+import { applyConfigEvent } from './read-model/read-model.service.ts';
+import { planScan, scanBatch } from './scan/scan.service.ts';
+
+/** Delivery attempts of a scan batch before its still-undecided configs are recorded as failed. */
+export const SCAN_ATTEMPTS = 5;
+
+/** What the worker's consumers need. */
+export interface ReleaseConsumerDeps {
+  /** The `release` schema's handle (`database.db.withSchema(RELEASE_SCHEMA)`). */
+  db: Kysely<ReleaseDatabase>;
+  codeHost: CodeHost;
+  /** The worker's own code-host token, which it reads manifests with. */
+  token: string;
+  logger: Logger;
+  config: Pick<ReleaseConfig, 'QUEUE_PREFIX' | 'SCAN_BATCH_SIZE' | 'SCAN_CONCURRENCY' | 'WORKER_PREFETCH'>;
+}
+
+/**
+ * Starts the worker's three consumers of catalogued events, each on its own queue:
+ * - `<QUEUE_PREFIX>.read-model`: config-svc's `CONFIG_EVENTS` into the read model, once per event (`handleOnce`), 32 at a time;
+ * - `<QUEUE_PREFIX>.notifications`: `release_notification.received`, planned into scan batches once per event, 4 at a time;
+ * - `<QUEUE_PREFIX>.scans`: `release_notification.scan_requested`, `WORKER_PREFETCH` at a time, {@link SCAN_ATTEMPTS}
+ *   attempts, the last of which records the configs still unread as failed (not through `handleOnce`: a batch is
+ *   resumable, its results kept per config, and may take several attempts).
+ * An event of another type or version, or whose payload fails its schema, is parked (`consumeEvents`).
+ * @returns the consumers, to cancel on shutdown
+ * @throws what `MessageBus.consume` throws (the consumers started so far keep running: cancel them)
+ */
+export async function startReleaseConsumers(bus: MessageBus, deps: ReleaseConsumerDeps): Promise<ConsumerHandle[]> {
+  const { db, logger, config } = deps;
+  const prefix = config.QUEUE_PREFIX;
+  const consumers: ConsumerHandle[] = [];
+  consumers.push(
+    await consumeEvents(bus, { queue: `${prefix}.read-model`, events: CONFIG_EVENTS, prefetch: 32 }, async (event) => {
+      await handleOnce(db, RELEASE_SCHEMA, event, (trx) => applyConfigEvent(trx, event));
+    }),
+  );
+  consumers.push(
+    await consumeEvents(
+      bus,
+      { queue: `${prefix}.notifications`, events: [ReleaseNotificationReceivedEvent], prefetch: 4 },
+      async (event) => {
+        await handleOnce(db, RELEASE_SCHEMA, event, async (trx) => {
+          const total = await planScan(trx, event.data, config.SCAN_BATCH_SIZE);
+          logger.info({ notification: event.data.id, configs: total }, 'release notification planned');
+        });
+      },
+    ),
+  );
+  consumers.push(
+    await consumeEvents(
+      bus,
+      { queue: `${prefix}.scans`, events: [ScanRequestedEvent], prefetch: config.WORKER_PREFETCH, maxAttempts: SCAN_ATTEMPTS },
+      async (event, context) => {
+        await scanBatch(
+          { db, codeHost: deps.codeHost, token: deps.token, logger, concurrency: config.SCAN_CONCURRENCY },
+          event.data,
+          context.attempt >= SCAN_ATTEMPTS,
+        );
+      },
+    ),
+  );
+  return consumers;
+}

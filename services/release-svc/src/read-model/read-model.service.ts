@@ -1,0 +1,28 @@
+import type { CONFIG_EVENTS, EventOfAny } from '@switchyard/contracts';
+import type { Kysely } from 'kysely';
+import type { ReleaseDatabase } from '../db/schema.ts';
+import { upsertAccount, upsertRepo, upsertUpdateConfig } from './read-model.repository.ts';
+
+/** An event of config-svc the read model follows, its payload parsed (see `consumeEvents`). */
+export type ConfigEvent = EventOfAny<typeof CONFIG_EVENTS>;
+
+/**
+ * Applies one of config-svc's state events to the read model, in the caller's transaction. Each event
+ * carries the full state and a `revision`: a row is written only when the event's revision is newer
+ * than the stored one, so duplicates and events that arrive out of order change nothing.
+ */
+export async function applyConfigEvent(trx: Kysely<ReleaseDatabase>, event: ConfigEvent): Promise<void> {
+  switch (event.type) {
+    case 'account.created':
+    case 'account.updated':
+      return upsertAccount(trx, event.data);
+    case 'repo.created':
+    case 'repo.updated':
+      return upsertRepo(trx, event.data);
+    case 'update_config.created':
+    case 'update_config.updated':
+      return upsertUpdateConfig(trx, event.data, false);
+    case 'update_config.deleted':
+      return upsertUpdateConfig(trx, event.data, true);
+  }
+}

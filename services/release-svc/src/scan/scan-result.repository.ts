@@ -1,0 +1,60 @@
+import type { ScanOutcome } from '@switchyard/contracts';
+import { type Kysely, sql } from 'kysely';
+import type { ReleaseDatabase } from '../db/schema.ts';
+
+type Db = Kysely<ReleaseDatabase>;
+
+/** What a notification's scan did with one update config, as `release.scan_result` keeps it. */
+export interface ScanResult {
+  notificationId: string;
+  updateConfigId: number;
+  /** 0 when the config was no longer known. */
+  repoId: number;
+  /** 0 when the config was no longer known. */
+  accountId: number;
+  outcome: ScanOutcome;
+  reason: string;
+}
+
+/** Which of `configIds` already have a result for the notification (a redelivered batch skips them). */
+export async function findDecidedConfigIds(db: Db, notificationId: string, configIds: readonly number[]): Promise<Set<number>> {
+  if (configIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('scan_result')
+    .select('update_config_id')
+    .where('notification_id', '=', notificationId)
+    .where('update_config_id', 'in', [...configIds])
+    .execute();
+  return new Set(rows.map((row) => row.update_config_id));
+}
+
+/**
+ * Stores a config's result unless it has one for the notification already (results are final).
+ * @returns whether it was stored
+ */
+export async function insertResultOnce(trx: Db, result: ScanResult): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('scan_result')
+    .values({
+      notification_id: result.notificationId,
+      update_config_id: result.updateConfigId,
+      repo_id: result.repoId,
+      account_id: result.accountId,
+      outcome: result.outcome,
+      reason: result.reason,
+    })
+    .onConflict((oc) => oc.columns(['notification_id', 'update_config_id']).doNothing())
+    .returning('update_config_id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** Appends `note` to the reason of a config's result for the notification. */
+export async function appendToReason(trx: Db, notificationId: string, configId: number, note: string): Promise<void> {
+  await trx
+    .updateTable('scan_result')
+    .set({ reason: sql<string>`reason || ${note}` })
+    .where('notification_id', '=', notificationId)
+    .where('update_config_id', '=', configId)
+    .execute();
+}
