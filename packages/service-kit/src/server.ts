@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { problemBody } from './problem.ts';
 
@@ -27,9 +27,9 @@ export interface Listening extends AsyncDisposable {
   url: string;
   port: number;
   /**
-   * Stops accepting connections and lets requests in flight finish: their responses, and any request that still
-   * arrives on an open keep-alive connection, carry `Connection: close`, and each connection is closed as soon as
-   * it has no request in flight. Connections still open after `graceMs` (default 5 s) are destroyed. Resolves
+   * Stops accepting connections and lets requests in flight finish; a request that still arrives on an open
+   * keep-alive connection is answered with `Connection: close`, and each connection is closed as soon as it has
+   * no request in flight. Connections still open after `graceMs` (default 5 s) are destroyed. Resolves
    * once every connection is closed; the same promise however often called. `[Symbol.asyncDispose]` is `close()`.
    */
   close: (graceMs?: number) => Promise<void>;
@@ -43,19 +43,9 @@ export interface Listening extends AsyncDisposable {
  */
 export async function listen(handler: RequestListener, port: number, host = '0.0.0.0'): Promise<Listening> {
   let closing: Promise<void> | undefined;
-  // Responses not yet finished: told to close their connection when the server closes.
-  const inFlight = new Set<ServerResponse>();
   const server = createServer({ keepAliveTimeout: 65_000, headersTimeout: 60_000, requestTimeout: 120_000 }, (req, res) => {
-    if (closing) {
-      res.setHeader('connection', 'close');
-    } else {
-      inFlight.add(res);
-      res.once('close', () => inFlight.delete(res));
-      res.once('finish', () => {
-        // A response that began before close() with its headers already sent leaves a keep-alive connection behind.
-        if (closing) setImmediate(() => server.closeIdleConnections());
-      });
-    }
+    // Once closing, a request that still arrives on a keep-alive connection is its last one there.
+    if (closing) res.setHeader('connection', 'close');
     handler(req, res);
   });
   server.on('clientError', answerClientError);
@@ -72,13 +62,15 @@ export async function listen(handler: RequestListener, port: number, host = '0.0
     closing ??= new Promise<void>((resolve) => {
       const force = setTimeout(() => server.closeAllConnections(), graceMs);
       force.unref();
+      // A response in flight when close() began leaves its keep-alive connection idle when it ends: close those as
+      // they appear (the next request on any other connection gets `Connection: close` above). No per-request cost.
+      const sweep = setInterval(() => server.closeIdleConnections(), 25);
+      sweep.unref();
       server.close(() => {
         clearTimeout(force);
+        clearInterval(sweep);
         resolve();
       });
-      // Keep-alive clients under load always have a next request ready: without `Connection: close` they would keep
-      // their connections (and the server) busy until the grace ran out.
-      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
       server.closeIdleConnections();
     });
     return closing;
