@@ -18,6 +18,10 @@ export function bookApiSuite(target: () => string): void {
     ...overrides,
   });
 
+  /** The same body with every field name in lower case (`name`, `author`, ...), as clients of the Go original send. */
+  const lowerCase = (body: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(body).map(([key, value]) => [key.toLowerCase(), value]));
+
   async function create(body: Record<string, unknown>) {
     const res = await call('POST', '/books', { body });
     expect(res.status, res.text).toBe(201);
@@ -53,6 +57,29 @@ export function bookApiSuite(target: () => string): void {
       expect(again.body).toEqual(res.body);
     });
 
+    it('matches field names case-insensitively, as Go encoding/json does, and answers with the canonical names', async () => {
+      const input = book();
+      for (const body of [lowerCase(input), { NAME: input.Name, author: input.Author, pRiCe: input.Price, YEAR: input.Year }]) {
+        const res = await create(body);
+        expect(Object.keys(res.body)).toEqual(['Id', 'Name', 'Author', 'Price', 'Year']);
+        expect(res.body).toEqual({ Id: res.body.Id, ...input });
+        expect((await call('GET', `/books/${res.body.Id}`)).body).toEqual(res.body);
+      }
+    });
+
+    it('ignores an Id in the body, in any case: the server assigns it', async () => {
+      const zero = await create({ id: 0, ...lowerCase(book()) });
+      expect(Number.isInteger(zero.body.Id) && zero.body.Id > 0).toBe(true);
+      const ninetyNine = await create({ Id: 99, ...book() });
+      expect(ninetyNine.body.Id).toBeGreaterThan(zero.body.Id);
+      // An id that is certainly taken, so the answer cannot carry it by coincidence.
+      const taken = await create(book());
+      const res = await create({ ...book({ Name: 'Not a replacement' }), ID: taken.body.Id });
+      expect(res.body.Id).not.toBe(taken.body.Id);
+      expect(res.headers.get('location')).toBe(`/books/${res.body.Id}`);
+      expect((await call('GET', `/books/${taken.body.Id}`)).body).toEqual(taken.body);
+    });
+
     it('assigns distinct ids', async () => {
       const [a, b] = await Promise.all([create(book()), create(book())]);
       expect(a.body.Id).not.toBe(b.body.Id);
@@ -65,8 +92,8 @@ export function bookApiSuite(target: () => string): void {
       ['a negative price', { ...book(), Price: -0.01 }, ['#/Price']],
       ['an absurd year', { ...book(), Year: 250_000 }, ['#/Year']],
       ['a fractional year', { ...book(), Year: 1999.5 }, ['#/Year']],
-      ['a client-chosen Id', { ...book(), Id: 5 }, ['#/Id']],
       ['an unknown field', { ...book(), Isbn: '978-0' }, ['#/Isbn']],
+      ['an unknown field among lower-case ones', lowerCase({ ...book(), isbn: '978-0' }), ['#/isbn']],
       ['an array', [book()], ['#/']],
       ['a NUL character', { ...book(), Name: 'a\u0000b' }, ['#/Name']],
     ];
@@ -78,6 +105,19 @@ export function bookApiSuite(target: () => string): void {
         for (const pointer of pointers.filter((p) => p !== '#/')) expect(res.body.detail).toContain(pointer.slice(2));
       });
     }
+
+    it('refuses two spellings of one field with 400 naming the repeated spelling and the field', async () => {
+      for (const [body, pointer, field] of [
+        [{ ...book(), name: 'Another name' }, '#/name', 'Name'],
+        [{ YEAR: 1970, ...book() }, '#/Year', 'Year'],
+        [{ ...book(), id: 1, ID: 2 }, '#/ID', 'Id'],
+      ] as const) {
+        const res = await call('POST', '/books', { body });
+        expectProblem(res, 400);
+        expect(res.body.errors).toEqual([{ pointer, detail: expect.stringContaining(`field ${field}`) }]);
+        expect(res.body.detail).toContain(pointer.slice(2));
+      }
+    });
 
     it('refuses malformed JSON, JSON null, an empty body and a non-JSON body', async () => {
       const json = { 'content-type': 'application/json' };
@@ -146,6 +186,28 @@ export function bookApiSuite(target: () => string): void {
       expect(missing.body.errors).toEqual([{ pointer: '#/Id', detail: 'is required' }]);
       expectProblem(await call('PUT', '/books', { body: { ...book(), Id: 'seven' } }), 400);
       expectProblem(await call('PUT', '/books', { body: { ...book(), Id: 3, Price: -5 } }), 400);
+    });
+
+    it('matches field names case-insensitively, at /books and at /books/{id}', async () => {
+      const created = await create(book());
+      const replacement = { Id: created.body.Id, Name: 'Lower case', Author: created.body.Author, Price: 3, Year: 1971 };
+      const res = await call('PUT', '/books', { body: lowerCase(replacement) });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toEqual(replacement);
+      const { Id: _, Year: __, ...withoutIdAndYear } = replacement;
+      const atPath = await call('PUT', `/books/${created.body.Id}`, { body: { ...lowerCase(withoutIdAndYear), YEAR: 1972 } });
+      expect(atPath.status, atPath.text).toBe(200);
+      expect(atPath.body).toEqual({ ...replacement, Year: 1972 });
+      const withId = await call('PUT', `/books/${created.body.Id}`, { body: lowerCase({ ...replacement, Price: 4 }) });
+      expect(withId.status, withId.text).toBe(200);
+      expect((await call('GET', `/books/${created.body.Id}`)).body).toEqual({ ...replacement, Price: 4 });
+      const mismatch = await call('PUT', `/books/${created.body.Id}`, { body: lowerCase({ ...replacement, Id: created.body.Id + 1 }) });
+      expectProblem(mismatch, 400);
+      expect(mismatch.body.errors).toEqual([{ pointer: '#/Id', detail: 'must match the id in the path' }]);
+      const twice = await call('PUT', '/books', { body: { ...replacement, price: 5 } });
+      expectProblem(twice, 400);
+      expect(twice.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['#/price']);
+      expect((await call('GET', `/books/${created.body.Id}`)).body.Price).toBe(4);
     });
 
     it('also replaces at /books/{id}, refusing a body Id that differs', async () => {

@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 /**
  * Wire schemas of the book catalogue (catalog-svc's README). Field names are exactly the API's: `Id`, `Name`,
- * `Author`, `Price`, `Year`. Bounds are this project's choice (the seed shows none) and are listed in
- * `services/catalog-svc/README.md`.
+ * `Author`, `Price`, `Year`; responses always carry them so, request bodies may spell them in any case (as Go's
+ * `encoding/json` accepts, https://pkg.go.dev/encoding/json#Unmarshal). Bounds are this project's choice (the
+ * seed shows none) and are listed in `services/catalog-svc/README.md`.
  */
 
 /** Largest id the catalogue assigns: ids are PostgreSQL `integer` identity values. */
@@ -62,8 +63,87 @@ export const Book = z.object({
 });
 export type Book = z.infer<typeof Book>;
 
-/** Body of `POST /books`: every field but `Id`, which the database assigns; unknown fields are refused. */
-export const NewBook = z.strictObject(
+/** The fields of a book in request and response bodies, in the order responses list them. */
+export const BOOK_FIELDS = ['Id', 'Name', 'Author', 'Price', 'Year'] as const;
+export type BookField = (typeof BOOK_FIELDS)[number];
+
+/** A body member whose name is a second spelling of a field already given, e.g. `name` after `Name`. */
+export interface RepeatedField {
+  /** The member's name as sent. */
+  key: string;
+  /** The field it names. */
+  field: string;
+  /** The spelling that came first in the body. */
+  first: string;
+}
+
+/** Lower-cases ASCII letters only: the field names are ASCII, and no other character may stand in for one. */
+const foldAscii = (name: string) => name.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+
+/**
+ * Renames the members of a JSON object to the canonical field names they match case-insensitively, as Go's
+ * `encoding/json` matches object keys to struct fields ("preferring an exact match but also accepting a
+ * case-insensitive match", https://pkg.go.dev/encoding/json#Unmarshal). Folding is ASCII-only: Go also
+ * folds U+212A KELVIN SIGN to `k` and U+017F LONG S to `s`, which makes no difference for names without
+ * `k` or `s`, such as the book's. Members that match no field keep their names (for the schema to refuse);
+ * members naming a field in `ignore` are dropped. A field spelt more than once is kept as first given and
+ * every later spelling is listed in `repeated`, so a caller can refuse the body rather than pick one.
+ * Pure: `value` is not changed, and the result is built with `Object.fromEntries`, so a `__proto__` member
+ * stays an ordinary (unknown) member.
+ */
+export function canonicalFieldNames(
+  value: Readonly<Record<string, unknown>>,
+  fields: readonly string[],
+  ignore: readonly string[] = [],
+): { value: Record<string, unknown>; repeated: RepeatedField[] } {
+  const exact = new Set(fields);
+  // The first of fields that fold alike wins a case-insensitive match, as in Go's field lookup.
+  const folded = new Map<string, string>();
+  for (const field of fields) if (!folded.has(foldAscii(field))) folded.set(foldAscii(field), field);
+  const seen = new Map<string, string>();
+  const entries: [string, unknown][] = [];
+  const repeated: RepeatedField[] = [];
+  for (const [key, member] of Object.entries(value)) {
+    const field = exact.has(key) ? key : folded.get(foldAscii(key));
+    if (field === undefined) {
+      entries.push([key, member]);
+      continue;
+    }
+    const first = seen.get(field);
+    if (first !== undefined) {
+      repeated.push({ key, field, first });
+      continue;
+    }
+    seen.set(field, key);
+    if (!ignore.includes(field)) entries.push([field, member]);
+  }
+  return { value: Object.fromEntries(entries), repeated };
+}
+
+/**
+ * A zod preprocess step: a JSON object's member names become the canonical {@link BOOK_FIELDS} they match
+ * case-insensitively ({@link canonicalFieldNames}), members naming a field in `ignore` are dropped, and a
+ * field spelt twice is an issue at the later spelling (`#/name` after `Name`). Anything but a plain object
+ * passes through unchanged, for the object schema to refuse.
+ */
+export const caseInsensitiveBookFields =
+  (ignore: readonly BookField[] = []) =>
+  (value: unknown, ctx: z.RefinementCtx): unknown => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    const result = canonicalFieldNames(value as Record<string, unknown>, BOOK_FIELDS, ignore);
+    for (const { key, field, first } of result.repeated) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `repeats field ${field}, already given as ${first} (field names are case-insensitive)`,
+        input: value,
+      });
+    }
+    return result.value;
+  };
+
+/** The writable fields of a book, with their bounds; unknown fields are refused. Canonical names only. */
+const bookFields = z.strictObject(
   {
     Name: text(MAX_NAME_LENGTH),
     Author: text(MAX_AUTHOR_LENGTH),
@@ -72,14 +152,21 @@ export const NewBook = z.strictObject(
   },
   { error: 'must be a JSON object' },
 );
-export type NewBook = z.infer<typeof NewBook>;
 
-/** Body of `PUT /books`: the whole book, `Id` naming the one to replace. */
-export const BookReplacement = NewBook.extend({ Id: BookIdValue });
-export type BookReplacement = z.infer<typeof BookReplacement>;
+/**
+ * Body of `POST /books`: every field but `Id`, which the database assigns, so an `Id` in the body is ignored
+ * (as the Go original ignored it). Field names match case-insensitively; unknown fields are refused.
+ */
+export const NewBook = z.preprocess(caseInsensitiveBookFields(['Id']), bookFields);
+export type NewBook = z.output<typeof NewBook>;
+
+/** Body of `PUT /books`: the whole book, `Id` naming the one to replace. Field names match case-insensitively. */
+export const BookReplacement = z.preprocess(caseInsensitiveBookFields(), bookFields.extend({ Id: BookIdValue }));
+export type BookReplacement = z.output<typeof BookReplacement>;
 
 /** Body of `PUT /books/{id}`: as {@link BookReplacement}, with `Id` optional (the path names the book). */
-export const BookReplacementAtPath = NewBook.extend({ Id: BookIdValue.optional() });
+export const BookReplacementAtPath = z.preprocess(caseInsensitiveBookFields(), bookFields.extend({ Id: BookIdValue.optional() }));
+export type BookReplacementAtPath = z.output<typeof BookReplacementAtPath>;
 
 /** A decimal integer in a query or path parameter, e.g. `?limit=20` or `/books/42`. */
 export const integerParameter = (min: number, max: number) =>

@@ -1,5 +1,14 @@
 import { jsonContent, jsonSchema, problemResponse } from '../openapi-helpers.ts';
-import { Book, BookReplacement, MAX_BOOK_ID, MAX_PAGE_SIZE, NewBook, SORTABLE_BOOK_FIELDS, Welcome } from './book.ts';
+import {
+  Book,
+  BookReplacement,
+  BookReplacementAtPath,
+  MAX_BOOK_ID,
+  MAX_PAGE_SIZE,
+  NewBook,
+  SORTABLE_BOOK_FIELDS,
+  Welcome,
+} from './book.ts';
 
 /** Paths and component schemas of the book catalogue (routes in catalog-svc's README). */
 export function catalogOpenApi(): { paths: Record<string, unknown>; schemas: Record<string, unknown> } {
@@ -15,6 +24,14 @@ export function catalogOpenApi(): { paths: Record<string, unknown>; schemas: Rec
   const bookResponse = (description: string) => ({ description, headers: etag, content: jsonContent('Book') });
   const common = { '400': problemResponse('Invalid request: `errors` names each invalid field'), '404': problemResponse('No such book') };
   const tags = ['book catalogue'];
+  // Request bodies are documented with the canonical names; the server also takes them in any case, as Go's
+  // encoding/json does (https://pkg.go.dev/encoding/json#Unmarshal).
+  const lenient = 'Field names are matched case-insensitively (`name` fills `Name`); one field spelt twice, or an unknown field, is a 400.';
+  const body = (ref: string, description: string) => ({
+    required: true,
+    description: `${description} ${lenient}`,
+    content: jsonContent(ref),
+  });
   return {
     paths: {
       '/': { get: { tags, summary: 'Welcome message', responses: { '200': { description: 'Welcome', content: jsonContent('Welcome') } } } },
@@ -49,7 +66,7 @@ export function catalogOpenApi(): { paths: Record<string, unknown>; schemas: Rec
         post: {
           tags,
           summary: 'Add a book; the database assigns its Id',
-          requestBody: { required: true, content: jsonContent('NewBook') },
+          requestBody: body('NewBook', 'The book; an `Id` in the body is ignored.'),
           responses: {
             '201': { ...bookResponse('Created'), headers: { ...etag, Location: { schema: { type: 'string' } } } },
             '400': common['400'],
@@ -61,7 +78,7 @@ export function catalogOpenApi(): { paths: Record<string, unknown>; schemas: Rec
           tags,
           summary: 'Replace the book whose Id the body carries',
           parameters: [ifMatch],
-          requestBody: { required: true, content: jsonContent('BookReplacement') },
+          requestBody: body('BookReplacement', 'The whole book, with the `Id` of the one to replace.'),
           responses: { '200': bookResponse('Replaced'), ...common, '412': problemResponse('If-Match is stale') },
         },
       },
@@ -76,7 +93,7 @@ export function catalogOpenApi(): { paths: Record<string, unknown>; schemas: Rec
           tags,
           summary: 'Replace book {id} (Id in the body optional, must match)',
           parameters: [idParam, ifMatch],
-          requestBody: { required: true, content: jsonContent('NewBook') },
+          requestBody: body('BookReplacementAtPath', "The whole book; an `Id`, if given, must be the path's."),
           responses: { '200': bookResponse('Replaced'), ...common, '412': problemResponse('If-Match is stale') },
         },
         delete: {
@@ -91,6 +108,7 @@ export function catalogOpenApi(): { paths: Record<string, unknown>; schemas: Rec
       Book: jsonSchema(Book),
       NewBook: jsonSchema(NewBook),
       BookReplacement: jsonSchema(BookReplacement),
+      BookReplacementAtPath: jsonSchema(BookReplacementAtPath),
       Welcome: jsonSchema(Welcome),
     },
   };
