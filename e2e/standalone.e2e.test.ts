@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bookApiSuite } from '@switchyard/catalog-svc/test/api-suite';
 import { freePort, ProcessStack, type RunningProcess, request, waitFor } from '@switchyard/service-kit/testing';
@@ -7,27 +7,44 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const standaloneMain = new URL('../apps/standalone/src/main.ts', import.meta.url).pathname;
 
+/** A non-loopback IPv4 address of this machine, where a server bound to every interface answers and one on loopback does not. */
+const lanAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address?.family === 'IPv4' && !address.internal)?.address;
+
+/** Whether anything accepts an HTTP request at `address:port` (a refused connection is `false`). */
+async function answersAt(address: string, port: string): Promise<boolean> {
+  try {
+    await fetch(`http://${address}:${port}/healthz`, { signal: AbortSignal.timeout(2_000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The launcher's port variables (the gateway's first). */
+const PORT_VARIABLES = ['GATEWAY_PORT', 'CATALOG_PORT', 'CONFIG_PORT', 'CODE_HOST_PORT', 'RELEASE_PORT', 'PEER_PORT'] as const;
+
 describe('standalone launcher on embedded PGlite', () => {
   const processes = new ProcessStack();
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-e2e-'));
   processes.defer(() => rmSync(dataDir, { recursive: true, force: true }));
   let switchyard: RunningProcess;
   let url: string;
+  let ports: Record<string, string>;
   const env = async () => {
     const [gatewayPort, catalogPort, configPort, codeHostPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     url = `http://127.0.0.1:${gatewayPort}`;
-    return {
+    ports = {
       GATEWAY_PORT: String(gatewayPort),
       CATALOG_PORT: String(catalogPort),
       CONFIG_PORT: String(configPort),
       CODE_HOST_PORT: String(codeHostPort),
       RELEASE_PORT: String(await freePort()),
       PEER_PORT: String(await freePort()),
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      AMQP_URL: '',
-      CODE_HOST_API_URL: '',
     };
+    // HOST empty counts as unset, whatever the environment running the tests says.
+    return { ...ports, DATA_DIR: dataDir, DATABASE_URL: '', AMQP_URL: '', CODE_HOST_API_URL: '', HOST: '' };
   };
 
   beforeAll(async () => {
@@ -93,6 +110,20 @@ describe('standalone launcher on embedded PGlite', () => {
     expect(jobs.body.data[0].attributes).toMatchObject({ 'version-in-use': '5.22.0', 'target-version': '5.23.0', 'update-kind': 'minor' });
   });
 
+  it.skipIf(!lanAddress)(
+    `listens on loopback only when HOST is unset: nothing answers on this machine's non-loopback IPv4 address (${lanAddress ?? 'skipped: the machine has none'})`,
+    async () => {
+      expect(await answersAt('127.0.0.1', ports.GATEWAY_PORT as string)).toBe(true);
+      for (const variable of PORT_VARIABLES) {
+        expect(await answersAt(lanAddress as string, ports[variable] as string), `${variable} ${ports[variable]}`).toBe(false);
+      }
+    },
+  );
+
+  it('says in its banner that it listens on loopback only, and how to change it', () => {
+    expect(switchyard.output()).toMatch(/this machine only.*HOST=0\.0\.0\.0/);
+  });
+
   bookApiSuite(() => url);
 
   it('answers the peer directory heartbeat through the gateway', async () => {
@@ -118,3 +149,35 @@ describe('standalone launcher on embedded PGlite', () => {
     expect((await request(url, 'GET', `/books/${created.body.Id}`)).body).toEqual(created.body);
   });
 });
+
+describe.skipIf(!lanAddress)(
+  `standalone launcher with HOST=0.0.0.0 (skipped when this machine has no non-loopback IPv4 address${lanAddress ? '' : ': it has none'})`,
+  () => {
+    const processes = new ProcessStack();
+    const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-e2e-host-'));
+    processes.defer(() => rmSync(dataDir, { recursive: true, force: true }));
+    const ports: Record<string, string> = {};
+    let switchyard: RunningProcess;
+
+    beforeAll(async () => {
+      for (const variable of PORT_VARIABLES) ports[variable] = String(await freePort());
+      switchyard = await processes.start(
+        standaloneMain,
+        { ...ports, HOST: '0.0.0.0', DATA_DIR: dataDir, DATABASE_URL: '', AMQP_URL: '', CODE_HOST_API_URL: '' },
+        `http://127.0.0.1:${ports.GATEWAY_PORT}/readyz`,
+        60_000,
+      );
+    });
+    afterAll(() => processes.disposeAsync());
+
+    it(`serves the gateway on this machine's non-loopback address (${lanAddress}), and keeps the services behind it on loopback`, async () => {
+      const res = await fetch(`http://${lanAddress}:${ports.GATEWAY_PORT}/books`);
+      expect(res.status).toBe(200);
+      for (const variable of PORT_VARIABLES.filter((name) => name !== 'GATEWAY_PORT')) {
+        expect(await answersAt(lanAddress as string, ports[variable] as string), `${variable} ${ports[variable]}`).toBe(false);
+        expect(await answersAt('127.0.0.1', ports[variable] as string), `${variable} ${ports[variable]}`).toBe(true);
+      }
+      expect(switchyard.output()).toMatch(/HOST=0\.0\.0\.0/);
+    });
+  },
+);

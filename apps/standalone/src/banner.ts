@@ -1,6 +1,8 @@
 /** What the launcher prints once everything listens. */
 export interface BannerFacts {
   gatewayUrl: string;
+  /** The address the gateway listens on (`HOST`, loopback when unset). */
+  gatewayHost: string;
   database: 'postgres' | 'pglite';
   dataDir: string;
   bus: string;
@@ -11,8 +13,11 @@ export interface BannerFacts {
   peerUrl: string;
 }
 
+/** Addresses only this machine can reach. */
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
 /** The start-up text: where the stack answers, what it runs on, and requests to try for every API. */
-export function banner({ gatewayUrl: g, database, dataDir, bus, codeHost, demoData, peerUrl }: BannerFacts): string {
+export function banner({ gatewayUrl: g, gatewayHost, database, dataDir, bus, codeHost, demoData, peerUrl }: BannerFacts): string {
   const storage =
     database === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${dataDir}/ (set DATABASE_URL for PostgreSQL)`;
   const token = demoData ? 'demo-token-alice' : '<your GitHub token>';
@@ -23,9 +28,12 @@ Demo users of the emulator: alice (token demo-token-alice; orgs acme 2001 and gl
                             bob   (token demo-token-bob;   org initech 2003)
 `
     : '';
+  const reach = LOOPBACK.has(gatewayHost)
+    ? 'this machine only; HOST=0.0.0.0 opens it to others'
+    : `HOST=${gatewayHost}: other machines can reach it${demoData ? ', and use the demo tokens below' : ''}`;
   return `
 switchyard is running
-  gateway    ${g}
+  gateway    ${g}   (${reach})
   database   ${storage}
   events     ${bus}
   code host  ${codeHost}

@@ -22,9 +22,15 @@ import { banner } from './banner.ts';
  * the worker) switch to the real ones. `GATEWAY_PORT` (8080), `CONFIG_PORT` (8081), `RELEASE_PORT` (8082),
  * `CATALOG_PORT` (8083), `PEER_PORT` (8084) and `CODE_HOST_PORT` (8090) move the ports; `LOG_LEVEL` defaults to
  * `warn` here. peer-svc runs with a demo Digest user `emissary`/`emissary-demo` and itself on its allow-list.
+ *
+ * Everything listens on loopback (127.0.0.1) only, since the banner prints the emulator's demo tokens: `HOST` (e.g.
+ * `0.0.0.0`) moves the gateway, the one entry point, onto another address; the services behind it and the emulator stay
+ * on loopback whatever `HOST` says. `METRICS_PORT` gives the gateway's `/metrics` a port of its own, on the same host.
  */
 const env: Record<string, string | undefined> = { LOG_LEVEL: 'warn', ...process.env };
 const loopback = '127.0.0.1';
+// An empty HOST counts as unset, as it does for every service's configuration.
+const gatewayHost = env.HOST || loopback;
 
 await runService('switchyard', async () => {
   // Each part is registered as it starts: a failure closes those started so far, and close() stops them last first.
@@ -53,6 +59,8 @@ await runService('switchyard', async () => {
       HOST: loopback,
       PORT: env.CONFIG_PORT ?? '8081',
       CODE_HOST_API_URL: codeHostUrl,
+      // The gateway is in front: its X-Forwarded-For names the client whose failed authentications count.
+      TRUST_PROXY: env.TRUST_PROXY ?? '1',
     });
     const config = scope.use(
       await startConfigService(configConfig, createLogger('config-svc', configConfig.LOG_LEVEL), bus ? { bus } : {}),
@@ -64,6 +72,7 @@ await runService('switchyard', async () => {
       PORT: env.RELEASE_PORT ?? '8082',
       CODE_HOST_API_URL: codeHostUrl,
       CODE_HOST_TOKEN: env.CODE_HOST_API_URL ? env.CODE_HOST_TOKEN : 'demo-token-bot',
+      TRUST_PROXY: env.TRUST_PROXY ?? '1',
     });
     const release = scope.use(
       await startReleaseApi(releaseConfig, createLogger('release-svc', releaseConfig.LOG_LEVEL), bus ? { bus } : {}),
@@ -91,6 +100,7 @@ await runService('switchyard', async () => {
 
     const gatewayConfig = loadGatewayConfig({
       ...env,
+      HOST: gatewayHost,
       PORT: env.GATEWAY_PORT ?? '8080',
       CATALOG_SVC_URL: catalog.url,
       CONFIG_SVC_URL: config.url,
@@ -103,6 +113,7 @@ await runService('switchyard', async () => {
     process.stdout.write(
       banner({
         gatewayUrl: gateway.url,
+        gatewayHost,
         database: catalog.database.kind,
         dataDir: catalogConfig.DATA_DIR,
         bus: bus ? 'in-process' : 'RabbitMQ (AMQP_URL)',

@@ -10,6 +10,7 @@ export * from './json-body.ts';
 export * from './lifecycle.ts';
 export * from './logger.ts';
 export * from './migrations.ts';
+export * from './node-errors.ts';
 export * from './problem.ts';
 export * from './request-id.ts';
 export * from './server.ts';

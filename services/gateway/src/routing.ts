@@ -1,3 +1,5 @@
+import { type ErrorFormat, JSON_API_ERRORS, PLAIN_TEXT_ERRORS, PROBLEM_DETAILS } from '@switchyard/service-kit';
+
 /**
  * The gateway's routing table (the gateway's README): every path stays at the root, so
  * each API's `{base_url}` is the gateway's URL. Matching is on the path alone, case-sensitive.
@@ -6,29 +8,63 @@
 /** The upstream services the gateway forwards to. */
 export type ServiceName = 'catalog-svc' | 'config-svc' | 'release-svc' | 'peer-svc';
 
+/** The APIs behind the gateway; each has its own error format. */
+export type ApiName = 'catalogue' | 'dependency-api' | 'peer';
+
+/**
+ * The error format of each API: a client of that API gets the gateway's own errors (400, 413, 502, 503, 504) in
+ * it, as it gets the service's. The catalogue's is RFC 9457 problem details, like the gateway's own paths; the
+ * dependency update API's JSON:API error objects (https://github.com/dependabot/api-docs); the peer endpoints'
+ * plain text.
+ */
+export const API_ERROR_FORMATS: Readonly<Record<ApiName, ErrorFormat>> = {
+  catalogue: PROBLEM_DETAILS,
+  'dependency-api': JSON_API_ERRORS,
+  peer: PLAIN_TEXT_ERRORS,
+};
+
+/** Where a forwarded path goes, and the API it belongs to. */
+export interface Route {
+  service: ServiceName;
+  api: ApiName;
+  /** How the gateway writes its own errors on this route: {@link API_ERROR_FORMATS} of `api`. */
+  errors: ErrorFormat;
+}
+
 /** One row: `exact` paths match as they are, `prefixes` match any path that starts with them. */
 interface RouteRule {
   service: ServiceName;
+  api: ApiName;
   exact: readonly string[];
   prefixes: readonly string[];
 }
 
+/** Which service owns which paths, and which API (so which error format) they belong to. */
 export const ROUTING_TABLE: readonly RouteRule[] = [
-  { service: 'catalog-svc', exact: ['/', '/books'], prefixes: ['/books/'] },
-  { service: 'config-svc', exact: ['/accounts', '/repos', '/update_configs'], prefixes: ['/update_configs/'] },
-  { service: 'release-svc', exact: [], prefixes: ['/release_notifications/', '/pull_request_jobs'] },
-  { service: 'peer-svc', exact: ['/WorkSpaceClientEnqueue.action'], prefixes: ['/emissary/'] },
+  { service: 'catalog-svc', api: 'catalogue', exact: ['/', '/books'], prefixes: ['/books/'] },
+  { service: 'config-svc', api: 'dependency-api', exact: ['/accounts', '/repos', '/update_configs'], prefixes: ['/update_configs/'] },
+  { service: 'release-svc', api: 'dependency-api', exact: [], prefixes: ['/release_notifications/', '/pull_request_jobs'] },
+  { service: 'peer-svc', api: 'peer', exact: ['/WorkSpaceClientEnqueue.action'], prefixes: ['/emissary/'] },
 ];
 
-const exactPaths = new Map<string, ServiceName>(ROUTING_TABLE.flatMap((rule) => rule.exact.map((path) => [path, rule.service] as const)));
-const prefixRules = ROUTING_TABLE.flatMap((rule) => rule.prefixes.map((prefix) => [prefix, rule.service] as const));
+const compiled = ROUTING_TABLE.map((rule) => ({
+  rule,
+  route: { service: rule.service, api: rule.api, errors: API_ERROR_FORMATS[rule.api] } satisfies Route,
+}));
+const exactPaths = new Map<string, Route>(compiled.flatMap(({ rule, route }) => rule.exact.map((path) => [path, route] as const)));
+const prefixRules = compiled.flatMap(({ rule, route }) => rule.prefixes.map((prefix) => [prefix, route] as const));
+
+/** The route of `path` (no query string): its service and API, or undefined when the gateway answers it itself. */
+export function routeFor(path: string): Route | undefined {
+  const exact = exactPaths.get(path);
+  if (exact) return exact;
+  for (const [prefix, route] of prefixRules) if (path.startsWith(prefix)) return route;
+  return undefined;
+}
 
 /** The service that owns `path` (no query string), or undefined when the gateway answers it itself. */
 export function serviceFor(path: string): ServiceName | undefined {
-  const exact = exactPaths.get(path);
-  if (exact) return exact;
-  for (const [prefix, service] of prefixRules) if (path.startsWith(prefix)) return service;
-  return undefined;
+  return routeFor(path)?.service;
 }
 
 /**

@@ -145,7 +145,8 @@ describe('gateway', () => {
   it('answers 503 for a service that is not configured and 404 for unknown paths', async () => {
     const missing = await request(http.url, 'GET', '/accounts');
     expect(missing.status).toBe(503);
-    expect(missing.body.detail).toContain('CONFIG_SVC_URL');
+    // `/accounts` belongs to the dependency update API: its JSON:API error envelope (gateway-error-formats.test.ts).
+    expect(missing.body.errors[0].detail).toContain('CONFIG_SVC_URL');
     const unknown = await request(http.url, 'GET', '/nope');
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toMatch(/^application\/problem\+json/);

@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
-import type { Logger } from '@switchyard/service-kit';
-import { problemBody, writeProblem } from '@switchyard/service-kit';
+import { type ErrorFormat, HttpProblem, type Logger, UpstreamFailed, UpstreamTimeout, writeError } from '@switchyard/service-kit';
 import { type Dispatcher, Pool } from 'undici';
 import { BodyTooLargeError, bodyLimiter } from './body-limit.ts';
 import { stripHopByHop, type UpstreamRequest } from './headers.ts';
@@ -14,6 +13,31 @@ export interface UpstreamOptions {
   /** Wait for response headers and between body chunks, ms. */
   timeoutMs: number;
   connectTimeoutMs: number;
+}
+
+/** How one forwarded request is answered when it fails: the body limit and the route's error format. */
+export interface ForwardOptions {
+  bodyLimitBytes: number;
+  /** The error format of the API the path belongs to (the routing table's). */
+  errors: ErrorFormat;
+}
+
+/** What went wrong between the gateway and an upstream, coarsely, with no address in it. */
+export type UpstreamFailure = 'timed out' | 'unreachable' | 'failed';
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+
+/**
+ * Classifies an error of undici's (or of the socket under it) by its `code`: `timed out` (no answer or no
+ * connection in time), `unreachable` (refused, unknown host, no route), anything else `failed` (the connection
+ * broke, the answer was malformed). The error's message, which names the upstream's address, is not used.
+ */
+export function upstreamFailure(error: unknown): UpstreamFailure {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && TIMEOUT_CODES.has(code)) return 'timed out';
+  if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return 'unreachable';
+  return 'failed';
 }
 
 /** Raised into an upstream request whose client went away, so undici frees its connection. */
@@ -37,14 +61,14 @@ class Exchange implements Dispatcher.DispatchHandler {
   private readonly req: IncomingMessage;
   private readonly res: ServerResponse;
   private readonly requestId: string;
-  private readonly bodyLimitBytes: number;
+  private readonly options: ForwardOptions;
 
-  constructor(upstream: Upstream, req: IncomingMessage, res: ServerResponse, requestId: string, bodyLimitBytes: number) {
+  constructor(upstream: Upstream, req: IncomingMessage, res: ServerResponse, requestId: string, options: ForwardOptions) {
     this.upstream = upstream;
     this.req = req;
     this.res = res;
     this.requestId = requestId;
-    this.bodyLimitBytes = bodyLimitBytes;
+    this.options = options;
     res.once('close', () => {
       if (res.writableFinished) return;
       this.clientGone = true;
@@ -76,14 +100,14 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     if (this.clientGone || error instanceof ClientGoneError) return;
-    this.upstream.failed(this.req, this.res, this.requestId, error, this.bodyLimitBytes);
+    this.upstream.failed(this.req, this.res, this.requestId, error, this.options);
   }
 }
 
 /**
  * Forwards requests to one upstream over a pool of keep-alive connections (undici), streaming request
- * and response bodies without buffering them. Failures become problem+json: 502 when the upstream
- * refuses or breaks the connection, 504 when it does not answer in time, 413 for an oversized body.
+ * and response bodies without buffering them. Failures are answered in the route's error format: 502 when
+ * the upstream refuses or breaks the connection, 504 when it does not answer in time, 413 for an oversized body.
  */
 export class Upstream {
   readonly name: string;
@@ -110,11 +134,12 @@ export class Upstream {
    * answer into `res`. Never throws: every failure is answered or, once the answer has started, ends
    * the client's connection.
    */
-  forward(req: IncomingMessage, res: ServerResponse, prepared: UpstreamRequest, bodyLimitBytes: number): void {
+  forward(req: IncomingMessage, res: ServerResponse, prepared: UpstreamRequest, options: ForwardOptions): void {
     const { contentLength, chunked, requestId } = prepared;
+    const { bodyLimitBytes } = options;
     if (contentLength !== undefined && contentLength > bodyLimitBytes) {
       res.setHeader('connection', 'close');
-      this.answer(res, req, requestId, 413, `Request body is larger than ${bodyLimitBytes} bytes`);
+      writeError(req, res, tooLarge(bodyLimitBytes), { format: options.errors, requestId });
       return;
     }
     // A chunked body goes through the limiter; `pipeline` carries a broken or abandoned upload's error
@@ -122,21 +147,25 @@ export class Upstream {
     const body = contentLength ? req : chunked ? pipeline(req, bodyLimiter(bodyLimitBytes), () => {}) : null;
     this.pool.dispatch(
       { path: req.url ?? '/', method: req.method as Dispatcher.HttpMethod, headers: prepared.headers, body },
-      new Exchange(this, req, res, requestId, bodyLimitBytes),
+      new Exchange(this, req, res, requestId, options),
     );
   }
 
-  /** Answers a request whose upstream exchange failed (see {@link classify}); ends the socket if the answer had started. */
-  failed(req: IncomingMessage, res: ServerResponse, requestId: string, error: Error, bodyLimitBytes: number): void {
+  /**
+   * Answers a request whose upstream exchange failed (see {@link classify}) in the route's error format; ends
+   * the socket if the answer had started.
+   */
+  failed(req: IncomingMessage, res: ServerResponse, requestId: string, error: Error, options: ForwardOptions): void {
     if (res.headersSent || res.destroyed) {
       if (!res.destroyed) this.logger.warn({ err: error, upstream: this.name, requestId }, 'upstream failed during the response');
       res.destroy();
       return;
     }
-    const [status, detail] = this.classify(error, bodyLimitBytes);
-    if (status === 413) res.setHeader('connection', 'close');
-    if (status >= 500) this.logger.warn({ err: error, upstream: this.name, requestId }, detail);
-    this.answer(res, req, requestId, status, detail);
+    const answer = this.classify(error, options.bodyLimitBytes);
+    if (answer instanceof HttpProblem && answer.status === 413) res.setHeader('connection', 'close');
+    // The log keeps undici's error, address included; the client's answer names the service only.
+    if (!(answer instanceof HttpProblem)) this.logger.warn({ err: error, upstream: this.name, requestId }, answer.message);
+    writeError(req, res, answer, { format: options.errors, requestId });
   }
 
   /** `GET <origin><path>` with the gateway's timeouts; resolves with the status code (body discarded). */
@@ -146,30 +175,44 @@ export class Upstream {
     return statusCode;
   }
 
+  /**
+   * A readiness check of this upstream: resolves when `GET <path>` answers 200, and otherwise throws an error
+   * whose message is a coarse state only (`not ready`, or an {@link UpstreamFailure}), never the upstream's
+   * address or URL, since `/readyz` shows it to anyone who asks. The cause is logged at `debug`.
+   */
+  async ready(path = '/readyz'): Promise<void> {
+    let status: number;
+    try {
+      status = await this.probe(path);
+    } catch (error) {
+      this.logger.debug({ err: error, upstream: this.name }, 'readiness probe failed');
+      throw new Error(upstreamFailure(error));
+    }
+    if (status !== 200) throw new Error('not ready');
+  }
+
   /** Closes every pooled connection, cancelling requests still in flight (call once no client waits for them). */
   close(): Promise<void> {
     return this.pool.destroy();
   }
 
-  private classify(error: unknown, bodyLimitBytes: number): [number, string] {
-    const code = (error as { code?: string }).code ?? '';
-    if (error instanceof BodyTooLargeError) return [413, `Request body is larger than ${bodyLimitBytes} bytes`];
-    if (code === 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH') return [400, 'Request body length does not match its Content-Length'];
-    if (
-      code === 'UND_ERR_HEADERS_TIMEOUT' ||
-      code === 'UND_ERR_BODY_TIMEOUT' ||
-      code === 'UND_ERR_CONNECT_TIMEOUT' ||
-      code === 'ETIMEDOUT'
-    ) {
-      return [504, `${this.name} did not answer in time`];
+  /**
+   * What the client is told about a failed exchange, as an error service-kit's classifier knows: the client's
+   * own fault (413, 400) an {@link HttpProblem}; the upstream's a domain error, 504 ({@link UpstreamTimeout}) or 502
+   * ({@link UpstreamFailed}), whose message names the service, never its address.
+   */
+  private classify(error: unknown, bodyLimitBytes: number): HttpProblem | UpstreamFailed | UpstreamTimeout {
+    if (error instanceof BodyTooLargeError) return tooLarge(bodyLimitBytes);
+    if ((error as { code?: unknown }).code === 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH') {
+      return new HttpProblem(400, 'Request body length does not match its Content-Length');
     }
-    if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH') {
-      return [502, `${this.name} is unreachable`];
-    }
-    return [502, `${this.name} failed to answer`];
+    const failure = upstreamFailure(error);
+    if (failure === 'timed out') return new UpstreamTimeout(`${this.name} did not answer in time`);
+    if (failure === 'unreachable') return new UpstreamFailed(`${this.name} is unreachable`);
+    return new UpstreamFailed(`${this.name} failed to answer`);
   }
+}
 
-  private answer(res: ServerResponse, req: IncomingMessage, requestId: string, status: number, detail: string): void {
-    writeProblem(res, problemBody(status, detail, { instance: req.url ?? '/', requestId }), { 'x-request-id': requestId });
-  }
+function tooLarge(bodyLimitBytes: number): HttpProblem {
+  return new HttpProblem(413, `Request body is larger than ${bodyLimitBytes} bytes`);
 }
