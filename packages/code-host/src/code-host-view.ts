@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { RateLimited } from '@switchyard/service-kit';
 import { LRUCache } from 'lru-cache';
-import { callerFacingError } from './errors.ts';
+import { CodeHostError, callerFacingError, isCodeHostError } from './errors.ts';
+import { FixedWindowLimiter } from './fixed-window-limiter.ts';
 import type { CodeHost, CodeHostAccount, CodeHostRepo } from './port.ts';
 
 /** Who is calling, as the code host says: the token's user and the accounts (user first, then organisations) it reaches. */
@@ -23,22 +25,87 @@ export interface RepoListing {
   fresh: boolean;
 }
 
+/** A number of units per window: `limit` units per `windowMs` milliseconds; a `limit` of 0 means no limit. */
+export interface WindowLimit {
+  limit: number;
+  windowMs: number;
+}
+
+/** Options of {@link CodeHostView}; everything but `ttlMs` has a default ({@link CODE_HOST_VIEW_DEFAULTS}). */
+export interface CodeHostViewOptions {
+  /** How long an answer of the code host (a caller, a repo listing, a repo) is reused, in milliseconds; 0 keeps it 1 ms. */
+  ttlMs: number;
+  /**
+   * How long a token the code host rejected (401) is answered `Unauthenticated` from memory, without asking again,
+   * in milliseconds; 0: never remembered. Only the token's SHA-256 is kept.
+   */
+  rejectedTokenTtlMs?: number;
+  /**
+   * The budget of code-host calls per token: at most `limit` calls of the port (a cache miss; a list counts once
+   * whatever its pages) per `windowMs`. Over it, a look-up is refused with `RateLimited` without the call.
+   */
+  tokenBudget?: WindowLimit;
+  /**
+   * Failed authentications per client address that `authenticate` allows per `windowMs`; past `limit` the
+   * address is answered `RateLimited` (see `authenticate` for what still passes).
+   */
+  failedAuthentications?: WindowLimit;
+  /** The clock of the limits and the caches, in milliseconds; default `Date.now` (tests move it by hand). */
+  now?: () => number;
+}
+
+/**
+ * The defaults of {@link CodeHostViewOptions}: a rejected token is remembered for 60 s; 20 failed authentications a
+ * minute per client address; 5,000 code-host calls an hour per token, which is what GitHub grants a personal access
+ * token (https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api) and leaves room for a client
+ * that bulk-imports a thousand repos at once (each new repo is one call).
+ */
+export const CODE_HOST_VIEW_DEFAULTS = Object.freeze({
+  rejectedTokenTtlMs: 60_000,
+  tokenBudget: Object.freeze({ limit: 5_000, windowMs: 3_600_000 }),
+  failedAuthentications: Object.freeze({ limit: 20, windowMs: 60_000 }),
+});
+
+/** The most tokens remembered as rejected; past that the least recently presented is forgotten (and asked about again). */
+const MAX_REJECTED_TOKENS = 50_000;
+
 /**
  * The code host as a service sees it on a caller's behalf: every answer is cached per token hash for `ttlMs`, concurrent
  * identical look-ups share one request, and tokens are never used as keys. Failures are not cached, and reach the
- * caller as domain errors whose messages are written for that caller ({@link callerFacingError}).
+ * caller as domain errors whose messages are written for that caller ({@link callerFacingError}), with one exception: a
+ * token the code host rejected is answered `Unauthenticated` from memory for `rejectedTokenTtlMs`, so presenting it
+ * again costs the code host nothing. Each token has a budget of code-host calls (`tokenBudget`); over it a look-up is
+ * refused with `RateLimited` (429 with `Retry-After`) without the call. The view also keeps the count of failed
+ * authentications per client address that `authenticate` consults. All of it is in memory, per process, bounded.
  */
 export class CodeHostView {
+  /** The failed-authentication limit per client address that `authenticate` applies; undefined when off. */
+  readonly failedAuthentications: FixedWindowLimiter | undefined;
   private readonly callers: LRUCache<string, Omit<Caller, 'token'>, string>;
-  private readonly listings: LRUCache<string, CodeHostRepo[], { token: string; account: CodeHostAccount }>;
-  private readonly repos: LRUCache<string, CodeHostRepo | false, { token: string; repoId: number }>;
+  private readonly listings: LRUCache<string, CodeHostRepo[], { token: string; tokenHash: string; account: CodeHostAccount }>;
+  private readonly repos: LRUCache<string, CodeHostRepo | false, { token: string; tokenHash: string; repoId: number }>;
+  /** Rejected token hashes, with when (on `now`) they may be asked about again. */
+  private readonly rejected: LRUCache<string, number> | undefined;
+  private readonly rejectedTtlMs: number;
+  private readonly budget: FixedWindowLimiter | undefined;
+  private readonly now: () => number;
 
-  constructor(host: CodeHost, ttlMs: number) {
-    const ttl = Math.max(ttlMs, 1);
+  /** @throws RangeError when a limit or window is negative or not an integer */
+  constructor(host: CodeHost, options: CodeHostViewOptions) {
+    const ttl = Math.max(options.ttlMs, 1);
+    this.now = options.now ?? Date.now;
+    // A clock given by a test drives the caches' TTLs too, read afresh every time (`ttlResolution: 0`).
+    const clock = options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {};
+    this.rejectedTtlMs = options.rejectedTokenTtlMs ?? CODE_HOST_VIEW_DEFAULTS.rejectedTokenTtlMs;
+    this.rejected = this.rejectedTtlMs > 0 ? new LRUCache({ max: MAX_REJECTED_TOKENS }) : undefined;
+    this.budget = limiter(options.tokenBudget ?? CODE_HOST_VIEW_DEFAULTS.tokenBudget, this.now);
+    this.failedAuthentications = limiter(options.failedAuthentications ?? CODE_HOST_VIEW_DEFAULTS.failedAuthentications, this.now);
     this.callers = new LRUCache({
       max: 10_000,
       ttl,
+      ...clock,
       fetchMethod: async (tokenHash, _stale, { context: token }) => {
+        this.spend(tokenHash, 2);
         const [user, accounts] = await Promise.all([host.currentUser(token), host.accounts(token)]);
         return { tokenHash, user, accounts };
       },
@@ -46,41 +113,97 @@ export class CodeHostView {
     this.listings = new LRUCache({
       max: 500,
       ttl,
-      fetchMethod: async (_key, _stale, { context }) => (await host.listRepos(context.token, context.account)).sort(repoOrder),
+      ...clock,
+      fetchMethod: async (_key, _stale, { context }) => {
+        this.spend(context.tokenHash, 1);
+        return (await host.listRepos(context.token, context.account)).sort(repoOrder);
+      },
     });
     this.repos = new LRUCache({
       max: 50_000,
       ttl,
-      fetchMethod: async (_key, _stale, { context }) => (await host.getRepo(context.token, context.repoId)) ?? false,
+      ...clock,
+      fetchMethod: async (_key, _stale, { context }) => {
+        this.spend(context.tokenHash, 1);
+        return (await host.getRepo(context.token, context.repoId)) ?? false;
+      },
     });
   }
 
-  /** The caller behind `token`. @throws Unauthenticated when the code host rejects the token, or another {@link callerFacingError} */
+  /**
+   * The caller behind `token`.
+   * @throws Unauthenticated when the code host rejects the token (or rejected it within `rejectedTokenTtlMs`: then
+   *   without asking it again); RateLimited when the token's budget of code-host calls is spent; or another
+   *   {@link callerFacingError}
+   */
   async caller(token: string): Promise<Caller> {
-    const tokenHash = createHash('sha256').update(token).digest('hex');
-    const known = await this.callers.fetch(tokenHash, { context: token }).catch(rethrowForCaller);
+    const tokenHash = hashOf(token);
+    if (this.rejected) {
+      const until = this.rejected.get(tokenHash);
+      if (until !== undefined && until > this.now()) {
+        throw callerFacingError(new CodeHostError('unauthorized', 'the code host rejected this token a moment ago', { status: 401 }));
+      }
+    }
+    const known = await this.callers.fetch(tokenHash, { context: token }).catch((error: unknown) => {
+      if (this.rejected && isCodeHostError(error, 'unauthorized')) this.rejected.set(tokenHash, this.now() + this.rejectedTtlMs);
+      return rethrowForCaller(error);
+    });
     if (!known) throw new Error('code host returned no user');
     return { ...known, token };
   }
 
-  /** Every repo of `account` the caller can see, sorted by name once when fetched. @throws a {@link callerFacingError} */
+  /**
+   * The caller behind `token` when the code host vouched for it within `ttlMs` and the answer is still cached;
+   * `undefined` otherwise. Never calls the code host.
+   */
+  cachedCaller(token: string): Caller | undefined {
+    const known = this.callers.peek(hashOf(token));
+    return known ? { ...known, token } : undefined;
+  }
+
+  /**
+   * Every repo of `account` the caller can see, sorted by name once when fetched.
+   * @throws RateLimited when the token's budget of code-host calls is spent, or a {@link callerFacingError}
+   */
   async listRepos(caller: Caller, account: CodeHostAccount): Promise<RepoListing> {
     const key = `${caller.tokenHash}:${account.id}`;
     const cached = this.listings.get(key);
     if (cached) return { repos: cached, fresh: false };
-    const repos = (await this.listings.fetch(key, { context: { token: caller.token, account } }).catch(rethrowForCaller)) ?? [];
+    const context = { token: caller.token, tokenHash: caller.tokenHash, account };
+    const repos = (await this.listings.fetch(key, { context }).catch(rethrowForCaller)) ?? [];
     return { repos, fresh: true };
   }
 
-  /** One repo as the caller sees it (with the caller's permission), or undefined. @throws a {@link callerFacingError} */
+  /**
+   * One repo as the caller sees it (with the caller's permission), or undefined.
+   * @throws RateLimited when the token's budget of code-host calls is spent, or a {@link callerFacingError}
+   */
   async repo(caller: Caller, repoId: number): Promise<CodeHostRepo | undefined> {
     const found = await this.repos
-      .fetch(`${caller.tokenHash}:${repoId}`, { context: { token: caller.token, repoId } })
+      .fetch(`${caller.tokenHash}:${repoId}`, { context: { token: caller.token, tokenHash: caller.tokenHash, repoId } })
       .catch(rethrowForCaller);
     return found || undefined;
+  }
+
+  /** Spends `calls` of the budget of the token whose hash is `tokenHash`. @throws RateLimited when they do not fit */
+  private spend(tokenHash: string, calls: number): void {
+    const retryAfterSeconds = this.budget?.take(tokenHash, calls);
+    if (retryAfterSeconds === undefined) return;
+    throw new RateLimited('This access token has used its share of calls to the code host for now; retry later', { retryAfterSeconds });
   }
 }
 
 function rethrowForCaller(error: unknown): never {
   throw callerFacingError(error);
+}
+
+/** SHA-256 of `token`, hex: the only form in which a token is ever a key. */
+function hashOf(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** A limiter for `limit`, or undefined when its `limit` is 0 (no limit). @throws RangeError on a negative or fractional value */
+function limiter({ limit, windowMs }: WindowLimit, now: () => number): FixedWindowLimiter | undefined {
+  if (limit === 0) return undefined;
+  return new FixedWindowLimiter({ limit, windowMs, now });
 }

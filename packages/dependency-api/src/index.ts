@@ -1,2 +1,3 @@
 export * from './dependency-api-app.ts';
+export * from './limits-env.ts';
 export * from './start-dependency-api.ts';

@@ -11,9 +11,13 @@ import {
   type RunningService,
   startService,
 } from '@switchyard/service-kit';
+import type { DependencyApiLimitsConfig, TrustProxy } from './limits-env.ts';
 
-/** The variables each half of the dependency update API reads (config-svc's and release-svc's API share them). */
-export interface DependencyApiConfig extends DatabaseConfig {
+/**
+ * The variables each half of the dependency update API reads (config-svc's and release-svc's API share them), with the
+ * limits against token guessing and code-host spending of {@link DependencyApiLimitsConfig}.
+ */
+export interface DependencyApiConfig extends DatabaseConfig, DependencyApiLimitsConfig {
   HOST: string;
   PORT: number;
   /** RabbitMQ for the events; unset: an in-process bus. */
@@ -42,6 +46,8 @@ export interface DependencyApiDeps<DB> {
   /** The database's ping, for `/readyz`. */
   ping: () => Promise<void>;
   bodyLimitBytes: number;
+  /** Which proxies may name the client in `X-Forwarded-For` (express's `trust proxy`); default none. */
+  trustProxy?: TrustProxy;
 }
 
 /** What sets one half of the API apart from the other: its name, schema, migrations and app. */
@@ -65,7 +71,8 @@ export type RunningDependencyApi<DB> = RunningService<{
 /**
  * Starts one half of the dependency update API (config-svc, or release-svc's API): opens the database and
  * migrates `shape.schema`, starts publishing the events of its outbox (the relay, and a bus unless one is handed in),
- * builds the code host's cached per-token view (the GitHub adapter unless one is handed in), then serves
+ * builds the code host's cached per-token view (the GitHub adapter unless one is handed in) with the configured
+ * limits (rejected tokens remembered, failed authentications per address, code-host calls per token), then serves
  * `shape.createApp` on `config.HOST:config.PORT`. `close()` stops HTTP, then the relay, then the bus it owns, then the
  * database.
  * @throws MigrationFailedError / the broker's connection error / the listen error (after closing what it had opened)
@@ -97,10 +104,16 @@ export function startDependencyApi<DB>(
       });
     const app = shape.createApp({
       db: database.db.withSchema(shape.schema),
-      view: new CodeHostView(codeHost, config.CODE_HOST_CACHE_TTL_MS),
+      view: new CodeHostView(codeHost, {
+        ttlMs: config.CODE_HOST_CACHE_TTL_MS,
+        rejectedTokenTtlMs: config.AUTH_REJECTED_TTL_MS,
+        tokenBudget: { limit: config.CODE_HOST_TOKEN_BUDGET, windowMs: config.CODE_HOST_TOKEN_BUDGET_WINDOW_MS },
+        failedAuthentications: { limit: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS },
+      }),
       logger,
       ping: database.ping,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      trustProxy: config.TRUST_PROXY,
     });
     const http = scope.use(await listen(app, config.PORT, config.HOST));
     logger.info({ url: http.url }, `${shape.name} listening`);

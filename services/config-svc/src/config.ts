@@ -1,4 +1,5 @@
 import { DOMAIN_EVENTS_EXCHANGE } from '@switchyard/contracts';
+import { dependencyApiLimitsEnv } from '@switchyard/dependency-api';
 import { baseServiceEnv, databaseEnv, envPort, parseConfig } from '@switchyard/service-kit';
 import { z } from 'zod';
 
@@ -14,6 +15,12 @@ export const ConfigServiceEnv = z.object({
   CODE_HOST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** How long what the code host said about a token (its user, accounts, repos, permissions) is reused, ms. */
   CODE_HOST_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  /**
+   * Rejected tokens remembered (`AUTH_REJECTED_TTL_MS`), failed authentications per client address
+   * (`AUTH_FAILURE_LIMIT` per `AUTH_FAILURE_WINDOW_MS`), the proxies trusted with `X-Forwarded-For` (`TRUST_PROXY`)
+   * and code-host calls per token (`CODE_HOST_TOKEN_BUDGET` per `CODE_HOST_TOKEN_BUDGET_WINDOW_MS`): see the README.
+   */
+  ...dependencyApiLimitsEnv,
   /** RabbitMQ URL; when unset, events go to an in-process bus (one-process mode). */
   AMQP_URL: z.url({ protocol: /^amqps?$/, error: 'must be an amqp:// or amqps:// URL' }).optional(),
   /** The topic exchange domain events are published to. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { type CodeHost, createGitHubCodeHost } from '@switchyard/code-host';
 import type { EventEnvelope } from '@switchyard/contracts';
 import { DEMO_SEED_PATH, generateRepos, parseSeed, startGitHubEmulator } from '@switchyard/github-emulator';
 import { createLogger, startService } from '@switchyard/service-kit';
@@ -27,10 +28,44 @@ export function testSeed() {
   });
 }
 
+/** One call config-svc made through the {@link CodeHost} port: the method and the token it was made with. */
+export interface CodeHostCall {
+  method: keyof CodeHost;
+  token: string;
+}
+
+/**
+ * `inner` with every call recorded in `calls` (in the order they were made) before it is passed on: the harness's way
+ * of counting what config-svc asks the code host, whatever the call's outcome.
+ */
+export function countingCodeHost(inner: CodeHost, calls: CodeHostCall[]): CodeHost {
+  const record =
+    <A extends unknown[], R>(method: keyof CodeHost, call: (token: string, ...args: A) => Promise<R>) =>
+    (token: string, ...args: A): Promise<R> => {
+      calls.push({ method, token });
+      return call(token, ...args);
+    };
+  return {
+    currentUser: record('currentUser', inner.currentUser),
+    accounts: record('accounts', inner.accounts),
+    listRepos: record('listRepos', inner.listRepos),
+    getRepo: record('getRepo', inner.getRepo),
+    readFile: record('readFile', inner.readFile),
+  };
+}
+
+/** How a {@link ConfigHarness} departs from the defaults. */
+export interface ConfigHarnessOptions {
+  /** Environment variables of config-svc on top of the harness's own (e.g. `TRUST_PROXY`, `AUTH_FAILURE_LIMIT`). */
+  env?: Record<string, string>;
+}
+
 /** config-svc in this process on a fresh database and its own exchange, with the GitHub emulator and an event tap that collects every event. */
 export interface ConfigHarness {
   url: string;
   service: RunningConfigService;
+  /** Every call config-svc made to the code host (the GitHub adapter on the emulator), in order. */
+  codeHostCalls: CodeHostCall[];
   /** Every event published so far, the first delivery of each id, in arrival order. */
   events: EventEnvelope[];
   /** Waits until an event matching `match` has arrived and returns it. */
@@ -39,7 +74,7 @@ export interface ConfigHarness {
 }
 
 /** Starts a {@link ConfigHarness} (what it started is closed again when a step fails). Call from `beforeAll`. */
-export function startConfigHarness(label: string): Promise<ConfigHarness> {
+export function startConfigHarness(label: string, options: ConfigHarnessOptions = {}): Promise<ConfigHarness> {
   return startService(async (scope) => {
     const logger = createLogger('config-svc', process.env.TEST_LOG_LEVEL ?? 'silent');
     const emulator = scope.use(await startGitHubEmulator({ seed: testSeed(), logger }));
@@ -48,6 +83,11 @@ export function startConfigHarness(label: string): Promise<ConfigHarness> {
     const exchange = `test.${label}.${randomBytes(4).toString('hex')}`;
     const tap = await tapEvents(inject('amqpUrl'), exchange, { deleteExchangeOnClose: true });
     scope.defer(() => tap.close());
+    const codeHostCalls: CodeHostCall[] = [];
+    const codeHost = countingCodeHost(
+      createGitHubCodeHost({ baseUrl: emulator.url, userAgent: 'switchyard-config-svc', logger }),
+      codeHostCalls,
+    );
     const service = scope.use(
       await startConfigService(
         loadConfigServiceConfig({
@@ -57,13 +97,16 @@ export function startConfigHarness(label: string): Promise<ConfigHarness> {
           AMQP_URL: inject('amqpUrl'),
           EVENTS_EXCHANGE: exchange,
           CODE_HOST_API_URL: emulator.url,
+          ...options.env,
         }),
         logger,
+        { codeHost },
       ),
     );
     return {
       url: service.url,
       service,
+      codeHostCalls,
       events: tap.events,
       waitForEvent: (match: (event: EventEnvelope) => boolean) => tap.waitForEvent(match),
     };

@@ -44,7 +44,7 @@ const codeHost: CodeHost = {
   getRepo: async (_token, id) => REPOS.find((r) => r.id === id),
   readFile: async () => undefined,
 };
-const view = new CodeHostView(codeHost, 60_000);
+const view = new CodeHostView(codeHost, { ttlMs: 60_000 });
 
 /** A database that is never reached: every refusal below comes before the first query. */
 const db = new Kysely<ConfigDatabase>({

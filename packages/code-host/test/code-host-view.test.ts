@@ -1,0 +1,132 @@
+import { RateLimited, Unauthenticated } from '@switchyard/service-kit';
+import { describe, expect, it } from 'vitest';
+import { type CodeHost, type CodeHostAccount, CodeHostError, type CodeHostRepo, CodeHostView } from '../src/index.ts';
+
+const ALICE: CodeHostAccount = { id: 1, login: 'alice', type: 'user' };
+const repo = (id: number): CodeHostRepo => ({
+  id,
+  name: `r${id}`,
+  fullName: `alice/r${id}`,
+  owner: ALICE,
+  private: false,
+  fork: false,
+  archived: false,
+  htmlUrl: `https://github.com/alice/r${id}`,
+  language: null,
+  defaultBranch: 'main',
+  permission: 'admin',
+});
+
+/** A code host that knows one token, `good`, and records every call with the token it was made with. */
+function fakeHost(failure: CodeHostError = new CodeHostError('unauthorized', 'GitHub GET /user: rejected', { status: 401 })) {
+  const calls: string[] = [];
+  /** Records the call; `answer` for `good`, `failure` for any other token. */
+  const check = <T>(token: string, answer: T): T => {
+    calls.push(token);
+    if (token !== 'good') throw failure;
+    return answer;
+  };
+  const host: CodeHost = {
+    currentUser: async (token) => check(token, ALICE),
+    accounts: async (token) => check(token, [ALICE]),
+    listRepos: async (token) => check(token, [repo(1)]),
+    getRepo: async (token, id) => check(token, repo(id)),
+    readFile: async (token) => check(token, undefined),
+  };
+  return { host, calls };
+}
+
+function manualClock(start = 1_000_000) {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+}
+
+describe('CodeHostView: rejected tokens', () => {
+  it('answers a token the code host rejected from memory for rejectedTokenTtlMs, with the same error, then asks again', async () => {
+    const { host, calls } = fakeHost();
+    const clock = manualClock();
+    const view = new CodeHostView(host, { ttlMs: 60_000, rejectedTokenTtlMs: 10_000, now: clock.now });
+    const first = await view.caller('bad').catch((e: unknown) => e);
+    expect(first).toBeInstanceOf(Unauthenticated);
+    const made = calls.length;
+    expect(made).toBeGreaterThan(0);
+    const second = await view.caller('bad').catch((e: unknown) => e);
+    expect(second).toBeInstanceOf(Unauthenticated);
+    expect((second as Error).message).toBe((first as Error).message);
+    expect(calls.length).toBe(made);
+    clock.advance(10_001);
+    await expect(view.caller('bad')).rejects.toBeInstanceOf(Unauthenticated);
+    expect(calls.length).toBe(2 * made);
+  });
+
+  it('remembers nothing when rejectedTokenTtlMs is 0, and never remembers other failures', async () => {
+    const off = fakeHost();
+    const view = new CodeHostView(off.host, { ttlMs: 60_000, rejectedTokenTtlMs: 0 });
+    await expect(view.caller('bad')).rejects.toBeInstanceOf(Unauthenticated);
+    await expect(view.caller('bad')).rejects.toBeInstanceOf(Unauthenticated);
+    expect(off.calls.length).toBe(4);
+
+    const down = fakeHost(new CodeHostError('unavailable', 'GitHub GET /user: 502', { status: 502 }));
+    const view2 = new CodeHostView(down.host, { ttlMs: 60_000 });
+    await expect(view2.caller('bad')).rejects.toThrow(/did not answer/);
+    await expect(view2.caller('bad')).rejects.toThrow(/did not answer/);
+    expect(down.calls.length).toBe(4);
+  });
+
+  it('knows a caller it has cached without asking the code host, and no other', async () => {
+    const { host, calls } = fakeHost();
+    const view = new CodeHostView(host, { ttlMs: 60_000 });
+    expect(view.cachedCaller('good')).toBeUndefined();
+    await view.caller('good');
+    const made = calls.length;
+    expect(view.cachedCaller('good')).toMatchObject({ token: 'good', user: ALICE });
+    expect(view.cachedCaller('bad')).toBeUndefined();
+    expect(calls.length).toBe(made);
+  });
+});
+
+describe('CodeHostView: budget of code-host calls per token', () => {
+  it('refuses a call over the budget with RateLimited and its Retry-After, without making it, until the window frees', async () => {
+    const { host, calls } = fakeHost();
+    const clock = manualClock();
+    const view = new CodeHostView(host, { ttlMs: 60_000, tokenBudget: { limit: 4, windowMs: 60_000 }, now: clock.now });
+    const caller = await view.caller('good'); // 2 calls: the user and the accounts
+    await view.repo(caller, 1);
+    await view.repo(caller, 1); // cached: free
+    await view.repo(caller, 2);
+    expect(calls.length).toBe(4);
+    clock.advance(15_000);
+    const refused = await view.repo(caller, 3).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RateLimited);
+    expect((refused as RateLimited).retryAfterSeconds).toBe(45);
+    expect((refused as Error).message).toMatch(/code host/);
+    await expect(view.listRepos(caller, ALICE)).rejects.toBeInstanceOf(RateLimited);
+    expect(calls.length).toBe(4);
+    // What is cached is still answered.
+    expect(await view.repo(caller, 2)).toMatchObject({ id: 2 });
+    clock.advance(45_000);
+    expect(await view.repo(caller, 3)).toMatchObject({ id: 3 });
+    expect(calls.length).toBe(5);
+  });
+
+  it('keeps each token to its own budget, and has none when its limit is 0', async () => {
+    const { host, calls } = fakeHost();
+    const clock = manualClock();
+    // Nothing cached: ttlMs 0 keeps an answer for 1 ms.
+    const view = new CodeHostView(host, { ttlMs: 0, tokenBudget: { limit: 2, windowMs: 60_000 }, now: clock.now });
+    await view.caller('good');
+    clock.advance(10);
+    await expect(view.caller('good')).rejects.toBeInstanceOf(RateLimited);
+    // Another token has its own budget (and is rejected by the code host, as it always was).
+    await expect(view.caller('other')).rejects.toBeInstanceOf(Unauthenticated);
+    expect(calls.filter((t) => t === 'other').length).toBe(2);
+
+    const free = fakeHost();
+    const unlimited = new CodeHostView(free.host, { ttlMs: 0, tokenBudget: { limit: 0, windowMs: 60_000 }, now: clock.now });
+    for (let i = 0; i < 10; i++) {
+      await unlimited.caller('good');
+      clock.advance(10);
+    }
+    expect(free.calls.length).toBe(20);
+  });
+});
