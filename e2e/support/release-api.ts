@@ -13,7 +13,7 @@ export type Notification = ReleaseNotificationResource['attributes'];
 
 /** How long {@link releaseApi}'s polls may take, in milliseconds. */
 export interface ReleaseApiTimeouts {
-  /** Until one notification is done or failed (default 20,000). */
+  /** Until one notification is done, failed or rejected (default 20,000). */
   finishedWithinMs?: number;
   /** Until {@link ReleaseApi.notifyUntil}'s condition holds, over as many notifications as it takes (default 15,000). */
   settledWithinMs?: number;
@@ -63,7 +63,7 @@ export function releaseApi(baseUrl: () => string, defaultToken: string, timeouts
         const res = await send('GET', `/release_notifications/${id}`, { token });
         expect(res.status, res.text).toBe(200);
         const attributes = ReleaseNotificationResource.parse(res.body.data).attributes;
-        return ['done', 'failed'].includes(attributes.status) ? attributes : undefined;
+        return ['done', 'failed', 'rejected'].includes(attributes.status) ? attributes : undefined;
       },
       finishedWithinMs,
       50,

@@ -180,17 +180,123 @@ describe('release notifications on PostgreSQL and RabbitMQ, with the GitHub emul
     expect(noToken.body).toEqual({
       errors: [{ status: 403, title: 'Forbidden', detail: "No access token provided in 'Authorization' header" }],
     });
+    // Only the shape is refused: a JSON object with three strings. An empty name or an alias is not (see below).
     const bad = await notify({ name: '', version: 7, 'package-manager': 'npm' });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer)).toEqual([
-      '/name',
-      '/version',
-      '/package-manager',
-    ]);
+    expect(bad.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer)).toEqual(['/version']);
+    const none = await notify({ version: '1.0.0' });
+    expect(none.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer)).toEqual(['/name', '/package-manager']);
     expect((await request(h.releaseUrl, 'GET', '/release_notifications/not-a-uuid', { headers: as(ALICE) })).status).toBe(400);
     expect((await request(h.releaseUrl, 'GET', '/pull_request_jobs?page=0', { headers: as(ALICE) })).status).toBe(400);
     expect(
       (await request(h.releaseUrl, 'GET', '/release_notifications/00000000-0000-4000-8000-000000000000', { headers: as(ALICE) })).status,
     ).toBe(404);
+  });
+
+  describe('wire fidelity: 204 for every well-formed notification, as the original and its scripts expect (dependabot/api-docs#18)', () => {
+    const view = async (id: string) => {
+      const res = await request(h.releaseUrl, 'GET', `/release_notifications/${id}`, { headers: as(ALICE) });
+      expect(res.status).toBe(200);
+      return ReleaseNotificationResource.parse(res.body.data).attributes;
+    };
+    const receivedFor = (id: string) =>
+      h.events.filter((e) => e.type === 'release_notification.received' && (e.data as { id: string }).id === id);
+
+    it('trims the fields and maps the alias npm to npm_and_yarn: 204, then scanned as npm_and_yarn', async () => {
+      const plain = await notify({ name: '  lodash ', version: ' 4.17.20\t', 'package-manager': 'npm' }, ALICE, false);
+      expect(plain.status).toBe(204);
+      expect(plain.text).toBe('');
+      const event = await h.waitForEvent(
+        (e) => e.type === 'release_notification.received' && (e.data as { version: string }).version === '4.17.20',
+      );
+      expect(event.data).toMatchObject({ name: 'lodash', version: '4.17.20', packageManager: 'npm_and_yarn' });
+      const done = await finished((event.data as { id: string }).id);
+      expect(done).toMatchObject({ name: 'lodash', 'package-manager': 'npm_and_yarn', status: 'done', 'jobs-recorded': 3, reason: null });
+    });
+
+    it('maps aliases case-insensitively (YARN, GoMod, actions)', async () => {
+      for (const [sent, canonical] of [
+        ['YARN', 'npm_and_yarn'],
+        ['GoMod', 'go_modules'],
+        ['actions', 'github_actions'],
+      ] as const) {
+        const res = await notify({ name: 'left-pad', version: '1.3.1', 'package-manager': sent });
+        expect(res.status).toBe(202);
+        expect(ReleaseNotificationResource.parse(res.body.data).attributes).toMatchObject({
+          'package-manager': canonical,
+          status: 'queued',
+        });
+      }
+    });
+
+    it('records an unknown package manager as rejected with the reason, answers 204, and scans nothing', async () => {
+      const plain = await notify({ name: 'payroll', version: '1.0.0', 'package-manager': 'cobol' }, ALICE, false);
+      expect(plain.status).toBe(204);
+      expect(plain.text).toBe('');
+
+      const represented = await notify({ name: 'payroll', version: '1.0.0', 'package-manager': 'cobol' });
+      expect(represented.status).toBe(202);
+      const { id } = represented.body.data;
+      expect(represented.headers.get('location')).toBe(`/release_notifications/${id}`);
+      const expected = {
+        name: 'payroll',
+        'package-manager': 'cobol',
+        status: 'rejected',
+        reason: expect.stringMatching(/unknown package manager "cobol"/),
+        'configs-total': null,
+        'repos-scanned': 0,
+        'jobs-recorded': 0,
+      };
+      expect(ReleaseNotificationResource.parse(represented.body.data).attributes).toMatchObject(expected);
+      expect(await view(id)).toMatchObject(expected);
+      expect((await jobs(`notification-id=${id}`)).data).toEqual([]);
+      // A later notification's event has come through, so the rejected one would have been published before it.
+      const later = await notify({ name: 'left-pad', version: '1.3.2', 'package-manager': 'npm_and_yarn' });
+      await h.waitForEvent((e) => e.type === 'release_notification.received' && (e.data as { id: string }).id === later.body.data.id);
+      expect(receivedFor(id)).toEqual([]);
+      expect(await view(id)).toMatchObject({ status: 'rejected' });
+    });
+
+    it('records a Maven name that is not groupId:artifactId as rejected, with 204', async () => {
+      const plain = await notify({ name: 'spring-core', version: '6.1.0', 'package-manager': 'maven' }, ALICE, false);
+      expect(plain.status).toBe(204);
+      const represented = await notify({ name: 'spring-core', version: '6.1.0', 'package-manager': 'mvn' });
+      expect(represented.status).toBe(202);
+      const { id } = represented.body.data;
+      expect(await view(id)).toMatchObject({
+        'package-manager': 'maven',
+        status: 'rejected',
+        reason: expect.stringMatching(/groupId:artifactId/),
+      });
+      expect((await jobs(`notification-id=${id}`)).data).toEqual([]);
+      expect(receivedFor(id)).toEqual([]);
+    });
+
+    it('records empty and overlong fields as rejected instead of refusing them', async () => {
+      const empty = await notify({ name: ' ', version: '1.0.0', 'package-manager': 'pip' });
+      expect(empty.status).toBe(202);
+      expect(empty.body.data.attributes).toMatchObject({ status: 'rejected', reason: expect.stringMatching(/name must not be empty/) });
+      const long = await notify({ name: 'n'.repeat(301), version: '1.0.0', 'package-manager': 'pip' });
+      expect(long.body.data.attributes).toMatchObject({ status: 'rejected', reason: expect.stringMatching(/at most 300/) });
+      const control = await notify({ name: 'lodash\u0000rm', version: '1.0.0', 'package-manager': 'npm' });
+      expect(control.status).toBe(202);
+      expect(control.body.data.attributes).toMatchObject({ status: 'rejected', reason: expect.stringMatching(/control characters/) });
+    });
+
+    it('still refuses a body missing version, and one that is not JSON, with 400 and the envelope', async () => {
+      const missing = await notify({ name: 'lodash', 'package-manager': 'npm' }, ALICE, false);
+      expect(missing.status).toBe(400);
+      expect(missing.body).toEqual({
+        errors: [{ status: 400, title: 'Bad Request', detail: 'version is required', source: { pointer: '/version' } }],
+      });
+      const notJson = await request(h.releaseUrl, 'POST', '/release_notifications/private', {
+        headers: { ...as(ALICE), 'content-type': 'application/json' },
+        body: '{"name":"lodash","version":',
+      });
+      expect(notJson.status).toBe(400);
+      expect(notJson.body.errors).toEqual([expect.objectContaining({ status: 400, detail: expect.stringMatching(/not valid JSON/) })]);
+      const array = await notify([{ name: 'lodash', version: '1', 'package-manager': 'npm' }], ALICE, false);
+      expect(array.status).toBe(400);
+    });
   });
 });

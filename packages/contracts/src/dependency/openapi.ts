@@ -98,7 +98,7 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
           parameters: [{ name: 'Prefer', in: 'header', required: false, schema: { type: 'string', enum: ['return=representation'] } }],
           requestBody: { required: true, content: jsonContent('ReleaseNotificationBody') },
           responses: {
-            '204': { description: 'Accepted (as the original answered)' },
+            '204': { description: 'Received (as the original answered), also when recorded `rejected` with a reason and not scanned' },
             '202': { description: 'Accepted, with `Prefer: return=representation`', content: jsonContent('ReleaseNotificationDocument') },
             '400': errors('Invalid body'),
             ...auth,

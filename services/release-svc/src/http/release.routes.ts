@@ -24,10 +24,13 @@ export function releaseRouter(db: Kysely<ReleaseDatabase>, view: CodeHostView): 
   router
     .route('/release_notifications/private')
     .post(auth, async (req, res) => {
+      // Only the shape is refused here (a JSON object with three strings, trimmed); the service records a notification
+      // it cannot use as `rejected`, and that is answered as any other.
       const body = parseInput(ReleaseNotificationBody, req.body === undefined ? {} : req.body, 'body');
       const row = await receiveNotification(db, callerOf(res), body);
-      // The original answered 204 with no body, and its clients check for exactly that (https://github.com/dependabot/api-docs).
-      // `Prefer: return=representation` (RFC 7240) asks for the notification instead: 202, it is processed later.
+      // The original answered 204 with no body to any well-formed notification, and its clients check for exactly that
+      // (https://github.com/dependabot/api-docs/issues/18). `Prefer: return=representation` (RFC 7240) asks for the
+      // notification instead: 202, it is processed later (or, `rejected`, not at all: the resource says why).
       if (/\breturn=representation\b/i.test(req.get('prefer') ?? '')) {
         res
           .status(202)

@@ -4,7 +4,10 @@ import type { NotificationView } from '../notifications/notification.service.ts'
 
 /** Domain values to the dependency update API's resource objects: string ids, dasherized attributes. */
 
-/** A `release-notifications` resource, from the notification, its outcome counts and its skipped and failed results. */
+/**
+ * A `release-notifications` resource, from the notification, its outcome counts and its skipped and failed results;
+ * `reason` says why a `rejected` one was not scanned (null otherwise).
+ */
 export function notificationResource({ notification: n, counts, problems }: NotificationView): ReleaseNotificationResource {
   return {
     id: n.id,
@@ -14,6 +17,7 @@ export function notificationResource({ notification: n, counts, problems }: Noti
       version: n.version,
       'package-manager': n.package_manager,
       status: n.status,
+      reason: n.reason,
       'configs-total': n.configs_total,
       'repos-scanned': Object.values(counts).reduce((sum, count) => sum + count, 0),
       'jobs-recorded': counts['job-recorded'] ?? 0,

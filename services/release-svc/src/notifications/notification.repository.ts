@@ -1,38 +1,83 @@
-import type { ReleaseNotificationBody, ScanOutcome } from '@switchyard/contracts';
+import type { ScanOutcome } from '@switchyard/contracts';
 import { type Kysely, sql } from 'kysely';
-import { type NotificationRow, RELEASE_SCHEMA, type ReleaseDatabase } from '../db/schema.ts';
+import {
+  type NotificationRow,
+  RELEASE_SCHEMA,
+  type RejectedNotificationRow,
+  type ReleaseDatabase,
+  type StoredNotificationRow,
+} from '../db/schema.ts';
 import type { ScanResult } from '../scan/scan-result.repository.ts';
+import type { AcceptedNotification, RejectedNotification } from './notification-rules.ts';
 
 type Db = Kysely<ReleaseDatabase>;
 
-/** Stores a new notification (status `queued`) for the organisations `accountIds`, sent by code-host user `notifierId`. */
-export function insertNotification(
+/** Stores a new accepted notification (status `queued`) for the organisations `accountIds`, sent by code-host user `notifierId`. */
+export async function insertNotification(
   db: Db,
   id: string,
-  body: ReleaseNotificationBody,
+  notification: AcceptedNotification,
   accountIds: readonly number[],
   notifierId: number,
 ): Promise<NotificationRow> {
-  return db
+  const row = await db
     .insertInto('notification')
     .values({
       id,
-      name: body.name,
-      version: body.version,
-      package_manager: body['package-manager'],
+      name: notification.name,
+      version: notification.version,
+      package_manager: notification.packageManager,
       account_ids: [...accountIds],
       notifier_id: notifierId,
       status: 'queued',
+      reason: null,
       configs_total: null,
       started_at: null,
       finished_at: null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  // The values were a canonical package manager and `queued`, as given above.
+  return row as NotificationRow;
 }
 
-/** The notification with `id`, or undefined. */
-export function findNotification(db: Db, id: string): Promise<NotificationRow | undefined> {
+/** Stores a rejected notification (status `rejected`, finished at once) with its reason; it is never scanned. */
+export async function insertRejectedNotification(
+  db: Db,
+  id: string,
+  notification: RejectedNotification,
+  accountIds: readonly number[],
+  notifierId: number,
+): Promise<RejectedNotificationRow> {
+  const row = await db
+    .insertInto('notification')
+    .values({
+      id,
+      name: notification.name,
+      version: notification.version,
+      package_manager: notification.packageManager,
+      account_ids: [...accountIds],
+      notifier_id: notifierId,
+      status: 'rejected',
+      reason: notification.reason,
+      configs_total: null,
+      started_at: null,
+      finished_at: sql<Date>`now()`,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return row as RejectedNotificationRow;
+}
+
+/** The notification with `id` if it is one that is scanned (any status but `rejected`), or undefined. */
+export async function findNotification(db: Db, id: string): Promise<NotificationRow | undefined> {
+  const row = await db.selectFrom('notification').selectAll().where('id', '=', id).where('status', '<>', 'rejected').executeTakeFirst();
+  // Not rejected: its package manager is a canonical one (only accepted notifications are stored with another status).
+  return row as NotificationRow | undefined;
+}
+
+/** The notification with `id`, of any status (`rejected` ones too), or undefined. */
+export function findStoredNotification(db: Db, id: string): Promise<StoredNotificationRow | undefined> {
   return db.selectFrom('notification').selectAll().where('id', '=', id).executeTakeFirst();
 }
 

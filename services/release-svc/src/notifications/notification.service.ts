@@ -3,15 +3,23 @@ import type { Caller } from '@switchyard/code-host';
 import { type ReleaseNotificationBody, ReleaseNotificationReceivedEvent, type ScanOutcome } from '@switchyard/contracts';
 import { NotFound } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
-import type { NotificationRow, ReleaseDatabase } from '../db/schema.ts';
+import type { ReleaseDatabase, StoredNotificationRow } from '../db/schema.ts';
 import { releaseOutbox } from '../outbox.ts';
-import { countOutcomes, findNotification, insertNotification, listProblems, type ScanProblem } from './notification.repository.ts';
+import {
+  countOutcomes,
+  findStoredNotification,
+  insertNotification,
+  insertRejectedNotification,
+  listProblems,
+  type ScanProblem,
+} from './notification.repository.ts';
+import { judgeNotification } from './notification-rules.ts';
 
 type Db = Kysely<ReleaseDatabase>;
 
 /** A notification and what its scan did, as one caller may see it. */
 export interface NotificationView {
-  notification: NotificationRow;
+  notification: StoredNotificationRow;
   /** Results by outcome over the organisations the caller reaches (outcomes without results left out). */
   counts: Partial<Record<ScanOutcome, number>>;
   /** Up to 100 skipped and failed results over those organisations, by config id, with their reasons. */
@@ -19,23 +27,28 @@ export interface NotificationView {
 }
 
 /**
- * Receives a private release notification: stores it and its `release_notification.received` event in one
- * transaction (the transactional outbox), for the organisations the caller's token reaches (the original scanned
- * "all repos of every organization that the token has access to", https://github.com/dependabot/api-docs). The
- * scan runs later, in the worker.
- * @returns the stored notification (status `queued`)
+ * Receives a private release notification, for the organisations the caller's token reaches (the original scanned
+ * "all repos of every organization that the token has access to", https://github.com/dependabot/api-docs).
+ * {@link judgeNotification} decides: an accepted one (its package manager made canonical, e.g. `npm` →
+ * `npm_and_yarn`) is stored `queued` with its `release_notification.received` event in one transaction (the
+ * transactional outbox), and scanned later in the worker; a rejected one (unknown package manager, a name its
+ * ecosystem cannot have, ...) is stored `rejected` with the reason, and no event: it is never scanned. Either is a
+ * notification received, as the original answered 204 to both (https://github.com/dependabot/api-docs/issues/18).
+ * @returns the stored notification (status `queued` or `rejected`)
  */
-export async function receiveNotification(db: Db, caller: Caller, body: ReleaseNotificationBody): Promise<NotificationRow> {
+export async function receiveNotification(db: Db, caller: Caller, body: ReleaseNotificationBody): Promise<StoredNotificationRow> {
   const accountIds = caller.accounts.filter((account) => account.type === 'org').map((account) => account.id);
   const id = randomUUID();
+  const judged = judgeNotification(body);
+  if (judged.status === 'rejected') return insertRejectedNotification(db, id, judged, accountIds, caller.user.id);
   return db.transaction().execute(async (trx) => {
-    const row = await insertNotification(trx, id, body, accountIds, caller.user.id);
+    const row = await insertNotification(trx, id, judged, accountIds, caller.user.id);
     await releaseOutbox.append(trx, [
       releaseOutbox.event(ReleaseNotificationReceivedEvent, {
         id,
-        name: body.name,
-        version: body.version,
-        packageManager: body['package-manager'],
+        name: judged.name,
+        version: judged.version,
+        packageManager: judged.packageManager,
         accountIds,
       }),
     ]);
@@ -44,7 +57,7 @@ export async function receiveNotification(db: Db, caller: Caller, body: ReleaseN
 }
 
 /** The organisations and user of `caller` that `row` concerns: what the caller may see of it. */
-function visibleAccounts(caller: Caller, row: NotificationRow): number[] {
+function visibleAccounts(caller: Caller, row: StoredNotificationRow): number[] {
   const reached = new Set(caller.accounts.map((account) => account.id));
   return row.account_ids.filter((id) => reached.has(id));
 }
@@ -55,7 +68,7 @@ function visibleAccounts(caller: Caller, row: NotificationRow): number[] {
  * @throws NotFound `No release notification <id>` when it does not exist or the caller may not see it
  */
 export async function viewNotification(db: Db, caller: Caller, id: string): Promise<NotificationView> {
-  const notification = await findNotification(db, id);
+  const notification = await findStoredNotification(db, id);
   const accounts = notification ? visibleAccounts(caller, notification) : [];
   if (!notification || (accounts.length === 0 && notification.notifier_id !== caller.user.id)) {
     throw new NotFound(`No release notification ${id}`);

@@ -1,6 +1,7 @@
 import { outboxMigration, outboxVersionMigration, processedMessageMigration } from '@switchyard/messaging';
 import type { Migration } from '@switchyard/service-kit';
 import * as createTables from './2026_11_21_0001_create_release_tables.ts';
+import * as addNotificationRejection from './2026_11_23_0002_add_notification_rejection.ts';
 
 /** Every migration of the `release` schema by name; names sort in the order they apply. */
 export const releaseMigrations: Record<string, Migration> = {
@@ -8,4 +9,5 @@ export const releaseMigrations: Record<string, Migration> = {
   '2026_11_21_0002_create_outbox': outboxMigration('release'),
   '2026_11_21_0003_create_processed_message': processedMessageMigration('release'),
   '2026_11_23_0001_add_outbox_version': outboxVersionMigration('release'),
+  '2026_11_23_0002_add_notification_rejection': addNotificationRejection,
 };
