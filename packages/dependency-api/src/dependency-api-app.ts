@@ -1,4 +1,4 @@
-import { createServiceApp, JSON_API_ERRORS, type Logger } from '@switchyard/service-kit';
+import { createServiceApp, JSON_API_ERRORS, type Logger, type ReadinessCheck } from '@switchyard/service-kit';
 import type { Express, Router } from 'express';
 import type { TrustProxy } from './limits-env.ts';
 
@@ -7,6 +7,8 @@ export interface DependencyApiAppOptions {
   logger: Logger;
   /** The database's ping, for `/readyz`. */
   ping: () => Promise<void>;
+  /** More checks of `/readyz` after the database's (the bus's, non-fatal: `degraded` while the broker is away). */
+  readiness?: readonly ReadinessCheck[];
   /** Largest body accepted, in bytes; larger bodies get 413. */
   bodyLimitBytes: number;
   /** The half's routes. */
@@ -27,7 +29,7 @@ export interface DependencyApiAppOptions {
 export function createDependencyApiApp(options: DependencyApiAppOptions): Express {
   const app = createServiceApp({
     logger: options.logger,
-    readiness: [{ name: 'database', check: options.ping }],
+    readiness: [{ name: 'database', check: options.ping }, ...(options.readiness ?? [])],
     bodyLimit: options.bodyLimitBytes,
     jsonTypes: () => true,
     errorFormat: JSON_API_ERRORS,

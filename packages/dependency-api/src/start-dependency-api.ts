@@ -8,6 +8,7 @@ import {
   listen,
   type Migration,
   openServiceDatabase,
+  type ReadinessCheck,
   type RunningService,
   startService,
 } from '@switchyard/service-kit';
@@ -45,6 +46,11 @@ export interface DependencyApiDeps<DB> {
   logger: Logger;
   /** The database's ping, for `/readyz`. */
   ping: () => Promise<void>;
+  /**
+   * More checks of `/readyz`: `bus`, non-fatal (`required: false`), when the bus can tell whether it is connected
+   * (`degraded` while the broker is unreachable: requests are still served and events wait in the outbox).
+   */
+  readiness?: readonly ReadinessCheck[];
   bodyLimitBytes: number;
   /** Which proxies may name the client in `X-Forwarded-For` (express's `trust proxy`); default none. */
   trustProxy?: TrustProxy;
@@ -74,8 +80,9 @@ export type RunningDependencyApi<DB> = RunningService<{
  * builds the code host's cached per-token view (the GitHub adapter unless one is handed in) with the configured
  * limits (rejected tokens remembered, failed authentications per address, code-host calls per token), then serves
  * `shape.createApp` on `config.HOST:config.PORT`. `close()` stops HTTP, then the relay, then the bus it owns, then the
- * database.
- * @throws MigrationFailedError / the broker's connection error / the listen error (after closing what it had opened)
+ * database. It starts without RabbitMQ as well: the bus connects in the background (`waitForBroker`), the events wait
+ * in the outbox meanwhile, and `/readyz` reports the bus `degraded` (still 200).
+ * @throws MigrationFailedError / the listen error (after closing what it had opened)
  */
 export function startDependencyApi<DB>(
   shape: DependencyApiShape<DB>,
@@ -94,6 +101,19 @@ export function startDependencyApi<DB>(
       exchange: config.EVENTS_EXCHANGE,
     });
     scope.defer(() => events.close());
+    const bus = events.bus as MessageBus & { isConnected?: () => boolean };
+    const isConnected = bus.isConnected?.bind(bus);
+    const readiness: ReadinessCheck[] = isConnected
+      ? [
+          {
+            name: 'bus',
+            required: false,
+            check: async () => {
+              if (!isConnected()) throw new Error('not connected');
+            },
+          },
+        ]
+      : [];
     const codeHost =
       overrides.codeHost ??
       createGitHubCodeHost({
@@ -112,6 +132,7 @@ export function startDependencyApi<DB>(
       }),
       logger,
       ping: database.ping,
+      readiness,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       trustProxy: config.TRUST_PROXY,
     });

@@ -43,6 +43,14 @@ export interface AmqpBusOptions {
   connectionName?: string;
   /** Opens the connection; default amqplib's `connect`. Tests wrap it to get hold of the socket. */
   connect?: AmqpConnect;
+  /**
+   * Start without the broker: when the first connection fails, `createAmqpBus` resolves anyway and keeps trying in
+   * the background with the `reconnect` back-off, as after a lost connection. Meanwhile `isConnected()` is false,
+   * `publish` waits up to `publishTimeoutMs` and rejects with `BrokerUnavailableError`, and `consume` registers the
+   * consumer and resolves at once; it starts consuming when the connection comes. Default false: the first
+   * connection's error is thrown (fail fast).
+   */
+  waitForBroker?: boolean;
 }
 
 /** The RabbitMQ message bus. */
@@ -60,7 +68,8 @@ const defaultConnect: AmqpConnect = (url, socketOptions) => amqplib.connect(url,
  * back to it, and the parking queue (see `declareConsumerTopology`). When the connection or a channel
  * drops it reconnects with capped exponential back-off, redeclares the topology and restarts consumers;
  * `publish` during an outage waits for the reconnection up to `publishTimeoutMs`, then rejects.
- * @throws the connection error when the broker cannot be reached at start (no retry then: fail fast)
+ * With `waitForBroker` an unreachable broker at start is an outage like any other (see {@link AmqpBusOptions.waitForBroker}).
+ * @throws the connection error when the broker cannot be reached at start, unless `waitForBroker` (fail fast)
  */
 export async function createAmqpBus(options: AmqpBusOptions): Promise<AmqpBus> {
   const exchange = options.exchange ?? DOMAIN_EVENTS_EXCHANGE;
@@ -106,6 +115,7 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<AmqpBus> {
     connect: options.connect ?? defaultConnect,
     connectionName: options.connectionName ?? 'switchyard',
     backoff,
+    retryFirstConnection: options.waitForBroker ?? false,
     async onConnect(model) {
       await publishChannelFor(model);
       for (const consumer of consumers) {
@@ -116,7 +126,7 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<AmqpBus> {
       }
     },
   });
-  logger.info('connected to the broker');
+  if (connection.current()) logger.info('connected to the broker');
 
   function consumerConnection(): ChannelModel | undefined {
     return connection.current();
@@ -172,6 +182,24 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<AmqpBus> {
       });
       // Registered first, so a reconnection while it starts restores it too.
       consumers.add(consumer);
+      const cancel = async () => {
+        consumers.delete(consumer);
+        await consumer.stop();
+      };
+      if (options.waitForBroker && !connection.current()) {
+        // Started by the (re)connection's onConnect; this wait covers a connection that completes right after the
+        // check above, whose onConnect may have run before the consumer was registered (ensureStarted is idempotent).
+        connection
+          .waitForConnection()
+          .then((model) => consumer.ensureStarted(model))
+          .catch((error: unknown) => {
+            if (error instanceof BusClosedError || closing) return;
+            logger.warn({ err: error, queue: consumer.queue }, 'could not start a consumer after connecting; retrying it');
+            consumer.retryLater();
+          });
+        logger.info({ queue: resolved.queue }, 'consumer registered; it starts once the broker is reachable');
+        return { queue: resolved.queue, cancel };
+      }
       try {
         await consumer.ensureStarted(await connection.waitForConnection(publishTimeoutMs));
       } catch (error) {
@@ -179,13 +207,7 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<AmqpBus> {
         await consumer.stop();
         throw error;
       }
-      return {
-        queue: resolved.queue,
-        cancel: async () => {
-          consumers.delete(consumer);
-          await consumer.stop();
-        },
-      };
+      return { queue: resolved.queue, cancel };
     },
 
     close(): Promise<void> {

@@ -19,6 +19,11 @@ export interface AmqpConnectionOptions {
    * declare topology, open channels, restore consumers. Throwing closes that connection and schedules a new try.
    */
   onConnect: (model: ChannelModel) => Promise<void>;
+  /**
+   * Keep trying when the first attempt fails (with the same back-off as reconnections) instead of throwing: the
+   * connection starts in an outage. Default false (fail fast).
+   */
+  retryFirstConnection?: boolean;
 }
 
 /** One AMQP connection that heals itself: after an unexpected close it reconnects with capped exponential back-off. */
@@ -26,11 +31,12 @@ export interface AmqpConnection {
   /** The open connection, or undefined during an outage (or before `onConnect` finished). */
   current(): ChannelModel | undefined;
   /**
-   * The open connection, waiting up to `timeoutMs` for a reconnection during an outage.
+   * The open connection, waiting up to `timeoutMs` (without a limit when it is undefined) for a (re)connection during
+   * an outage.
    * @throws BrokerUnavailableError when none comes in time
    * @throws BusClosedError once `close()` was called
    */
-  waitForConnection(timeoutMs: number): Promise<ChannelModel>;
+  waitForConnection(timeoutMs?: number): Promise<ChannelModel>;
   /** Stops reconnecting and closes the connection (its channels with it). Idempotent. */
   close(): Promise<void>;
 }
@@ -38,19 +44,22 @@ export interface AmqpConnection {
 interface Waiter {
   resolve: (model: ChannelModel) => void;
   reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout | undefined;
 }
 
 /**
- * Connects to the broker and keeps the connection up. The first attempt is not retried: a wrong URL or
- * an unreachable broker at start-up fails fast, and the caller (or its orchestrator) decides.
- * @throws the connection error of the first attempt, or what `onConnect` threw on it
+ * Connects to the broker and keeps the connection up. By default the first attempt is not retried: a wrong URL or
+ * an unreachable broker at start-up fails fast, and the caller (or its orchestrator) decides. With
+ * `retryFirstConnection` it resolves at once when the first attempt fails and keeps trying in the background with the
+ * back-off, as after a lost connection (`current()` is undefined until then).
+ * @throws the connection error of the first attempt, or what `onConnect` threw on it (fail-fast only)
  */
 export async function openAmqpConnection(options: AmqpConnectionOptions): Promise<AmqpConnection> {
   const { logger } = options;
   let current: ChannelModel | undefined;
   let closed = false;
   let failures = 0;
+  let everConnected = false;
   let reconnectTimer: NodeJS.Timeout | undefined;
   let establishing: Promise<unknown> | undefined;
   const waiters = new Set<Waiter>();
@@ -78,6 +87,7 @@ export async function openAmqpConnection(options: AmqpConnectionOptions): Promis
       throw error;
     }
     current = model;
+    everConnected = true;
     for (const waiter of waiters) {
       clearTimeout(waiter.timer);
       waiter.resolve(model);
@@ -93,9 +103,10 @@ export async function openAmqpConnection(options: AmqpConnectionOptions): Promis
     reconnectTimer = setTimeout(() => {
       reconnectTimer = undefined;
       if (closed) return;
+      const everConnectedBefore = everConnected;
       const attempt = establish().then(
         () => {
-          logger.info({ attempts: failures }, 'amqp connection re-established');
+          logger.info({ attempts: failures }, everConnectedBefore ? 'amqp connection re-established' : 'amqp connection established');
           failures = 0;
         },
         (error: unknown) => {
@@ -110,7 +121,16 @@ export async function openAmqpConnection(options: AmqpConnectionOptions): Promis
     }, delay);
   }
 
-  await establish();
+  if (options.retryFirstConnection) {
+    try {
+      await establish();
+    } catch (error) {
+      logger.warn({ err: error }, 'no connection to the broker at start; retrying in the background');
+      scheduleReconnect();
+    }
+  } else {
+    await establish();
+  }
 
   return {
     current: () => current,
@@ -121,10 +141,13 @@ export async function openAmqpConnection(options: AmqpConnectionOptions): Promis
         const waiter: Waiter = {
           resolve,
           reject,
-          timer: setTimeout(() => {
-            waiters.delete(waiter);
-            reject(new BrokerUnavailableError(timeoutMs));
-          }, timeoutMs),
+          timer:
+            timeoutMs === undefined
+              ? undefined
+              : setTimeout(() => {
+                  waiters.delete(waiter);
+                  reject(new BrokerUnavailableError(timeoutMs));
+                }, timeoutMs),
         };
         waiters.add(waiter);
       });

@@ -29,7 +29,8 @@ export interface EventPublishing {
 /**
  * Sets up a producing service's side of the transactional outbox: the bus (the given one, else RabbitMQ at
  * `amqpUrl`, else in-process) and the relay that publishes `<schema>.outbox` to it with publisher confirms.
- * @throws the connection error when RabbitMQ cannot be reached at start
+ * A bus made here waits for the broker (`waitForBroker`): the service starts while RabbitMQ is unreachable, its
+ * events stay in the outbox (the relay's publish fails and it backs off), and they are published once it connects.
  */
 export async function startEventPublishing<DB>(options: EventPublishingOptions<DB>): Promise<EventPublishing> {
   const { logger } = options;
@@ -37,7 +38,12 @@ export async function startEventPublishing<DB>(options: EventPublishingOptions<D
   const bus =
     options.bus ??
     (options.amqpUrl
-      ? await createAmqpBus({ url: options.amqpUrl, ...(options.exchange ? { exchange: options.exchange } : {}), logger })
+      ? await createAmqpBus({
+          url: options.amqpUrl,
+          ...(options.exchange ? { exchange: options.exchange } : {}),
+          logger,
+          waitForBroker: true,
+        })
       : createInProcessBus({ logger }));
   const relay = startOutboxRelay({ db: options.db, schema: options.schema, bus, logger });
   return {

@@ -38,10 +38,13 @@ export type RunningReleaseWorker = RunningService<{
  * the scanner of batches, each its own queue (`<QUEUE_PREFIX>.read-model`, `.notifications`, `.scans`),
  * with idempotent consumers (`handleOnce`, acked after commit) and the outbox relay of the events it
  * writes. Several workers may run: they share the queues.
+ * It starts without RabbitMQ as well: the bus it makes waits for the broker (`waitForBroker`), the consumers are
+ * registered and start once it connects, and until then `/healthz` answers 200 while `/readyz` answers 503 with
+ * `"bus": "not connected"` (a worker that cannot consume is not ready; it is alive, so no restart loop).
  * `close()` stops the health listener, cancels the consumers, stops the relay and closes the bus it owns, then the
  * database it opened (an injected bus or database is left open).
  * @throws ConfigError when `CODE_HOST_TOKEN` or (without an injected bus) `AMQP_URL` is missing; MigrationFailedError /
- * the broker's connection error / the listen error (after closing what it had opened)
+ * the listen error (after closing what it had opened)
  */
 export async function startReleaseWorker(
   config: ReleaseConfig,
@@ -107,7 +110,11 @@ export async function startReleaseWorker(
               config.HOST,
             ),
           );
-    logger.info({ queues: consumers.map((c) => c.queue), health: health?.url }, 'release worker consuming');
+    const waiting = (bus as { isConnected?: () => boolean }).isConnected?.() === false;
+    logger.info(
+      { queues: consumers.map((c) => c.queue), health: health?.url },
+      waiting ? 'release worker started; it consumes once the broker is reachable' : 'release worker consuming',
+    );
     return { database, health };
   });
 }
