@@ -1,62 +1,12 @@
-import { once } from 'node:events';
-import { createServer, type Socket, connect as tcpConnect } from 'node:net';
-import { request, waitFor } from '@switchyard/service-kit/testing';
+import { request, startTcpSwitch, type TcpSwitch, waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ALICE, type ConfigHarness, startConfigHarness } from './harness.ts';
 
-/**
- * A TCP forwarder on 127.0.0.1 to the broker at `targetUrl` that starts switched off: until `switchOn()` it closes
- * every connection at once, as a broker that is not there yet would look to a client.
- */
-async function startBrokerSwitch(targetUrl: string) {
-  const target = new URL(targetUrl);
-  const sockets = new Set<Socket>();
-  let on = false;
-  let refused = 0;
-  const server = createServer((client) => {
-    if (!on) {
-      refused += 1;
-      client.destroy();
-      return;
-    }
-    const upstream = tcpConnect(Number(target.port || 5672), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => {});
-      socket.on('close', () => {
-        sockets.delete(socket);
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const url = new URL(targetUrl);
-  url.hostname = '127.0.0.1';
-  url.port = String(typeof address === 'object' && address ? address.port : 0);
-  return {
-    url: url.toString().replace(/\/$/, ''),
-    refused: () => refused,
-    switchOn() {
-      on = true;
-    },
-    async close() {
-      on = false;
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
 describe('config-svc started while RabbitMQ is unreachable', () => {
-  let broker: Awaited<ReturnType<typeof startBrokerSwitch>>;
+  let broker: TcpSwitch;
   let h: ConfigHarness;
   beforeAll(async () => {
-    broker = await startBrokerSwitch(inject('amqpUrl'));
+    broker = await startTcpSwitch(inject('amqpUrl'));
     h = await startConfigHarness('config_no_broker', { env: { AMQP_URL: broker.url } });
   });
   afterAll(async () => {

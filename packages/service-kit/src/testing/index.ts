@@ -4,4 +4,5 @@ export * from './event-tap.ts';
 export * from './http-client.ts';
 export * from './process.ts';
 export * from './process-stack.ts';
+export * from './tcp-switch.ts';
 export * from './test-database.ts';

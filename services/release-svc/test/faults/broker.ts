@@ -2,10 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@switchyard/service-kit/testing';
+import { freePort, startTcpSwitch } from '@switchyard/service-kit/testing';
 import amqplib from 'amqplib';
 
 /** A broker the test may take down and bring back, without touching the machine's shared RabbitMQ. */
@@ -196,52 +195,20 @@ export async function startPrivateRabbitNode(): Promise<RestartableBroker> {
  * and refuses new ones (clients see the broker vanish), `start()` lets them through again.
  */
 export async function startCuttableProxy(targetUrl: string): Promise<RestartableBroker> {
-  const target = new URL(targetUrl);
-  const sockets = new Set<Socket>();
-  let down = false;
-  const server: Server = createServer((client) => {
-    if (down) {
-      client.destroy();
-      return;
-    }
-    const upstream = tcpConnect(Number(target.port || 5672), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => {});
-      socket.on('close', () => {
-        sockets.delete(socket);
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const url = new URL(targetUrl);
-  url.hostname = '127.0.0.1';
-  url.port = String(typeof address === 'object' && address ? address.port : 0);
+  const proxy = await startTcpSwitch(targetUrl, { on: true });
   let closed = false;
   return {
-    url: url.toString().replace(/\/$/, ''),
+    url: proxy.url,
     kind: 'tcp proxy',
-    stop: async () => {
-      down = true;
-      for (const socket of sockets) socket.destroy();
-    },
+    stop: async () => proxy.switchOff(),
     start: async () => {
       if (closed) throw new Error('the proxy was closed');
-      down = false;
+      proxy.switchOn();
     },
     output: () => '',
     close: async () => {
-      if (closed) return;
       closed = true;
-      down = true;
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
+      await proxy.close();
     },
   };
 }
