@@ -3,7 +3,7 @@ import { RateLimited } from '@switchyard/service-kit';
 import { LRUCache } from 'lru-cache';
 import { CodeHostError, callerFacingError, isCodeHostError } from './errors.ts';
 import { FixedWindowLimiter } from './fixed-window-limiter.ts';
-import type { CodeHost, CodeHostAccount, CodeHostRepo } from './port.ts';
+import type { CodeHost, CodeHostAccount, CodeHostRepo, TokenCapability } from './port.ts';
 
 /** Who is calling, as the code host says: the token's user and the accounts (user first, then organisations) it reaches. */
 export interface Caller {
@@ -12,7 +12,10 @@ export interface Caller {
   /** SHA-256 of the token (hex): the cache key. */
   tokenHash: string;
   user: CodeHostAccount;
+  /** The user's own account first, then every organisation they are a member of. */
   accounts: CodeHostAccount[];
+  /** What the token itself may do (its OAuth scopes, or per repository). */
+  capability: TokenCapability;
 }
 
 /** Orders repos by name as people read them (case- and accent-insensitive), then by id; one collator for every comparison. */
@@ -106,8 +109,8 @@ export class CodeHostView {
       ...clock,
       fetchMethod: async (tokenHash, _stale, { context: token }) => {
         this.spend(tokenHash, 2);
-        const [user, accounts] = await Promise.all([host.currentUser(token), host.accounts(token)]);
-        return { tokenHash, user, accounts };
+        const [owner, organisations] = await Promise.all([host.currentUser(token), host.organisations(token)]);
+        return { tokenHash, user: owner.account, accounts: [owner.account, ...organisations], capability: owner.capability };
       },
     });
     this.listings = new LRUCache({

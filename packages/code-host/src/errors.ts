@@ -6,9 +6,11 @@ import { CodeHostUnavailable, type DomainError, Forbidden, NotFound, RateLimited
  * - `forbidden`: the token is valid but may not do this (GitHub 403 other than a rate limit);
  * - `not_found`: the resource does not exist or the token cannot see it (GitHub 404/410);
  * - `rate_limited`: a primary or secondary rate limit was hit (GitHub 403/429); see `retryAfterSeconds`;
- * - `unavailable`: the platform did not answer in time, could not be reached, or answered 5xx or something unexpected.
+ * - `unavailable`: the platform did not answer in time, could not be reached, or answered 5xx or something unexpected;
+ * - `too_large`: a file or an answer is bigger than the client accepts (`maxResponseBytes` of the GitHub adapter); see
+ *   `limitBytes` and `sizeBytes`. Asking again gets the same answer, so it is never retried.
  */
-export type CodeHostErrorKind = 'unauthorized' | 'forbidden' | 'not_found' | 'rate_limited' | 'unavailable';
+export type CodeHostErrorKind = 'unauthorized' | 'forbidden' | 'not_found' | 'rate_limited' | 'unavailable' | 'too_large';
 
 /** Options of {@link CodeHostError}. */
 export interface CodeHostErrorOptions {
@@ -16,18 +18,24 @@ export interface CodeHostErrorOptions {
   status?: number;
   /** For `rate_limited` (and a 503 with `retry-after`): whole seconds until a retry may succeed. */
   retryAfterSeconds?: number;
+  /** For `too_large`: the most bytes the client accepts in one answer or file. */
+  limitBytes?: number;
+  /** For `too_large`: the file's or answer's size in bytes, when the platform said it (else only "over `limitBytes`" is known). */
+  sizeBytes?: number;
   cause?: unknown;
 }
 
 /**
  * The one error type the code host port rejects with. `kind` says what happened (see {@link CodeHostErrorKind}),
- * `status` is the upstream HTTP status (0 when there was none) and `retryAfterSeconds` is set for rate limits.
- * Messages never contain tokens.
+ * `status` is the upstream HTTP status (0 when there was none), `retryAfterSeconds` is set for rate limits, and
+ * `limitBytes` (with `sizeBytes` when known) for `too_large`. Messages never contain tokens.
  */
 export class CodeHostError extends Error {
   readonly kind: CodeHostErrorKind;
   readonly status: number;
   readonly retryAfterSeconds: number | undefined;
+  readonly limitBytes: number | undefined;
+  readonly sizeBytes: number | undefined;
 
   constructor(kind: CodeHostErrorKind, message: string, options: CodeHostErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -35,6 +43,8 @@ export class CodeHostError extends Error {
     this.kind = kind;
     this.status = options.status ?? 0;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.limitBytes = options.limitBytes;
+    this.sizeBytes = options.sizeBytes;
   }
 }
 
@@ -46,7 +56,8 @@ export function isCodeHostError(error: unknown, kind?: CodeHostErrorKind): error
 /**
  * What a failure of the code host means for the caller on whose behalf it was asked, as a domain error whose
  * message is fit for that caller: a rejected token `Unauthenticated`, a refusal `Forbidden`, `NotFound`, a rate
- * limit `RateLimited` (with the seconds to wait, 60 when GitHub gave none), anything else `CodeHostUnavailable`.
+ * limit `RateLimited` (with the seconds to wait, 60 when GitHub gave none), an answer over the size limit
+ * `CodeHostUnavailable` saying so, anything else `CodeHostUnavailable`.
  * Errors that are not a {@link CodeHostError} come back as they are.
  */
 export function callerFacingError(error: unknown): DomainError | unknown {
@@ -64,6 +75,8 @@ export function callerFacingError(error: unknown): DomainError | unknown {
         ...cause,
         retryAfterSeconds: error.retryAfterSeconds ?? 60,
       });
+    case 'too_large':
+      return new CodeHostUnavailable("The code host's answer is larger than this service accepts", cause);
     default:
       return new CodeHostUnavailable('The code host did not answer; retry later', cause);
   }

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '@switchyard/service-kit';
 import { LRUCache } from 'lru-cache';
+import { formatBytes } from './byte-size.ts';
 import { CodeHostError, isCodeHostError } from './errors.ts';
 import { type ClientSettings, createOctokit, type GitHubClient } from './github/client.ts';
 import { toCodeHostError } from './github/errors.ts';
-import { fileText, toAccount, toRepo } from './github/mapping.ts';
-import type { CodeHost, CodeHostAccount, CodeHostRepo } from './port.ts';
+import { fileSize, fileText, toAccount, toRepo } from './github/mapping.ts';
+import type { CodeHost, CodeHostRepo, TokenCapability, TokenOwner } from './port.ts';
 
 /** Configuration of {@link createGitHubCodeHost}. */
 export interface GitHubCodeHostOptions {
@@ -30,8 +31,17 @@ export interface GitHubCodeHostOptions {
   throttle?: boolean;
   /** The n-th retry waits n² × this, in milliseconds; default 1 000. */
   retryBaseDelayMs?: number;
+  /**
+   * The most bytes one answer's body may have, and one file `readFile` returns; default {@link DEFAULT_MAX_RESPONSE_BYTES}
+   * (5 MiB). Bigger rejects with `too_large` (not retried): a file GitHub says is bigger is not fetched at all, and an
+   * answer whose `Content-Length` says so or whose body passes the limit while read is cut off there.
+   */
+  maxResponseBytes?: number;
   logger: Logger;
 }
+
+/** The default of `GitHubCodeHostOptions.maxResponseBytes`: 5 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 
 /** A token that could be sent in an HTTP header at all: visible ASCII, no spaces. Anything else is rejected locally. */
 const plausibleToken = /^[\x21-\x7e]{1,1024}$/;
@@ -45,17 +55,21 @@ const PER_PAGE = 100;
  * `Authorization: token <token>`; lists follow every `Link: rel="next"` page at `per_page=100`.
  *
  * Endpoints (https://docs.github.com/rest):
- * - `currentUser`: `GET /user`;
- * - `accounts`: `GET /user`, then `GET /user/orgs` (all pages);
+ * - `currentUser`: `GET /user`; its `X-OAuth-Scopes` header gives a classic token's scopes (no header: a token with
+ *   per-repository permissions, see {@link capabilityFrom});
+ * - `organisations`: `GET /user/orgs` (all pages);
  * - `listRepos`: a user: `GET /user/repos?affiliation=owner` (the token owner's own repos; another user's account
  *   yields `[]`); an organisation: `GET /orgs/{org}/repos?type=all`;
  * - `getRepo`: `GET /repositories/{id}` (404 → undefined; an id that is not a positive integer → undefined without a request);
  * - `readFile`: `GET /repos/{owner}/{repo}/contents/{path}?ref=` (base64 `content`; a directory, symlink, submodule or
- *   404 → undefined; a file over 1 MB is fetched again with `Accept: application/vnd.github.raw`).
+ *   404 → undefined; a file over 1 MB is fetched again with `Accept: application/vnd.github.raw`; a file whose `size`
+ *   is over `maxResponseBytes` → `too_large` without fetching it).
  *
  * Every failure rejects with a {@link CodeHostError}: 401 → `unauthorized`; a malformed token → `unauthorized` without a
  * request; 403 → `forbidden`; 404 → `not_found`; a rate limit → `rate_limited` with `retryAfterSeconds`; a timeout,
- * network error or 5xx (after retries) → `unavailable`. Tokens are never logged.
+ * network error or 5xx (after retries) → `unavailable`; an answer or file over `maxResponseBytes` → `too_large`.
+ * Tokens are never logged.
+ * @throws RangeError when `maxResponseBytes` is not a whole number of at least 1
  */
 export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
   const settings: ClientSettings = {
@@ -66,8 +80,12 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
     throttle: options.throttle ?? true,
     retries: options.retries ?? 2,
     retryBaseDelayMs: options.retryBaseDelayMs ?? 1_000,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     logger: options.logger,
   };
+  if (!Number.isSafeInteger(settings.maxResponseBytes) || settings.maxResponseBytes < 1) {
+    throw new RangeError(`maxResponseBytes must be a whole number of bytes of at least 1, not ${options.maxResponseBytes}`);
+  }
   const logger = options.logger;
   // One client per token, reused: an Octokit with its throttling state is costly to build for every call.
   // Keyed by the token's hash; the token itself lives only inside the client, in memory.
@@ -92,7 +110,7 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
     } catch (error) {
       const mapped = toCodeHostError(error, what);
       if (isCodeHostError(mapped)) {
-        const level = mapped.kind === 'unavailable' || mapped.kind === 'rate_limited' ? 'warn' : 'debug';
+        const level = mapped.kind === 'unavailable' || mapped.kind === 'rate_limited' || mapped.kind === 'too_large' ? 'warn' : 'debug';
         logger[level]({ kind: mapped.kind, status: mapped.status, retryAfterSeconds: mapped.retryAfterSeconds }, mapped.message);
       }
       throw mapped;
@@ -108,16 +126,16 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
     }
   }
 
-  const currentUser = (token: string): Promise<CodeHostAccount> =>
-    call(token, 'GET /user', async (octokit) => toAccount((await octokit.request('GET /user')).data, 'user', 'GET /user'));
-
   return {
-    currentUser,
+    currentUser: (token): Promise<TokenOwner> =>
+      call(token, 'GET /user', async (octokit) => {
+        const response = await octokit.request('GET /user');
+        return { account: toAccount(response.data, 'user', 'GET /user'), capability: capabilityFrom(response.headers['x-oauth-scopes']) };
+      }),
 
-    async accounts(token) {
-      const user = await currentUser(token);
+    async organisations(token) {
       const orgs = await call(token, 'GET /user/orgs', (octokit) => octokit.paginate('GET /user/orgs', { per_page: PER_PAGE }));
-      return [user, ...orgs.map((org) => toAccount(org, 'org', 'GET /user/orgs'))];
+      return orgs.map((org) => toAccount(org, 'org', 'GET /user/orgs'));
     },
 
     async listRepos(token, account) {
@@ -152,7 +170,16 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
       const params = { owner: repo.owner, repo: repo.name, path: filePath, ...(ref === undefined ? {} : { ref }) };
       return undefinedWhenNotFound(
         call(token, what, async (octokit) => {
-          const text = fileText((await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', params)).data);
+          const json = (await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', params)).data;
+          const size = fileSize(json);
+          if (size !== undefined && size > settings.maxResponseBytes) {
+            throw new CodeHostError(
+              'too_large',
+              `GitHub ${what}: ${filePath} is ${formatBytes(size)}, over the ${formatBytes(settings.maxResponseBytes)} limit`,
+              { status: 200, limitBytes: settings.maxResponseBytes, sizeBytes: size },
+            );
+          }
+          const text = fileText(json);
           if (text !== null) return text;
           const raw = await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { ...params, mediaType: { format: 'raw' } });
           const data: unknown = raw.data;
@@ -162,5 +189,23 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
         }),
       );
     },
+  };
+}
+
+/**
+ * A token's capability from GitHub's `X-OAuth-Scopes` header (`repo, read:org`): present (even empty) on answers to a
+ * classic personal access token or OAuth token, absent for fine-grained personal access tokens and GitHub App tokens,
+ * whose permissions show per repository instead
+ * (https://docs.github.com/apps/oauth-apps/building-oauth-apps/scopes-for-oauth-apps#checking-scopes).
+ */
+export function capabilityFrom(header: string | number | string[] | undefined): TokenCapability {
+  if (header === undefined) return { kind: 'per-repo' };
+  const text = Array.isArray(header) ? header.join(',') : String(header);
+  return {
+    kind: 'scopes',
+    scopes: text
+      .split(',')
+      .map((scope) => scope.trim())
+      .filter((scope) => scope !== ''),
   };
 }

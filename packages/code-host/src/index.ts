@@ -1,4 +1,5 @@
 export * from './authenticate.ts';
+export * from './byte-size.ts';
 export * from './client-address.ts';
 export * from './code-host-view.ts';
 export * from './errors.ts';

@@ -1,4 +1,4 @@
-import type { RepoPermission } from './port.ts';
+import type { CodeHostRepo, RepoPermission, TokenCapability } from './port.ts';
 
 /** GitHub's `permissions` object on a repository (REST `repository.permissions`); absent flags count as false. */
 export interface GitHubPermissions {
@@ -27,4 +27,20 @@ const rank: Record<RepoPermission, number> = { none: 0, read: 1, write: 2, admin
 /** Does `actual` allow what `required` allows (none < read < write < admin)? */
 export function permissionAtLeast(actual: RepoPermission, required: RepoPermission): boolean {
   return rank[actual] >= rank[required];
+}
+
+/**
+ * The OAuth scope a token lacks to act for its user on `repo` beyond reading it, or undefined when it has it.
+ * GitHub's rule for classic tokens: `repo` covers every repository, `public_repo` only public ones
+ * (https://docs.github.com/apps/oauth-apps/building-oauth-apps/scopes-for-oauth-apps); a token without either is
+ * read-only whatever its user's role. A `per-repo` token (fine-grained, GitHub App) has no scopes: what it may do
+ * is already part of `repo.permission`, so nothing is missing here.
+ * @returns `'repo'` when the token has neither `repo` nor, for a public repo, `public_repo` (`repo` is the scope the
+ *   dependency update API asks for); undefined otherwise
+ */
+export function missingWriteScope(capability: TokenCapability, repo: Pick<CodeHostRepo, 'private'>): 'repo' | undefined {
+  if (capability.kind === 'per-repo') return undefined;
+  const scopes = new Set(capability.scopes);
+  if (scopes.has('repo') || (!repo.private && scopes.has('public_repo'))) return undefined;
+  return 'repo';
 }

@@ -35,16 +35,31 @@ export interface CodeHostRepo {
   /** The primary language as the platform detected it, or null. */
   language: string | null;
   defaultBranch: string;
-  /** The token owner's permission on it. */
+  /** The permission a request with the token has on it: the owner's role, capped by what a `per-repo` token may do. */
   permission: RepoPermission;
+}
+
+/**
+ * What a token itself may do, apart from its user's roles, as the platform reports it:
+ * - `scopes`: a classic personal access token or OAuth token, with the OAuth scopes GitHub lists in `X-OAuth-Scopes`
+ *   (https://docs.github.com/apps/oauth-apps/building-oauth-apps/scopes-for-oauth-apps);
+ * - `per-repo`: a token without OAuth scopes (a fine-grained personal access token, a GitHub App token): what it may do
+ *   on a repository is part of the `permission` the platform reports for that repository through the token.
+ */
+export type TokenCapability = { kind: 'scopes'; scopes: readonly string[] } | { kind: 'per-repo' };
+
+/** The owner of a token and what the token may do. */
+export interface TokenOwner {
+  account: CodeHostAccount;
+  capability: TokenCapability;
 }
 
 /** The code hosting platform as services see it. Every method rejects with a `CodeHostError` on failure. */
 export interface CodeHost {
-  /** The user who owns the token. */
-  currentUser(token: string): Promise<CodeHostAccount>;
-  /** The user's own account first, then every organisation they are a member of. */
-  accounts(token: string): Promise<CodeHostAccount[]>;
+  /** The user who owns the token, and the token's capability. */
+  currentUser(token: string): Promise<TokenOwner>;
+  /** Every organisation the token's user is a member of. */
+  organisations(token: string): Promise<CodeHostAccount[]>;
   /** Every repo of `account` the token can see (all pages), with the caller's permission. */
   listRepos(token: string, account: CodeHostAccount): Promise<CodeHostRepo[]>;
   /** One repo by its numeric id, or undefined when it does not exist or the token cannot see it. */

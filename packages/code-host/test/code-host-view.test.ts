@@ -27,8 +27,8 @@ function fakeHost(failure: CodeHostError = new CodeHostError('unauthorized', 'Gi
     return answer;
   };
   const host: CodeHost = {
-    currentUser: async (token) => check(token, ALICE),
-    accounts: async (token) => check(token, [ALICE]),
+    currentUser: async (token) => check(token, { account: ALICE, capability: { kind: 'scopes' as const, scopes: ['repo'] } }),
+    organisations: async (token) => check(token, []),
     listRepos: async (token) => check(token, [repo(1)]),
     getRepo: async (token, id) => check(token, repo(id)),
     readFile: async (token) => check(token, undefined),

@@ -1,5 +1,6 @@
 import {
   DEMO_TOKEN_ALICE as ALICE,
+  DEMO_TOKENS_ALICE as ALICE_TOKENS,
   DEMO_TOKEN_BOB as BOB,
   createGitHubEmulator,
   type EmulatorFault,
@@ -10,17 +11,8 @@ import { type Listening, listen } from '@switchyard/service-kit';
 import express from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CodeHost, type CodeHostAccount, CodeHostError, createGitHubCodeHost } from '../src/index.ts';
-
-/** Rejects unless `promise` rejects with a CodeHostError; returns it. */
-async function codeHostError(promise: Promise<unknown>): Promise<CodeHostError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CodeHostError);
-  return error as CodeHostError;
-}
+import { type CodeHost, type CodeHostAccount, createGitHubCodeHost } from '../src/index.ts';
+import { codeHostError } from './code-host-error.ts';
 
 const account = (id: number, login: string, type: CodeHostAccount['type']): CodeHostAccount => ({ id, login, type });
 const ALICE_ACCOUNT = account(1001, 'alice', 'user');
@@ -55,16 +47,33 @@ describe('GitHub adapter against the emulator', () => {
     return requests.slice(start);
   }
 
-  it('currentUser and accounts: the user first, then their organisations', async () => {
-    expect(await host.currentUser(ALICE)).toEqual(ALICE_ACCOUNT);
-    expect(await host.accounts(ALICE)).toEqual([
-      ALICE_ACCOUNT,
+  it("currentUser: the user and the token's scopes; organisations: every organisation of the user", async () => {
+    expect(await host.currentUser(ALICE)).toEqual({ account: ALICE_ACCOUNT, capability: { kind: 'scopes', scopes: ['repo', 'read:org'] } });
+    expect(await host.organisations(ALICE)).toEqual([
       ACME,
       account(2002, 'globex', 'org'),
       account(2101, 'bigco', 'org'),
       account(2102, 'hugeco', 'org'),
     ]);
-    expect(await host.accounts(BOB)).toEqual([account(1002, 'bob', 'user'), account(2003, 'initech', 'org')]);
+    expect(await host.organisations(BOB)).toEqual([account(2003, 'initech', 'org')]);
+  });
+
+  it('currentUser reads what the token may do: classic scopes from X-OAuth-Scopes, none for a fine-grained token', async () => {
+    const capability = async (token: string) => (await host.currentUser(token)).capability;
+    expect(await capability(ALICE_TOKENS.readOrg)).toEqual({ kind: 'scopes', scopes: ['read:org'] });
+    expect(await capability(ALICE_TOKENS.publicRepo)).toEqual({ kind: 'scopes', scopes: ['public_repo', 'read:org'] });
+    expect(await capability(ALICE_TOKENS.contentsRead)).toEqual({ kind: 'per-repo' });
+    expect(await capability(ALICE_TOKENS.contentsWrite)).toEqual({ kind: 'per-repo' });
+  });
+
+  it('a repo as a narrower token sees it: private ones hidden without `repo`, read-only contents capped at read', async () => {
+    // acme/web-storefront (3101) is private, acme/acme-cli (3104) public; alice is an admin of acme.
+    expect(await host.getRepo(ALICE_TOKENS.publicRepo, 3101)).toBeUndefined();
+    expect((await host.getRepo(ALICE_TOKENS.publicRepo, 3104))?.permission).toBe('admin');
+    expect((await host.getRepo(ALICE_TOKENS.readOrg, 3104))?.permission).toBe('admin');
+    expect((await host.getRepo(ALICE_TOKENS.contentsRead, 3101))?.permission).toBe('read');
+    expect((await host.getRepo(ALICE_TOKENS.contentsWrite, 3101))?.permission).toBe('admin');
+    expect((await host.listRepos(ALICE_TOKENS.publicRepo, ACME)).map((r) => r.id)).toEqual([3104]);
   });
 
   it("listRepos of the user: their own repos, mapped, with admin permission; another user's account yields none", async () => {
@@ -170,7 +179,7 @@ describe('GitHub adapter against the emulator', () => {
   it('a rejected token is `unauthorized` (401) on every method; a malformed one without a request', async () => {
     const calls: Array<() => Promise<unknown>> = [
       () => host.currentUser('revoked-token'),
-      () => host.accounts('revoked-token'),
+      () => host.organisations('revoked-token'),
       () => host.listRepos('revoked-token', ACME),
       () => host.listRepos('revoked-token', ALICE_ACCOUNT),
       () => host.getRepo('revoked-token', 3001),
@@ -219,13 +228,13 @@ describe('GitHub adapter against the emulator', () => {
 
   it('a short rate-limit wait is waited out once, then the call succeeds', async () => {
     faults.push({ kind: 'rate-limit', resetInSeconds: 0 });
-    const paths = await requestsDuring(async () => expect(await host.currentUser(ALICE)).toEqual(ALICE_ACCOUNT));
+    const paths = await requestsDuring(async () => expect((await host.currentUser(ALICE)).account).toEqual(ALICE_ACCOUNT));
     expect(paths).toEqual(['/user', '/user']);
   }, 10_000);
 
   it('5xx answers are retried (2 retries), then `unavailable` with the status', async () => {
     faults.push({ kind: 'status', status: 502 });
-    expect(await requestsDuring(async () => expect(await host.currentUser(ALICE)).toEqual(ALICE_ACCOUNT))).toHaveLength(2);
+    expect(await requestsDuring(async () => expect((await host.currentUser(ALICE)).account).toEqual(ALICE_ACCOUNT))).toHaveLength(2);
     faults.push({ kind: 'status', status: 502 }, { kind: 'status', status: 500 }, { kind: 'status', status: 503, retryAfterSeconds: 30 });
     const paths = await requestsDuring(async () => {
       const error = await codeHostError(host.currentUser(ALICE));
@@ -295,7 +304,7 @@ describe('GitHub adapter with a GitHub Enterprise style base URL', () => {
 
   it('calls and paginates under the /api/v3 prefix', async () => {
     const host = createGitHubCodeHost({ baseUrl: `${server.url}/api/v3/`, logger: pino({ level: 'silent' }) });
-    expect(await host.currentUser(ALICE)).toEqual(ALICE_ACCOUNT);
+    expect((await host.currentUser(ALICE)).account).toEqual(ALICE_ACCOUNT);
     expect(await host.listRepos(ALICE, account(2101, 'bigco', 'org'))).toHaveLength(250);
     expect(await host.readFile(ALICE, { owner: 'acme', name: 'data-pipeline' }, 'requirements.txt')).toMatch(/^requests==/);
   });

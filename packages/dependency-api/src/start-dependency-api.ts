@@ -26,6 +26,8 @@ export interface DependencyApiConfig extends DatabaseConfig, DependencyApiLimits
   EVENTS_EXCHANGE: string;
   CODE_HOST_API_URL: string;
   CODE_HOST_TIMEOUT_MS: number;
+  /** The most bytes one code-host answer may have (the adapter's `maxResponseBytes`); its default when unset. */
+  CODE_HOST_MAX_RESPONSE_BYTES?: number | undefined;
   CODE_HOST_CACHE_TTL_MS: number;
   BODY_LIMIT_BYTES: number;
 }
@@ -120,6 +122,7 @@ export function startDependencyApi<DB>(
         baseUrl: config.CODE_HOST_API_URL,
         userAgent: `switchyard-${shape.name}`,
         timeoutMs: config.CODE_HOST_TIMEOUT_MS,
+        maxResponseBytes: config.CODE_HOST_MAX_RESPONSE_BYTES,
         logger,
       });
     const app = shape.createApp({

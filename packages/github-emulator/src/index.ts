@@ -1,5 +1,6 @@
 export * from './app.ts';
 export * from './config.ts';
 export type { EmulatorFault } from './faults.ts';
+export { GeneratedFile, type GeneratedFileInput, MAX_GENERATED_FILE_BYTES } from './files.ts';
 export * from './scale-seed.ts';
 export * from './seed.ts';

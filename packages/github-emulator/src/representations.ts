@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { fileBytes, fileSha, fileSize, type SeedFileContent } from './files.ts';
 import type { RepoRole } from './seed.ts';
 import type { EmulatedOrg, EmulatedRepo, EmulatedUser } from './world.ts';
 
@@ -26,12 +27,6 @@ function updatedAt(entry: { id: number; createdAt?: string | undefined }): strin
 /** GitHub's legacy global node id: base64 of `0<type length>:<Type><id>` (e.g. `MDQ6VXNlcjE=` for user 1). */
 export function nodeId(type: 'User' | 'Organization' | 'Repository', id: number): string {
   return Buffer.from(`0${type.length}:${type}${id}`).toString('base64');
-}
-
-/** Git's blob id of `content`: sha1 of `blob <bytes>\0<content>`. */
-export function blobSha(content: string): string {
-  const bytes = Buffer.from(content, 'utf8');
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
 type Account = { kind: 'user'; user: EmulatedUser } | { kind: 'org'; org: EmulatedOrg };
@@ -133,7 +128,7 @@ export function permissionsOf(role: RepoRole) {
 /** Size of a repository in KiB as GitHub reports it: here, of the files on its default branch. */
 function sizeKib(repo: EmulatedRepo): number {
   const files = repo.files[repo.defaultBranch] ?? {};
-  const bytes = Object.values(files).reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0);
+  const bytes = Object.values(files).reduce((sum, file) => sum + fileSize(file), 0);
   return Math.ceil(bytes / 1024);
 }
 
@@ -269,17 +264,20 @@ const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 
 /**
  * GitHub's `content-file` object: `content` is the base64 of the text in lines of 60 characters each ending with `\n`,
- * as GitHub sends it; over {@link LARGEST_INLINE_FILE_BYTES} the content is empty with `encoding: "none"`.
+ * as GitHub sends it; over {@link LARGEST_INLINE_FILE_BYTES} the content is empty with `encoding: "none"` and `size`
+ * the real size (https://docs.github.com/rest/repos/contents#get-repository-content: files of 1-100 MB only through
+ * the raw media type), so a generated file that large is never built.
  */
-export function contentFile(urls: Urls, repo: EmulatedRepo, ref: string, path: string, text: string) {
-  const bytes = Buffer.from(text, 'utf8');
-  const sha = blobSha(text);
-  const inline = bytes.length <= LARGEST_INLINE_FILE_BYTES;
-  const content = inline ? (bytes.toString('base64').match(/.{1,60}/g) ?? []).map((line) => `${line}\n`).join('') : '';
+export function contentFile(urls: Urls, repo: EmulatedRepo, ref: string, path: string, file: SeedFileContent) {
+  const size = fileSize(file);
+  const sha = fileSha(file);
+  const inline = size <= LARGEST_INLINE_FILE_BYTES;
+  const base64 = inline ? fileBytes(file).toString('base64') : '';
+  const content = (base64.match(/.{1,60}/g) ?? []).map((line) => `${line}\n`).join('');
   return {
     type: 'file' as const,
     encoding: inline ? 'base64' : 'none',
-    size: bytes.length,
+    size,
     name: baseName(path),
     path,
     content,
@@ -289,12 +287,12 @@ export function contentFile(urls: Urls, repo: EmulatedRepo, ref: string, path: s
 }
 
 /** One entry of a directory listing (GitHub's `content-directory` items): a file or a sub-directory. */
-export function directoryEntry(urls: Urls, repo: EmulatedRepo, ref: string, path: string, file: string | undefined) {
+export function directoryEntry(urls: Urls, repo: EmulatedRepo, ref: string, path: string, file: SeedFileContent | undefined) {
   if (file !== undefined) {
-    const sha = blobSha(file);
+    const sha = fileSha(file);
     return {
       type: 'file',
-      size: Buffer.byteLength(file, 'utf8'),
+      size: fileSize(file),
       name: baseName(path),
       path,
       sha,

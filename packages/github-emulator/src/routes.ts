@@ -1,4 +1,5 @@
 import type { Express, Request, RequestHandler, Response } from 'express';
+import { type SeedFileContent, sendRawFile } from './files.ts';
 import {
   apiBaseOf,
   badCredentials,
@@ -25,7 +26,7 @@ import {
   type Urls,
 } from './representations.ts';
 import type { RepoRole } from './seed.ts';
-import type { Affiliation, EmulatedAccount, EmulatedRepo, EmulatedUser, World } from './world.ts';
+import type { Affiliation, EmulatedAccount, EmulatedCredential, EmulatedRepo, EmulatedUser, World } from './world.ts';
 
 /** What the routes need: the indexed seed, the rate limiters and the web root for `html_url`s. */
 export interface RouteContext {
@@ -37,7 +38,20 @@ export interface RouteContext {
   htmlBaseUrl: string;
 }
 
-const userOf = (res: Response): EmulatedUser => res.locals.user as EmulatedUser;
+const credentialOf = (res: Response): EmulatedCredential => res.locals.credential as EmulatedCredential;
+const userOf = (res: Response): EmulatedUser => credentialOf(res).user;
+
+/**
+ * What GitHub says an endpoint accepts, for the headers of an authenticated answer: `X-Accepted-OAuth-Scopes` to a
+ * classic token, `X-Accepted-GitHub-Permissions` to a fine-grained one
+ * (https://docs.github.com/rest/using-the-rest-api/troubleshooting-the-rest-api#insufficient-permission-errors).
+ */
+function acceptedBy(path: string): { scopes: string; permissions: string } {
+  if (path === '/user') return { scopes: '', permissions: '' };
+  if (path === '/user/orgs') return { scopes: 'admin:org, read:org, repo, user, write:org', permissions: '' };
+  if (/^\/repos\/[^/]+\/[^/]+\/contents/.test(path)) return { scopes: '', permissions: 'contents=read' };
+  return { scopes: '', permissions: 'metadata=read' };
+}
 const urlsOf = (req: Request, context: RouteContext): Urls => ({ apiBase: apiBaseOf(req), htmlBase: context.htmlBaseUrl });
 
 /**
@@ -48,15 +62,22 @@ const urlsOf = (req: Request, context: RouteContext): Urls => ({ apiBase: apiBas
 function authenticate(context: RouteContext): RequestHandler {
   return (req, res, next) => {
     const token = tokenOf(req);
-    const user = token === undefined ? undefined : context.world.userByToken(token);
-    if (!user) {
+    const credential = token === undefined ? undefined : context.world.credential(token);
+    if (!credential) {
       res.set(rateLimitHeaders(context.anonymousLimiter.take(`ip:${req.ip}`)));
       throw badCredentials();
     }
+    const { user, grant } = credential;
     const state = context.limiter.take(`user:${user.id}`);
     res.set(rateLimitHeaders(state));
+    const accepted = acceptedBy(req.path);
+    if (grant.kind === 'classic') {
+      res.set({ 'x-oauth-scopes': grant.scopes.join(', '), 'x-accepted-oauth-scopes': accepted.scopes });
+    } else if (accepted.permissions !== '') {
+      res.set('x-accepted-github-permissions', accepted.permissions);
+    }
     if (state.exceeded) throw new GitHubApiError(403, `API rate limit exceeded for user ID ${user.id}.`, DOCS.rateLimits);
-    res.locals.user = user;
+    res.locals.credential = credential;
     next();
   };
 }
@@ -101,10 +122,14 @@ function ownerOf(world: World, repo: EmulatedRepo): EmulatedAccount {
   return owner;
 }
 
-/** A repo with the caller's role, or undefined when the caller cannot see it. */
-function visible(world: World, user: EmulatedUser, repo: EmulatedRepo | undefined): { repo: EmulatedRepo; role: RepoRole } | undefined {
+/** A repo with the role the caller's token has on it, or undefined when the token cannot see it. */
+function visible(
+  world: World,
+  credential: EmulatedCredential,
+  repo: EmulatedRepo | undefined,
+): { repo: EmulatedRepo; role: RepoRole } | undefined {
   if (!repo) return undefined;
-  const role = world.roleOn(user, repo);
+  const role = world.roleThrough(credential, repo);
   return role === undefined ? undefined : { repo, role };
 }
 
@@ -169,7 +194,7 @@ export function mountGitHubRoutes(app: Express, context: RouteContext): void {
       .repos()
       .filter((repo) => [...world.affiliations(user, repo)].some((a) => affiliations.has(a)))
       .filter((repo) => visibility === undefined || visibility === 'all' || repo.private === (visibility === 'private'))
-      .flatMap((repo) => visible(world, user, repo) ?? []);
+      .flatMap((repo) => visible(world, credentialOf(res), repo) ?? []);
     const urls = urlsOf(req, context);
     sendPage(req, res, sortRepos(entries, sort, direction), ({ repo, role }) => repository(urls, repo, ownerOf(world, repo), role));
   });
@@ -185,7 +210,7 @@ export function mountGitHubRoutes(app: Express, context: RouteContext): void {
     const direction = oneOf(req, 'direction', DIRECTIONS, docs);
     const entries = world
       .reposOf(account.org.login)
-      .flatMap((repo) => visible(world, user, repo) ?? [])
+      .flatMap((repo) => visible(world, credentialOf(res), repo) ?? [])
       .filter(({ repo }) => {
         switch (type) {
           case 'public':
@@ -209,7 +234,7 @@ export function mountGitHubRoutes(app: Express, context: RouteContext): void {
   // Undocumented but stable: the repository by id, as `GET /repos/{owner}/{repo}` returns it (full-repository).
   app.get('/repositories/:id', auth, (req, res) => {
     const id = /^\d{1,15}$/.test(String(req.params.id)) ? Number(req.params.id) : Number.NaN;
-    const found = visible(world, userOf(res), world.repoById(id));
+    const found = visible(world, credentialOf(res), world.repoById(id));
     if (!found) throw notFound(DOCS.repo);
     sendOne(res, fullRepository(urlsOf(req, context), found.repo, ownerOf(world, found.repo), found.role));
   });
@@ -217,7 +242,7 @@ export function mountGitHubRoutes(app: Express, context: RouteContext): void {
   // https://docs.github.com/rest/repos/contents#get-repository-content
   app.get('/repos/:owner/:repo/contents{/*path}', auth, (req, res) => {
     const docs = DOCS.contents;
-    const found = visible(world, userOf(res), world.repoByName(String(req.params.owner), String(req.params.repo)));
+    const found = visible(world, credentialOf(res), world.repoByName(String(req.params.owner), String(req.params.repo)));
     if (!found) throw notFound(docs);
     const { repo } = found;
     const segments = (req.params as { path?: string[] | string }).path ?? [];
@@ -234,14 +259,14 @@ export function mountGitHubRoutes(app: Express, context: RouteContext): void {
     if (file !== undefined) {
       if (rawAccept.test(req.headers.accept ?? '')) {
         res.setHeader('cache-control', 'private, max-age=60, s-maxage=60');
-        res.status(200).type('application/vnd.github.raw; charset=utf-8').send(file);
+        sendRawFile(res, file);
         return;
       }
       sendOne(res, contentFile(urls, repo, ref, path, file));
       return;
     }
     const prefix = path === '' ? '' : `${path}/`;
-    const children = new Map<string, string | undefined>();
+    const children = new Map<string, SeedFileContent | undefined>();
     for (const [filePath, text] of Object.entries(files)) {
       if (!filePath.startsWith(prefix)) continue;
       const rest = filePath.slice(prefix.length);

@@ -2,6 +2,17 @@ import { generateRepos, loadDemoSeed, type SeedInput } from './seed.ts';
 
 /** The demo seed's token of `alice` (a member of every demo organisation). */
 export const DEMO_TOKEN_ALICE = 'demo-token-alice';
+/**
+ * The demo seed's other tokens of `alice`, one per kind of grant: classic tokens with only `read:org`, and with
+ * `public_repo` and `read:org`; fine-grained tokens with read-only and with read-write repository contents.
+ * (Her main token is classic with `repo` and `read:org`.)
+ */
+export const DEMO_TOKENS_ALICE = Object.freeze({
+  readOrg: 'demo-token-alice-read-org',
+  publicRepo: 'demo-token-alice-public-repo',
+  contentsRead: 'demo-token-alice-contents-read',
+  contentsWrite: 'demo-token-alice-contents-write',
+});
 /** The demo seed's token of `bob`. */
 export const DEMO_TOKEN_BOB = 'demo-token-bob';
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { SeedFile } from './files.ts';
 
 /** GitHub's login rules: 1–39 letters, digits or single hyphens, not starting with a hyphen. */
 const Login = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, 'must be a GitHub login (letters, digits, hyphens; at most 39)');
@@ -11,11 +12,38 @@ const Timestamp = z.iso.datetime({ offset: true });
 export const RepoRole = z.enum(['read', 'triage', 'write', 'maintain', 'admin']);
 export type RepoRole = z.output<typeof RepoRole>;
 
-/** A user with a personal access token (`token`) the emulator accepts as `Authorization: token <token>` or `Bearer <token>`. */
+const TokenText = z.string().regex(/^[\x21-\x7e]+$/, 'must be visible ASCII without spaces');
+
+/**
+ * What a token itself may do, as GitHub models it:
+ * - `classic`: a personal access token (classic) or OAuth token with OAuth `scopes` (`repo`, `public_repo`, `read:org`,
+ *   ...), sent back in `X-OAuth-Scopes` on every answer. Without `repo` it cannot see private repositories; the
+ *   `permissions` object of a repository still shows the user's role
+ *   (https://docs.github.com/apps/oauth-apps/building-oauth-apps/scopes-for-oauth-apps).
+ * - `fine-grained`: a fine-grained personal access token with the repository permission `contents` (`read` or `write`),
+ *   on every repository the user reaches. No `X-OAuth-Scopes`; what it may do on a repository shows in that
+ *   repository's `permissions` as seen through it (read-only contents caps the role at read)
+ *   (https://docs.github.com/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens).
+ */
+export const TokenGrant = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('classic'), scopes: z.array(z.string().regex(/^[a-z_:]+$/, 'must be an OAuth scope name')) }),
+  z.strictObject({ kind: z.literal('fine-grained'), contents: z.enum(['read', 'write']) }),
+]);
+export type TokenGrant = z.output<typeof TokenGrant>;
+
+/** The grant of a user's main `token` when the seed gives none: a classic token with `repo` and `read:org`. */
+export const DEFAULT_TOKEN_GRANT: TokenGrant = Object.freeze({ kind: 'classic', scopes: Object.freeze(['repo', 'read:org']) as string[] });
+
+/**
+ * A user with a personal access token (`token`, with `grant`, by default {@link DEFAULT_TOKEN_GRANT}) the emulator
+ * accepts as `Authorization: token <token>` or `Bearer <token>`, and optionally more `tokens` with their own grants.
+ */
 export const SeedUser = z.strictObject({
   id: AccountId,
   login: Login,
-  token: z.string().regex(/^[\x21-\x7e]+$/, 'must be visible ASCII without spaces'),
+  token: TokenText,
+  grant: TokenGrant.default(DEFAULT_TOKEN_GRANT),
+  tokens: z.array(z.strictObject({ token: TokenText, grant: TokenGrant })).default([]),
   name: z.string().min(1).optional(),
   email: z.email().optional(),
   createdAt: Timestamp.optional(),
@@ -37,7 +65,8 @@ export const SeedOrganization = z.strictObject({
 
 /**
  * A repository owned by a user or an organisation (`owner` is its login). `collaborators` grants users a role;
- * `files` holds file contents by ref (branch, tag or commit sha) then by path (`src/app.ts`, no leading slash).
+ * `files` holds file contents by ref (branch, tag or commit sha) then by path (`src/app.ts`, no leading slash): the text,
+ * or a generated file (`{ size, pattern }`, see `GeneratedFile` in `files.ts`) made on request and never held in memory whole.
  */
 export const SeedRepo = z.strictObject({
   id: z.number().int().positive(),
@@ -53,7 +82,7 @@ export const SeedRepo = z.strictObject({
   files: z
     .record(
       z.string().min(1),
-      z.record(z.string().regex(/^(?!\/)(?!.*\/\/)(?!.*\/$).+$/, 'must be a relative file path without empty segments'), z.string()),
+      z.record(z.string().regex(/^(?!\/)(?!.*\/\/)(?!.*\/$).+$/, 'must be a relative file path without empty segments'), SeedFile),
     )
     .default({}),
   createdAt: Timestamp.optional(),
@@ -88,6 +117,10 @@ export const Seed = z
       accountIds.add(user.id);
       logins.set(user.login.toLowerCase(), 'user');
       tokens.add(user.token);
+      user.tokens.forEach(({ token }, j) => {
+        if (tokens.has(token)) issue(['users', i, 'tokens', j, 'token'], 'duplicate token');
+        tokens.add(token);
+      });
     });
     seed.organizations.forEach((org, i) => {
       if (accountIds.has(org.id)) issue(['organizations', i, 'id'], `duplicate account id ${org.id}`);

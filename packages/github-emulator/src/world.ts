@@ -1,4 +1,4 @@
-import type { ParsedSeed, RepoRole } from './seed.ts';
+import type { ParsedSeed, RepoRole, TokenGrant } from './seed.ts';
 
 /** A user of the seed. */
 export type EmulatedUser = ParsedSeed['users'][number];
@@ -6,6 +6,11 @@ export type EmulatedUser = ParsedSeed['users'][number];
 export type EmulatedOrg = ParsedSeed['organizations'][number];
 /** A repository of the seed. */
 export type EmulatedRepo = ParsedSeed['repos'][number];
+/** A token the seed knows: its user and what the token itself may do. */
+export interface EmulatedCredential {
+  user: EmulatedUser;
+  grant: TokenGrant;
+}
 /** An account (user or organisation) with its kind. */
 export type EmulatedAccount = { kind: 'user'; user: EmulatedUser } | { kind: 'org'; org: EmulatedOrg };
 
@@ -25,6 +30,8 @@ function higher(a: RepoRole | undefined, b: RepoRole | undefined): RepoRole | un
 export interface World {
   readonly seed: ParsedSeed;
   userByToken(token: string): EmulatedUser | undefined;
+  /** The user and grant of `token` (a user's main token or one of their extra `tokens`), or undefined. */
+  credential(token: string): EmulatedCredential | undefined;
   account(login: string): EmulatedAccount | undefined;
   repoById(id: number): EmulatedRepo | undefined;
   repoByName(owner: string, name: string): EmulatedRepo | undefined;
@@ -40,6 +47,12 @@ export interface World {
    * for any public repo (GitHub's rule: the most permissive grant wins).
    */
   roleOn(user: EmulatedUser, repo: EmulatedRepo): RepoRole | undefined;
+  /**
+   * The role a request made with `credential` has on `repo`, or undefined when it cannot see it: the user's
+   * {@link World.roleOn}, then the token's grant: a classic token without the `repo` scope sees no private repository;
+   * a fine-grained token with read-only contents is capped at read.
+   */
+  roleThrough(credential: EmulatedCredential, repo: EmulatedRepo): RepoRole | undefined;
   /** How `user` reaches `repo` (owner, collaborator, organisation membership); empty when only through it being public. */
   affiliations(user: EmulatedUser, repo: EmulatedRepo): Set<Affiliation>;
 }
@@ -47,7 +60,12 @@ export interface World {
 /** Indexes a validated seed. The seed is read, never changed. */
 export function createWorld(seed: ParsedSeed): World {
   const lower = (value: string) => value.toLowerCase();
-  const usersByToken = new Map(seed.users.map((user) => [user.token, user]));
+  const credentials = new Map<string, EmulatedCredential>(
+    seed.users.flatMap((user) => [
+      [user.token, { user, grant: user.grant }] as const,
+      ...user.tokens.map(({ token, grant }) => [token, { user, grant }] as const),
+    ]),
+  );
   const accounts = new Map<string, EmulatedAccount>([
     ...seed.users.map((user): [string, EmulatedAccount] => [lower(user.login), { kind: 'user', user }]),
     ...seed.organizations.map((org): [string, EmulatedAccount] => [lower(org.login), { kind: 'org', org }]),
@@ -76,9 +94,16 @@ export function createWorld(seed: ParsedSeed): World {
     return account.org.defaultRepoPermission === 'none' ? undefined : account.org.defaultRepoPermission;
   }
 
+  function roleOn(user: EmulatedUser, repo: EmulatedRepo): RepoRole | undefined {
+    if (lower(repo.owner) === lower(user.login)) return 'admin';
+    const granted = higher(collaborators.get(repo.id)?.get(lower(user.login)), membershipGrant(user, repo));
+    return higher(granted, repo.private ? undefined : 'read');
+  }
+
   return {
     seed,
-    userByToken: (token) => usersByToken.get(token),
+    userByToken: (token) => credentials.get(token)?.user,
+    credential: (token) => credentials.get(token),
     account: (login) => accounts.get(lower(login)),
     repoById: (id) => reposById.get(id),
     repoByName: (owner, name) => reposByName.get(lower(`${owner}/${name}`)),
@@ -86,10 +111,12 @@ export function createWorld(seed: ParsedSeed): World {
     repos: () => seed.repos,
     orgsOf: (user) =>
       seed.organizations.filter((org) => memberships.get(lower(org.login))?.has(lower(user.login))).sort((a, b) => a.id - b.id),
-    roleOn(user, repo) {
-      if (lower(repo.owner) === lower(user.login)) return 'admin';
-      const granted = higher(collaborators.get(repo.id)?.get(lower(user.login)), membershipGrant(user, repo));
-      return higher(granted, repo.private ? undefined : 'read');
+    roleOn,
+    roleThrough({ user, grant }, repo) {
+      const role = roleOn(user, repo);
+      if (role === undefined) return undefined;
+      if (grant.kind === 'classic') return repo.private && !grant.scopes.includes('repo') ? undefined : role;
+      return grant.contents === 'read' ? 'read' : role;
     },
     affiliations(user, repo) {
       const found = new Set<Affiliation>();

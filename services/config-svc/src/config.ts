@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_RESPONSE_BYTES } from '@switchyard/code-host';
 import { DOMAIN_EVENTS_EXCHANGE } from '@switchyard/contracts';
 import { dependencyApiLimitsEnv } from '@switchyard/dependency-api';
 import { baseServiceEnv, databaseEnv, envPort, parseConfig } from '@switchyard/service-kit';
@@ -13,6 +14,11 @@ export const ConfigServiceEnv = z.object({
   CODE_HOST_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.github.com'),
   /** Timeout of one code-host request, ms. */
   CODE_HOST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
+   * The most bytes one code-host answer, and one file read through it, may have (default 5 MiB): a bigger one is
+   * refused (`too_large`) without being read past the limit.
+   */
+  CODE_HOST_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1_024).max(1_073_741_824).default(DEFAULT_MAX_RESPONSE_BYTES),
   /** How long what the code host said about a token (its user, accounts, repos, permissions) is reused, ms. */
   CODE_HOST_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   /**

@@ -1,4 +1,5 @@
 import { AccountsDocument, ReposDocument, UpdateConfigDocument } from '@switchyard/contracts';
+import { DEMO_TOKENS_ALICE as ALICE_TOKENS } from '@switchyard/github-emulator';
 import { request } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, BIGCO, BOB, type ConfigHarness, startConfigHarness } from './harness.ts';
@@ -191,6 +192,37 @@ describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () =
       expectEnvelope(await call('POST', '/update_configs', ALICE, newConfig(3203, 2002)), 403, /write or admin/);
       expect((await call('POST', '/update_configs', ALICE, newConfig(3201, 2002))).status).toBe(201);
       expectEnvelope(await call('POST', '/update_configs', ALICE, newConfig(3201, 2001)), 400, /does not belong/);
+    });
+
+    it('checks what the token may do, not only its user: classic scopes and fine-grained permissions (403 naming what is missing)', async () => {
+      // alice is an admin of acme: acme/acme-cli (3104) is public, acme/web-storefront (3101) private.
+      expectEnvelope(
+        await call('POST', '/update_configs', ALICE_TOKENS.readOrg, newConfig(3104, 2001)),
+        403,
+        /^This access token lacks the 'repo' scope, which changing update configs of acme\/acme-cli needs$/,
+      );
+      const seen = ReposDocument.parse(
+        (await call('GET', '/repos?account-id=2001&account-type=org&installation-state=inactive', ALICE_TOKENS.readOrg)).body,
+      );
+      expect(seen.data.map((r) => r.id)).toEqual(['3104']);
+      expectEnvelope(await call('POST', '/update_configs', ALICE_TOKENS.publicRepo, newConfig(3101, 2001)), 404, /No repo 3101/);
+      const publicRepo = await call('POST', '/update_configs', ALICE_TOKENS.publicRepo, newConfig(3104, 2001, { directory: '/scopes' }));
+      expect(publicRepo.status, publicRepo.text).toBe(201);
+      expectEnvelope(
+        await call('POST', '/update_configs', ALICE_TOKENS.contentsRead, newConfig(3101, 2001, { directory: '/scopes' })),
+        403,
+        /with this access token the permission is read \(a fine-grained token needs the Contents: write permission\)/,
+      );
+      const configId = publicRepo.body.data.id;
+      expect((await call('GET', `/update_configs/${configId}`, ALICE_TOKENS.contentsRead)).status).toBe(200);
+      expectEnvelope(
+        await call('PATCH', `/update_configs/${configId}`, ALICE_TOKENS.readOrg, { 'update-schedule': 'weekly' }),
+        403,
+        /lacks the 'repo' scope/,
+      );
+      expectEnvelope(await call('DELETE', `/update_configs/${configId}`, ALICE_TOKENS.contentsRead), 403, /Contents: write/);
+      const written = await call('POST', '/update_configs', ALICE_TOKENS.contentsWrite, newConfig(3101, 2001, { directory: '/scopes' }));
+      expect(written.status, written.text).toBe(201);
     });
 
     it("never lets one user configure another's repos", async () => {

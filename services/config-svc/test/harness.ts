@@ -47,7 +47,7 @@ export function countingCodeHost(inner: CodeHost, calls: CodeHostCall[]): CodeHo
     };
   return {
     currentUser: record('currentUser', inner.currentUser),
-    accounts: record('accounts', inner.accounts),
+    organisations: record('organisations', inner.organisations),
     listRepos: record('listRepos', inner.listRepos),
     getRepo: record('getRepo', inner.getRepo),
     readFile: record('readFile', inner.readFile),

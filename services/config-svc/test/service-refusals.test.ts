@@ -20,7 +20,13 @@ import { createUpdateConfig } from '../src/update-configs/update-config.service.
 const ALICE: CodeHostAccount = { id: 1001, login: 'alice', type: 'user' };
 const ACME: CodeHostAccount = { id: 2001, login: 'acme', type: 'org' };
 const GLOBEX: CodeHostAccount = { id: 2002, login: 'globex', type: 'org' };
-const caller: Caller = { token: 't', tokenHash: 'h', user: ALICE, accounts: [ALICE, ACME, GLOBEX] };
+const caller: Caller = {
+  token: 't',
+  tokenHash: 'h',
+  user: ALICE,
+  accounts: [ALICE, ACME, GLOBEX],
+  capability: { kind: 'scopes', scopes: ['repo'] },
+};
 
 const repo = (id: number, owner: CodeHostAccount, permission: RepoPermission): CodeHostRepo => ({
   id,
@@ -38,8 +44,8 @@ const repo = (id: number, owner: CodeHostAccount, permission: RepoPermission): C
 const REPOS = [repo(3101, ACME, 'write'), repo(3201, GLOBEX, 'write'), repo(3203, GLOBEX, 'read')];
 
 const codeHost: CodeHost = {
-  currentUser: async () => ALICE,
-  accounts: async () => caller.accounts,
+  currentUser: async () => ({ account: ALICE, capability: caller.capability }),
+  organisations: async () => [ACME, GLOBEX],
   listRepos: async (_token, account) => REPOS.filter((r) => r.owner.id === account.id),
   getRepo: async (_token, id) => REPOS.find((r) => r.id === id),
   readFile: async () => undefined,

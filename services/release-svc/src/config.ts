@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_RESPONSE_BYTES } from '@switchyard/code-host';
 import { DOMAIN_EVENTS_EXCHANGE } from '@switchyard/contracts';
 import { dependencyApiLimitsEnv } from '@switchyard/dependency-api';
 import { baseServiceEnv, databaseEnv, envPort, parseConfig } from '@switchyard/service-kit';
@@ -19,6 +20,11 @@ export const ReleaseEnv = z.object({
    */
   CODE_HOST_TOKEN: z.string().min(1).optional(),
   CODE_HOST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
+   * The most bytes one code-host answer, and one file read through it, may have (default 5 MiB): a bigger one is
+   * refused (`too_large`) without being read past the limit.
+   */
+  CODE_HOST_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1_024).max(1_073_741_824).default(DEFAULT_MAX_RESPONSE_BYTES),
   CODE_HOST_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   /**
    * Rejected tokens remembered (`AUTH_REJECTED_TTL_MS`), failed authentications per client address

@@ -80,6 +80,8 @@ export async function startReleaseWorker(
         // The scan retries a batch on `rate_limited`; the throttling queue would cap this process at ~100 repos/s.
         throttle: false,
         timeoutMs: config.CODE_HOST_TIMEOUT_MS,
+        // A file bigger than this (a huge lockfile) fails its config instead of filling the worker's memory.
+        maxResponseBytes: config.CODE_HOST_MAX_RESPONSE_BYTES,
         logger,
       });
     const consumers = await startReleaseConsumers(bus, { db, codeHost, token, logger, config });

@@ -31,7 +31,7 @@ describe("release-svc's API against brute force", () => {
       };
       const codeHost: CodeHost = {
         currentUser: (token) => counted(token).currentUser(token),
-        accounts: (token) => counted(token).accounts(token),
+        organisations: (token) => counted(token).organisations(token),
         listRepos: (token, account) => counted(token).listRepos(token, account),
         getRepo: (token, id) => counted(token).getRepo(token, id),
         readFile: (token, repo, path, ref) => counted(token).readFile(token, repo, path, ref),

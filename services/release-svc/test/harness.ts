@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EventEnvelope, UpdateConfigState } from '@switchyard/contracts';
-import { loadDemoSeed, startGitHubEmulator } from '@switchyard/github-emulator';
+import { loadDemoSeed, type SeedInput, startGitHubEmulator } from '@switchyard/github-emulator';
 import { createAmqpBus, type MessageBus } from '@switchyard/messaging';
 import { createLogger, startService } from '@switchyard/service-kit';
 import { createTestDatabase, publishEvents, tapEvents, waitFor } from '@switchyard/service-kit/testing';
@@ -32,11 +32,27 @@ export interface ReleaseHarness {
   close: () => Promise<void>;
 }
 
+/** A repo a test configures: its organisation's id, `owner/name` and default branch. */
+export interface TestRepo {
+  accountId: number;
+  fullName: string;
+  defaultBranch: string;
+}
+
+/** How a {@link ReleaseHarness} departs from the defaults. */
+export interface ReleaseHarnessOptions {
+  /** The emulator's seed; default the demo seed. */
+  seed?: SeedInput;
+  /** Repos of that seed that `configure` may name, besides {@link DEMO_REPOS}, by id. */
+  repos?: Record<number, TestRepo>;
+}
+
 /** Starts a {@link ReleaseHarness} (what it started is closed again when a step fails). Call from `beforeAll`. */
-export function startReleaseHarness(label: string): Promise<ReleaseHarness> {
+export function startReleaseHarness(label: string, options: ReleaseHarnessOptions = {}): Promise<ReleaseHarness> {
+  const repos: Record<number, TestRepo> = { ...DEMO_REPOS, ...options.repos };
   return startService(async (scope) => {
     const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
-    const emulator = scope.use(await startGitHubEmulator({ seed: loadDemoSeed(), logger }));
+    const emulator = scope.use(await startGitHubEmulator({ seed: options.seed ?? loadDemoSeed(), logger }));
     const database = await createTestDatabase(inject('databaseUrl'), label);
     scope.defer(() => database.drop());
     const suffix = `${label}.${randomBytes(4).toString('hex')}`;
@@ -64,8 +80,8 @@ export function startReleaseHarness(label: string): Promise<ReleaseHarness> {
     return {
       releaseUrl: api.url,
       configure: async (c: TestConfig) => {
-        const repo = DEMO_REPOS[c.repoId];
-        if (!repo) throw new Error(`repo ${c.repoId} is not in the demo seed`);
+        const repo = repos[c.repoId];
+        if (!repo) throw new Error(`repo ${c.repoId} is not a repo the harness knows`);
         const state = updateConfigState({
           id: c.id,
           repoId: c.repoId,
@@ -102,7 +118,7 @@ export function startReleaseHarness(label: string): Promise<ReleaseHarness> {
 }
 
 /** Repos of the demo seed the tests configure (organisation repos: notifications scan organisations only). */
-export const DEMO_REPOS: Record<number, { accountId: number; fullName: string; defaultBranch: string }> = {
+export const DEMO_REPOS: Record<number, TestRepo> = {
   3101: { accountId: 2001, fullName: 'acme/web-storefront', defaultBranch: 'main' },
   3102: { accountId: 2001, fullName: 'acme/billing-api', defaultBranch: 'main' },
   3103: { accountId: 2001, fullName: 'acme/data-pipeline', defaultBranch: 'main' },

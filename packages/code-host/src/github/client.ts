@@ -19,6 +19,8 @@ export interface ClientSettings {
   throttle: boolean;
   retries: number;
   retryBaseDelayMs: number;
+  /** The most bytes one answer's body may have (see `GitHubCodeHostOptions.maxResponseBytes`). */
+  maxResponseBytes: number;
   logger: Logger;
 }
 
@@ -48,26 +50,98 @@ export function isTimeout(error: unknown): error is Error & { timeoutMs: number 
   return (error as { codeHostTimeout?: unknown } | null)?.codeHostTimeout === true;
 }
 
+/**
+ * Thrown by the client's fetch when an answer's body is bigger than `limitBytes`: its `Content-Length` said so
+ * (`sizeBytes`), or reading it passed the limit. Named `AbortError` with an empty `request` for the same reasons as
+ * {@link GitHubTimeoutError}: `@octokit/request` rethrows it as it is and `@octokit/plugin-retry` does not retry it
+ * (the same request would get the same answer). Recognised by {@link isTooLarge}.
+ */
+class GitHubResponseTooLargeError extends Error {
+  readonly limitBytes: number;
+  readonly sizeBytes: number | undefined;
+  /** The answer's HTTP status (`status` itself is overwritten with 500 by `@octokit/request`). */
+  readonly responseStatus: number;
+  readonly codeHostTooLarge = true;
+  readonly request = {};
+
+  constructor(url: string, response: Response, limitBytes: number, sizeBytes: number | undefined) {
+    super(`the answer of ${new URL(url).pathname} is over ${limitBytes} bytes${sizeBytes === undefined ? '' : ` (${sizeBytes})`}`);
+    this.name = 'AbortError';
+    this.limitBytes = limitBytes;
+    this.sizeBytes = sizeBytes;
+    this.responseStatus = response.status;
+  }
+}
+
+/** What {@link isTooLarge} recognises: the limit, the size when `Content-Length` declared it, the answer's status. */
+export interface TooLarge extends Error {
+  limitBytes: number;
+  sizeBytes: number | undefined;
+  responseStatus: number;
+}
+
+/** Is `error` the "answer too large" of a client made by {@link createOctokit}? */
+export function isTooLarge(error: unknown): error is TooLarge {
+  return (error as { codeHostTooLarge?: unknown } | null)?.codeHostTooLarge === true;
+}
+
 /** Statuses whose responses have no body (a `Response` with one of them must be built with a null body). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /**
- * `fetch` bounded by `timeoutMs` for the whole exchange: the body is read here, inside the deadline, and handed on
- * buffered. (Left to `@octokit/request`, a body cut off by the deadline would be read as an empty string, and a list
- * page as an empty page.)
+ * The body's size as `Content-Length` declares it, when that is the size of the bytes `fetch` hands on: not for a
+ * compressed body (`Content-Encoding` other than `identity`: `fetch` decodes it, and the header counts encoded bytes).
  */
-function fetchWithTimeout(timeoutMs: number): typeof fetch {
+function declaredLength(response: Response): number | undefined {
+  const encoding = response.headers.get('content-encoding');
+  if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') return undefined;
+  const length = response.headers.get('content-length');
+  return length !== null && /^\s*\d+\s*$/.test(length) ? Number(length) : undefined;
+}
+
+/**
+ * The body of `response`, at most `maxBytes`: refused at once when `Content-Length` declares more, else read chunk by
+ * chunk with a running count and given up as soon as the count passes `maxBytes` (nothing past the limit is kept).
+ * @throws GitHubResponseTooLargeError over the limit (the caller aborts the request)
+ */
+async function readBounded(response: Response, maxBytes: number, url: string): Promise<Uint8Array> {
+  const declared = declaredLength(response);
+  if (declared !== undefined && declared > maxBytes) throw new GitHubResponseTooLargeError(url, response, maxBytes, declared);
+  if (!response.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of response.body) {
+    total += chunk.byteLength;
+    if (total > maxBytes) throw new GitHubResponseTooLargeError(url, response, maxBytes, declared);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * `fetch` bounded in time and size for the whole exchange: the body is read here, inside the `timeoutMs` deadline
+ * and within `maxBytes` (see {@link readBounded}), and handed on buffered. (Left to `@octokit/request`, a body cut off
+ * by the deadline would be read as an empty string, and a list page as an empty page.) An answer over the limit
+ * aborts the request, so the connection stops carrying it.
+ */
+function boundedFetch(timeoutMs: number, maxBytes: number): typeof fetch {
   return async (input, init = {}) => {
+    const url = String(input instanceof Request ? input.url : input);
     const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    const cutOff = new AbortController();
+    const signal = AbortSignal.any([timeout, cutOff.signal, ...(init.signal ? [init.signal] : [])]);
     try {
       const response = await fetch(input, { ...init, signal });
-      const body = NULL_BODY_STATUSES.has(response.status) ? null : await response.arrayBuffer();
+      const body = NULL_BODY_STATUSES.has(response.status) ? null : await readBounded(response, maxBytes, url);
       const buffered = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
       Object.defineProperty(buffered, 'url', { value: response.url });
       return buffered;
     } catch (error) {
-      if (timeout.aborted) throw new GitHubTimeoutError(String(input instanceof Request ? input.url : input), timeoutMs);
+      if (isTooLarge(error)) {
+        cutOff.abort();
+        throw error;
+      }
+      if (timeout.aborted) throw new GitHubTimeoutError(url, timeoutMs);
       throw error;
     }
   };
@@ -83,7 +157,9 @@ function tokenId(token: string): string {
  * 5xx and network errors (`retries` times, the n-th after n² × `retryBaseDelayMs`), and the throttling plugin, which
  * waits out a primary or secondary rate limit once when GitHub says the wait is at most `maxRateLimitWaitSeconds`
  * (https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api) and otherwise lets the 403/429
- * through. Octokit's own log lines (which never carry the token) go to `logger` at debug level, warnings at warn.
+ * through. Every answer's body is read within `maxResponseBytes` (see {@link boundedFetch}); a bigger one rejects with
+ * an error {@link isTooLarge} recognises, never retried. Octokit's own log lines (which never carry the token) go to
+ * `logger` at debug level, warnings at warn.
  */
 export function createOctokit(token: string, settings: ClientSettings): GitHubClient {
   const { logger, maxRateLimitWaitSeconds } = settings;
@@ -100,7 +176,7 @@ export function createOctokit(token: string, settings: ClientSettings): GitHubCl
   const octokit = new GitHubOctokit({
     baseUrl: settings.baseUrl,
     userAgent: settings.userAgent,
-    request: { fetch: fetchWithTimeout(settings.timeoutMs) },
+    request: { fetch: boundedFetch(settings.timeoutMs, settings.maxResponseBytes) },
     log: {
       debug: (message: string) => logger.debug({ component: 'octokit' }, message),
       info: (message: string) => logger.debug({ component: 'octokit' }, message),

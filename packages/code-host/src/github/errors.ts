@@ -1,5 +1,6 @@
+import { formatBytes } from '../byte-size.ts';
 import { CodeHostError } from '../errors.ts';
-import { isTimeout } from './client.ts';
+import { isTimeout, isTooLarge } from './client.ts';
 
 /** The parts of an Octokit `RequestError` (from `@octokit/request-error`) the mapping reads. */
 interface OctokitErrorLike {
@@ -52,6 +53,7 @@ function upstreamMessage(response: OctokitErrorLike['response']): string {
 /**
  * Maps what an Octokit call threw to a {@link CodeHostError}; `what` names the call in messages (e.g. `GET /user`).
  * - the client's timeout, a network error (status 500 without response) → `unavailable`, status 0;
+ * - an answer over the client's size limit → `too_large` with `limitBytes` (and `sizeBytes` when it was declared);
  * - 401 → `unauthorized`; 403/429 that is a rate limit → `rate_limited` with `retryAfterSeconds`; other 403 and 451 → `forbidden`;
  * - 404, 410 → `not_found`; 5xx → `unavailable` (with `retryAfterSeconds` when `retry-after` was sent);
  * - any other status → `unavailable` (GitHub refused a request this adapter should not make).
@@ -59,6 +61,14 @@ function upstreamMessage(response: OctokitErrorLike['response']): string {
  */
 export function toCodeHostError(error: unknown, what: string): unknown {
   if (error instanceof CodeHostError) return error;
+  if (isTooLarge(error)) {
+    const size = error.sizeBytes === undefined ? '' : ` (${formatBytes(error.sizeBytes)})`;
+    return new CodeHostError('too_large', `GitHub ${what}: the answer is over the ${formatBytes(error.limitBytes)} limit${size}`, {
+      status: error.responseStatus,
+      limitBytes: error.limitBytes,
+      ...(error.sizeBytes === undefined ? {} : { sizeBytes: error.sizeBytes }),
+    });
+  }
   if (isTimeout(error)) {
     return new CodeHostError('unavailable', `GitHub ${what}: no answer within ${error.timeoutMs} ms`, { status: 0 });
   }

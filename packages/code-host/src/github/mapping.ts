@@ -82,3 +82,13 @@ export function fileText(json: unknown): string | null | undefined {
   if (file.encoding === 'base64' && typeof file.content === 'string') return Buffer.from(file.content, 'base64').toString('utf8');
   return null;
 }
+
+/**
+ * The `size` in bytes of a `GET /repos/{owner}/{repo}/contents/{path}` answer about a file (present whether or not the
+ * content is inline), or undefined for anything else (a directory, a body without a numeric size).
+ */
+export function fileSize(json: unknown): number | undefined {
+  if (Array.isArray(json) || typeof json !== 'object' || json === null) return undefined;
+  const file = json as { type?: unknown; size?: unknown };
+  return file.type === 'file' && typeof file.size === 'number' && Number.isFinite(file.size) ? file.size : undefined;
+}

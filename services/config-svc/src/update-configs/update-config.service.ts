@@ -1,4 +1,4 @@
-import type { Caller, CodeHostRepo, CodeHostView, RepoPermission } from '@switchyard/code-host';
+import { type Caller, type CodeHostRepo, type CodeHostView, missingWriteScope, permissionAtLeast } from '@switchyard/code-host';
 import {
   type CreateUpdateConfig,
   type PatchUpdateConfig,
@@ -25,8 +25,6 @@ import type { UpdateConfigRow } from './update-config.table.ts';
 
 type Db = Kysely<ConfigDatabase>;
 
-const RANK: Record<RepoPermission, number> = { none: 0, read: 1, write: 2, admin: 3 };
-
 /** Runs `change`, turning a taken identity into {@link AlreadyExists} with the original API's detail. */
 async function refusingDuplicates<T>(change: () => Promise<T>): Promise<T> {
   try {
@@ -41,14 +39,24 @@ async function refusingDuplicates<T>(change: () => Promise<T>): Promise<T> {
   }
 }
 
-/** @throws Forbidden unless the caller holds `needed` (or a higher) permission on `repo` */
-function requirePermission(repo: CodeHostRepo, needed: 'read' | 'write'): void {
-  if (RANK[repo.permission] < RANK[needed]) {
+/**
+ * Checks that the caller may do what `needed` asks on `repo`: the permission the code host reports for it through the
+ * caller's token (the user's role, capped by a fine-grained token's own permissions), and, to write, the token's
+ * OAuth scope (`repo`; `public_repo` for a public repo) when it is a classic token, whatever the user's role.
+ * @throws Forbidden naming what is missing: the permission on the repo, or the token's scope
+ */
+function requirePermission(caller: Caller, repo: CodeHostRepo, needed: 'read' | 'write'): void {
+  if (!permissionAtLeast(repo.permission, needed)) {
+    if (needed === 'read') throw new Forbidden(`Reading update configs of ${repo.fullName} needs read permission on it`);
     throw new Forbidden(
-      needed === 'write'
-        ? `Changing update configs of ${repo.fullName} needs write or admin permission on it`
-        : `Reading update configs of ${repo.fullName} needs read permission on it`,
+      caller.capability.kind === 'per-repo'
+        ? `Changing update configs of ${repo.fullName} needs write or admin permission on it; with this access token the permission is ${repo.permission} (a fine-grained token needs the Contents: write permission)`
+        : `Changing update configs of ${repo.fullName} needs write or admin permission on it`,
     );
+  }
+  const scope = needed === 'write' ? missingWriteScope(caller.capability, repo) : undefined;
+  if (scope) {
+    throw new Forbidden(`This access token lacks the '${scope}' scope, which changing update configs of ${repo.fullName} needs`);
   }
 }
 
@@ -72,7 +80,7 @@ export async function createUpdateConfig(db: Db, view: CodeHostView, caller: Cal
       errors: [{ pointer: '#/repo-id', detail: `does not belong to account ${input['account-id']}` }],
     });
   }
-  requirePermission(repo, 'write');
+  requirePermission(caller, repo, 'write');
   return refusingDuplicates(() =>
     db.transaction().execute(async (trx) => {
       await recordRepos(trx, [repo]);
@@ -96,7 +104,7 @@ async function authorisedConfig(db: Db, view: CodeHostView, caller: Caller, id: 
   if (!row || !stored || !caller.accounts.some((a) => a.id === stored.account_id)) throw notFound;
   const repo = await view.repo(caller, stored.id);
   if (!repo) throw notFound;
-  requirePermission(repo, needed);
+  requirePermission(caller, repo, needed);
   return { row, accountId: stored.account_id };
 }
 

@@ -36,7 +36,7 @@ export function releaseRouter(db: Kysely<ReleaseDatabase>, view: CodeHostView): 
           .status(202)
           .location(`/release_notifications/${row.id}`)
           .setHeader('preference-applied', 'return=representation')
-          .json({ data: notificationResource({ notification: row, counts: {}, problems: [] }) });
+          .json({ data: notificationResource({ notification: row, configsTotal: null, counts: {}, problems: [] }) });
         return;
       }
       res.status(204).end();
@@ -47,7 +47,7 @@ export function releaseRouter(db: Kysely<ReleaseDatabase>, view: CodeHostView): 
     .route('/release_notifications/:id')
     .get(auth, async (req, res) => {
       const id = parseInput(NotificationId, req.params.id, 'path', 'id');
-      res.json({ data: notificationResource(await viewNotification(db, callerOf(res), id)) });
+      res.json({ data: notificationResource(await viewNotification(db, view, callerOf(res), id)) });
     })
     .all(methodNotAllowed(['GET']));
 
@@ -55,7 +55,7 @@ export function releaseRouter(db: Kysely<ReleaseDatabase>, view: CodeHostView): 
     .route('/pull_request_jobs')
     .get(auth, async (req, res) => {
       const query = parseInput(PullRequestJobsQuery, req.query, 'query');
-      const page = await listCallerJobs(db, callerOf(res), {
+      const page = await listCallerJobs(db, view, callerOf(res), {
         repoId: query['repo-id'],
         dependencyName: query['dependency-name'],
         notificationId: query['notification-id'],

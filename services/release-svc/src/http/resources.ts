@@ -8,7 +8,7 @@ import type { NotificationView } from '../notifications/notification.service.ts'
  * A `release-notifications` resource, from the notification, its outcome counts and its skipped and failed results;
  * `reason` says why a `rejected` one was not scanned (null otherwise).
  */
-export function notificationResource({ notification: n, counts, problems }: NotificationView): ReleaseNotificationResource {
+export function notificationResource({ notification: n, configsTotal, counts, problems }: NotificationView): ReleaseNotificationResource {
   return {
     id: n.id,
     type: 'release-notifications',
@@ -18,7 +18,7 @@ export function notificationResource({ notification: n, counts, problems }: Noti
       'package-manager': n.package_manager,
       status: n.status,
       reason: n.reason,
-      'configs-total': n.configs_total,
+      'configs-total': configsTotal,
       'repos-scanned': Object.values(counts).reduce((sum, count) => sum + count, 0),
       'jobs-recorded': counts['job-recorded'] ?? 0,
       'repos-skipped': counts.skipped ?? 0,

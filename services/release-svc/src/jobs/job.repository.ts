@@ -55,9 +55,9 @@ export async function insertJobOnce(
     .executeTakeFirst();
 }
 
-/** Filters of a job listing; `accountIds` bounds it to the caller's accounts. */
+/** Filters of a job listing; `repoIds` bounds it to the repos the caller can see. */
 export interface JobFilter {
-  accountIds: readonly number[];
+  repoIds: readonly number[];
   repoId?: number | undefined;
   dependencyName?: string | undefined;
   notificationId?: string | undefined;
@@ -70,11 +70,11 @@ export async function listJobs(
   page: number,
   pageSize: number,
 ): Promise<{ rows: PullRequestJobRow[]; more: boolean }> {
-  if (filter.accountIds.length === 0) return { rows: [], more: false };
+  if (filter.repoIds.length === 0) return { rows: [], more: false };
   let query = db
     .selectFrom('pull_request_job')
     .selectAll()
-    .where(sql<boolean>`account_id = any(${sql.val([...filter.accountIds])}::bigint[])`);
+    .where(sql<boolean>`repo_id = any(${sql.val([...filter.repoIds])}::bigint[])`);
   if (filter.repoId !== undefined) query = query.where('repo_id', '=', filter.repoId);
   if (filter.dependencyName !== undefined) query = query.where('dependency_name', '=', filter.dependencyName);
   if (filter.notificationId !== undefined) query = query.where('notification_id', '=', filter.notificationId);

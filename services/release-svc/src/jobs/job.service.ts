@@ -1,5 +1,6 @@
-import type { Caller } from '@switchyard/code-host';
+import type { Caller, CodeHostView } from '@switchyard/code-host';
 import type { Kysely } from 'kysely';
+import { visibleRepoIds } from '../access/visible-repos.ts';
 import type { PullRequestJobRow, ReleaseDatabase } from '../db/schema.ts';
 import { type JobFilter, listJobs } from './job.repository.ts';
 
@@ -7,7 +8,7 @@ import { type JobFilter, listJobs } from './job.repository.ts';
 export const JOBS_PAGE_SIZE = 100;
 
 /** What {@link listCallerJobs} lists: the filters (each optional) and the page, from 1. */
-export type JobQuery = Omit<JobFilter, 'accountIds'> & { page: number };
+export type JobQuery = Omit<JobFilter, 'repoIds'> & { page: number };
 
 /** One page of jobs and the number of the next page (null on the last). */
 export interface JobPage {
@@ -15,9 +16,18 @@ export interface JobPage {
   next: number | null;
 }
 
-/** Jobs on repos of the accounts the caller reaches, filtered, newest first, {@link JOBS_PAGE_SIZE} a page. */
-export async function listCallerJobs(db: Kysely<ReleaseDatabase>, caller: Caller, { page, ...filter }: JobQuery): Promise<JobPage> {
-  const accountIds = caller.accounts.map((account) => account.id);
-  const { rows, more } = await listJobs(db, { ...filter, accountIds }, page, JOBS_PAGE_SIZE);
+/**
+ * Jobs on the repos the caller's token can see now ({@link visibleRepoIds}), filtered, newest first,
+ * {@link JOBS_PAGE_SIZE} a page.
+ * @throws RateLimited or another caller-facing code-host error when the repos cannot be listed
+ */
+export async function listCallerJobs(
+  db: Kysely<ReleaseDatabase>,
+  view: CodeHostView,
+  caller: Caller,
+  { page, ...filter }: JobQuery,
+): Promise<JobPage> {
+  const repoIds = await visibleRepoIds(view, caller);
+  const { rows, more } = await listJobs(db, { ...filter, repoIds }, page, JOBS_PAGE_SIZE);
   return { jobs: rows, next: more ? page + 1 : null };
 }

@@ -81,28 +81,31 @@ export function findStoredNotification(db: Db, id: string): Promise<StoredNotifi
   return db.selectFrom('notification').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Counts of a notification's results by outcome (outcomes without results left out), over the repos of `accountIds` only. */
-export async function countOutcomes(db: Db, id: string, accountIds?: readonly number[]): Promise<Partial<Record<ScanOutcome, number>>> {
-  let query = db
+/** Counts of a notification's results by outcome (outcomes without results left out), over the repos `repoIds` only. */
+export async function countOutcomes(db: Db, id: string, repoIds: readonly number[]): Promise<Partial<Record<ScanOutcome, number>>> {
+  if (repoIds.length === 0) return {};
+  const rows = await db
     .selectFrom('scan_result')
     .select(['outcome', sql<number>`count(*)::integer`.as('n')])
     .where('notification_id', '=', id)
-    .groupBy('outcome');
-  if (accountIds) query = query.where(sql<boolean>`account_id = any(${sql.val([...accountIds])}::bigint[])`);
-  return Object.fromEntries((await query.execute()).map((row) => [row.outcome, row.n]));
+    .where(sql<boolean>`repo_id = any(${sql.val([...repoIds])}::bigint[])`)
+    .groupBy('outcome')
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.outcome, row.n]));
 }
 
 /** A skipped or failed result of a notification's scan. */
 export type ScanProblem = Pick<ScanResult, 'repoId' | 'updateConfigId' | 'outcome' | 'reason'>;
 
-/** Up to `limit` skipped and failed results of a notification, over the repos of `accountIds`, by config id. */
-export async function listProblems(db: Db, id: string, accountIds: readonly number[], limit = 100): Promise<ScanProblem[]> {
+/** Up to `limit` skipped and failed results of a notification, over the repos `repoIds` only, by config id. */
+export async function listProblems(db: Db, id: string, repoIds: readonly number[], limit = 100): Promise<ScanProblem[]> {
+  if (repoIds.length === 0) return [];
   const rows = await db
     .selectFrom('scan_result')
     .select(['repo_id', 'update_config_id', 'outcome', 'reason'])
     .where('notification_id', '=', id)
     .where('outcome', 'in', ['skipped', 'failed'])
-    .where(sql<boolean>`account_id = any(${sql.val([...accountIds])}::bigint[])`)
+    .where(sql<boolean>`repo_id = any(${sql.val([...repoIds])}::bigint[])`)
     .orderBy('update_config_id')
     .limit(limit)
     .execute();

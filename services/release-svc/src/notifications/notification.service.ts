@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '@switchyard/code-host';
+import type { Caller, CodeHostView } from '@switchyard/code-host';
 import { type ReleaseNotificationBody, ReleaseNotificationReceivedEvent, type ScanOutcome } from '@switchyard/contracts';
 import { NotFound } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
+import { visibleRepoIds } from '../access/visible-repos.ts';
 import type { ReleaseDatabase, StoredNotificationRow } from '../db/schema.ts';
 import { releaseOutbox } from '../outbox.ts';
 import {
@@ -20,9 +21,14 @@ type Db = Kysely<ReleaseDatabase>;
 /** A notification and what its scan did, as one caller may see it. */
 export interface NotificationView {
   notification: StoredNotificationRow;
-  /** Results by outcome over the organisations the caller reaches (outcomes without results left out). */
+  /**
+   * How many configs the scan covered on repos the caller can see: once the notification is `done`, the number of
+   * its results on those repos; before, null (counting the planned configs would count repos the caller cannot see).
+   */
+  configsTotal: number | null;
+  /** Results by outcome over the repos the caller can see (outcomes without results left out). */
   counts: Partial<Record<ScanOutcome, number>>;
-  /** Up to 100 skipped and failed results over those organisations, by config id, with their reasons. */
+  /** Up to 100 skipped and failed results over those repos, by config id, with their reasons. */
   problems: ScanProblem[];
 }
 
@@ -63,15 +69,22 @@ function visibleAccounts(caller: Caller, row: StoredNotificationRow): number[] {
 }
 
 /**
- * The notification `id` and what its scan did, counted over the organisations the caller reaches. Visible to its
- * sender and to callers who reach one of its organisations; to anyone else it is reported missing.
+ * The notification `id` and what its scan did, counted over the repos the caller's token can see now
+ * ({@link visibleRepoIds}): a scan covers every repo of the organisations the sender's token reaches, and what it
+ * found on repos another caller cannot see (their names, directories, versions, even how many there are) is not
+ * theirs to know. Visible to its sender and to callers who reach one of its organisations; to anyone else it is
+ * reported missing.
  * @throws NotFound `No release notification <id>` when it does not exist or the caller may not see it
+ * @throws RateLimited or another caller-facing code-host error when the caller's repos cannot be listed
  */
-export async function viewNotification(db: Db, caller: Caller, id: string): Promise<NotificationView> {
+export async function viewNotification(db: Db, view: CodeHostView, caller: Caller, id: string): Promise<NotificationView> {
   const notification = await findStoredNotification(db, id);
   const accounts = notification ? visibleAccounts(caller, notification) : [];
   if (!notification || (accounts.length === 0 && notification.notifier_id !== caller.user.id)) {
     throw new NotFound(`No release notification ${id}`);
   }
-  return { notification, counts: await countOutcomes(db, id, accounts), problems: await listProblems(db, id, accounts) };
+  const repoIds = accounts.length === 0 ? [] : await visibleRepoIds(view, caller);
+  const [counts, problems] = await Promise.all([countOutcomes(db, id, repoIds), listProblems(db, id, repoIds)]);
+  const configsTotal = notification.status === 'done' ? Object.values(counts).reduce((sum, n) => sum + n, 0) : null;
+  return { notification, configsTotal, counts, problems };
 }

@@ -83,7 +83,8 @@ function transientError(error: unknown): CodeHostError | undefined {
  * transaction per config, `deps.concurrency` configs at a time. A config whose files cannot be read because
  * the code host is down is left undecided and the batch throws {@link TransientScanError} so the bus delivers
  * it again later; on the last attempt (`lastAttempt`) such configs are recorded as failed instead, so a
- * notification always finishes.
+ * notification always finishes. A config with a file over the code host client's size limit is recorded as failed
+ * at once, naming the file and the limit (asking again would get the same answer), and the others go on.
  * @throws TransientScanError when configs were left undecided; the database's errors
  */
 export async function scanBatch(deps: ScannerDeps, request: ScanRequested, lastAttempt: boolean): Promise<void> {
@@ -129,7 +130,7 @@ function advisoriesOnce(db: Db): AdvisoryLookup {
 
 /**
  * Decides one config: skipped without reading when {@link readableTarget} says so; failed when its files are
- * missing, refused or do not parse; else what {@link decide} says.
+ * missing, too large, refused or do not parse; else what {@link decide} says.
  * @throws CodeHostError when the code host is down or rate-limited (the config stays undecided)
  */
 async function scanConfig(
@@ -152,8 +153,8 @@ async function scanConfig(
 }
 
 /**
- * Reads the config's files and finds the dependency `name` in them, or why that failed: a file missing, the code
- * host refusing the files, a file that does not parse.
+ * Reads the config's files and finds the dependency `name` in them, or why that failed: a file missing, a file
+ * over the code host client's size limit, the code host refusing the files, a file that does not parse.
  * @throws CodeHostError when the code host is down or rate-limited
  */
 async function readDependency(
@@ -170,6 +171,7 @@ async function readDependency(
     throw error;
   }
   if ('missing' in read) return { failed: read.missing };
+  if ('tooLarge' in read) return { failed: read.tooLarge };
   try {
     return { dependency: ecosystem.findDependency(read.files, name) };
   } catch (error) {

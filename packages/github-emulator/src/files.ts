@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { pipeline, Readable } from 'node:stream';
+import { z } from 'zod';
+
+/** The largest generated file a seed may declare: 1 GiB (GitHub itself keeps no file over 100 MB in a repository). */
+export const MAX_GENERATED_FILE_BYTES = 1024 ** 3;
+
+/**
+ * A file made on request instead of stored in the seed: `size` bytes of `pattern` (UTF-8) repeated and cut at `size`
+ * bytes, e.g. `{ "size": 157286400, "pattern": "{\"lockfileVersion\":3}\n" }` for a 150 MiB lockfile. It is never held
+ * in memory whole: the raw media type streams it, and the contents API answers with its size and blob sha only, as
+ * GitHub does for files over 1 MB. Keep `pattern` ASCII when the cut must not split a character.
+ */
+export const GeneratedFile = z.strictObject({
+  size: z.number().int().min(0).max(MAX_GENERATED_FILE_BYTES),
+  pattern: z.string().min(1).max(65_536).default('x'),
+});
+/** A generated file as written in a seed. */
+export type GeneratedFileInput = z.input<typeof GeneratedFile>;
+/** A generated file with its defaults applied. */
+export type GeneratedFile = z.output<typeof GeneratedFile>;
+
+/** One file of a seed repo: its text, or a {@link GeneratedFile}. */
+export const SeedFile = z.union([z.string(), GeneratedFile]);
+/** A file of a seed repo as validated: a string (stored text) or a generated file. */
+export type SeedFileContent = z.output<typeof SeedFile>;
+
+/** Bytes per chunk of a generated file's stream. */
+const CHUNK_BYTES = 64 * 1024;
+
+/** The size of a file in bytes (UTF-8 for stored text). */
+export function fileSize(file: SeedFileContent): number {
+  return typeof file === 'string' ? Buffer.byteLength(file, 'utf8') : file.size;
+}
+
+/** A buffer of whole repetitions of the pattern, at least {@link CHUNK_BYTES} long (one pattern when it is longer). */
+function patternBlock(file: GeneratedFile): Buffer {
+  const unit = Buffer.from(file.pattern, 'utf8');
+  return Buffer.alloc(Math.max(unit.length, Math.ceil(CHUNK_BYTES / unit.length) * unit.length), unit);
+}
+
+/** The chunks of a generated file in order, each a view of one shared block (nothing but the block is allocated). */
+function* generatedChunks(file: GeneratedFile): Generator<Buffer> {
+  const block = patternBlock(file);
+  for (let sent = 0; sent < file.size; ) {
+    const length = Math.min(block.length, file.size - sent);
+    yield block.subarray(0, length);
+    sent += length;
+  }
+}
+
+/** The bytes of a file, whole. Meant for files small enough to answer inline (at most 1 MB); a generated file is built here. */
+export function fileBytes(file: SeedFileContent): Buffer {
+  return typeof file === 'string' ? Buffer.from(file, 'utf8') : Buffer.concat([...generatedChunks(file)], file.size);
+}
+
+/** The bytes of a file as a stream: stored text in one chunk, a generated file chunk by chunk as the reader asks. */
+export function fileStream(file: SeedFileContent): Readable {
+  return typeof file === 'string' ? Readable.from([Buffer.from(file, 'utf8')]) : Readable.from(generatedChunks(file));
+}
+
+const generatedShas = new WeakMap<GeneratedFile, string>();
+
+/**
+ * Git's blob id of a file: sha1 of `blob <bytes>\0<content>`. A generated file's is computed chunk by chunk once and
+ * kept for the life of its seed object.
+ */
+export function fileSha(file: SeedFileContent): string {
+  if (typeof file === 'string') {
+    const bytes = Buffer.from(file, 'utf8');
+    return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+  }
+  let sha = generatedShas.get(file);
+  if (sha === undefined) {
+    const hash = createHash('sha1').update(`blob ${file.size}\0`);
+    for (const chunk of generatedChunks(file)) hash.update(chunk);
+    sha = hash.digest('hex');
+    generatedShas.set(file, sha);
+  }
+  return sha;
+}
+
+/**
+ * Answers 200 with a file's bytes as GitHub's raw media type (`application/vnd.github.raw; charset=utf-8`) and its
+ * `Content-Length`, streamed with back-pressure: a generated file is made as the client reads it, and the stream
+ * stops when the client goes away.
+ */
+export function sendRawFile(res: ServerResponse, file: SeedFileContent): void {
+  res.statusCode = 200;
+  res.setHeader('content-type', 'application/vnd.github.raw; charset=utf-8');
+  res.setHeader('content-length', String(fileSize(file)));
+  pipeline(fileStream(file), res, () => {
+    // A client that stops reading (a size limit, a timeout) ends the stream early; nothing is left to answer.
+  });
+}
