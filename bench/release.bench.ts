@@ -31,24 +31,35 @@
  * runs with `--cpu-prof` into it: the figures are then not the real ones). Exits 1 when a check failed.
  */
 
-import { randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { generateRepos, parseSeed, type SeedInput } from '@switchyard/github-emulator';
-import { createTestDatabase, freePort, type RunningProcess, startProcess } from '@switchyard/service-kit/testing';
+import { parseSeed, type SeedInput } from '@switchyard/github-emulator';
+import { createTestDatabase, freePort, type RunningProcess } from '@switchyard/service-kit/testing';
 import amqplib, { type ChannelModel } from 'amqplib';
 import pg from 'pg';
-import { orgState, repoState, updateConfigState } from '../services/release-svc/test/config-state.ts';
+import {
+  type Cleanup,
+  type ConfigEvent,
+  deleteReleaseTopology,
+  lodashSeed,
+  publishAll,
+  readModelEvents,
+  runCleanups,
+  SCRIPTS,
+  scriptStarter,
+  startReleaseApi,
+  startWorker,
+  waitForReadModel,
+} from './release-stack.ts';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const amqpUrl = process.env.BENCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const rounds = (process.env.BENCH_WORKERS ?? '1,2').split(',').map((n) => Number(n.trim()));
 const timeoutSeconds = Number(process.env.BENCH_TIMEOUT ?? 600);
 const profileDir = process.env.BENCH_PROFILE_DIR;
-const root = new URL('../', import.meta.url);
 
 const ORG = { id: 7000, login: 'bench-org' };
 const NOTIFIER = { id: 6001, login: 'bench', token: 'bench-token' };
@@ -59,7 +70,6 @@ const OUTDATED_EVERY = 10; // repo index i % 10 === 0 uses the old lodash: 1,000
 const OLD = '4.17.15';
 const CURRENT = '4.17.21';
 const EXPECTED_JOBS = REPOS / OUTDATED_EVERY;
-const configIdOf = (index: number) => index + 1;
 
 /** The workers' tuning (release-svc's defaults in src/config.ts when unset), and the env of each worker. */
 const tuning = {
@@ -74,85 +84,17 @@ function check(ok: boolean, message: string): void {
   if (!ok) failures.push(message);
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// The seed: package.json and package-lock.json as npm 7+ writes them, with lodash at `lodash`.
-
-function manifests(lodash: string): Record<string, string> {
-  const runtime: Record<string, string> = { express: '4.18.2', lodash, react: '18.2.0', 'react-dom': '18.2.0' };
-  const development: Record<string, string> = { jest: '29.7.0', typescript: '5.4.5' };
-  const ranges = (versions: Record<string, string>) => Object.fromEntries(Object.entries(versions).map(([n, v]) => [n, `^${v}`]));
-  const top = { name: 'bench-app', version: '1.0.0' };
-  const packageJson = { ...top, private: true, dependencies: ranges(runtime), devDependencies: ranges(development) };
-  const entry = (name: string, version: string, dev: boolean) => [
-    `node_modules/${name}`,
-    {
-      version,
-      resolved: `https://registry.npmjs.org/${name}/-/${name}-${version}.tgz`,
-      integrity: `sha512-${'A'.repeat(86)}==`,
-      ...(dev ? { dev: true } : {}),
-    },
-  ];
-  const lock = {
-    ...top,
-    lockfileVersion: 3,
-    requires: true,
-    packages: {
-      '': { ...top, dependencies: ranges(runtime), devDependencies: ranges(development) },
-      ...Object.fromEntries([
-        ...Object.entries(runtime).map(([n, v]) => entry(n, v, false)),
-        ...Object.entries(development).map(([n, v]) => entry(n, v, true)),
-      ]),
-    },
-  };
-  return { 'package.json': `${JSON.stringify(packageJson, null, 2)}\n`, 'package-lock.json': `${JSON.stringify(lock, null, 2)}\n` };
-}
-
+/** The org's repos, every tenth on the old lodash, with the notifier and the worker's bot as members. */
 function buildSeed(): SeedInput {
-  const current = manifests(CURRENT);
-  const old = manifests(OLD);
-  const repos = generateRepos(ORG.login, REPOS, FIRST_REPO_ID, { files: current }).map((repo, index) =>
-    index % OUTDATED_EVERY === 0 ? { ...repo, files: { main: { ...old } } } : repo,
-  );
-  return {
+  return lodashSeed({
     users: [
       { id: NOTIFIER.id, login: NOTIFIER.login, token: NOTIFIER.token, name: 'Bench User' },
       { id: BOT.id, login: BOT.login, token: BOT.token, name: "Bench bot (release-svc's worker)" },
     ],
-    organizations: [
-      {
-        ...ORG,
-        name: 'Bench Org',
-        members: [
-          { login: NOTIFIER.login, role: 'member' },
-          { login: BOT.login, role: 'member' },
-        ],
-        defaultRepoPermission: 'read',
-      },
-    ],
-    repos,
-    rateLimit: { limit: 1_000_000, windowSeconds: 3_600 },
-  };
-}
-
-/** config-svc's events for the org, its repos and one npm update config per repo (full state, revision 1). */
-function configEvents(seed: SeedInput): Array<{ type: string; data: unknown }> {
-  const events: Array<{ type: string; data: unknown }> = [{ type: 'account.created', data: orgState(ORG.id, ORG.login) }];
-  (seed.repos ?? []).forEach((repo, index) => {
-    const fullName = `${repo.owner}/${repo.name}`;
-    events.push({
-      type: 'repo.created',
-      data: repoState({
-        id: repo.id,
-        accountId: ORG.id,
-        fullName,
-        private: repo.private,
-        language: repo.language,
-        defaultBranch: repo.defaultBranch,
-      }),
-    });
-    events.push({ type: 'update_config.created', data: updateConfigState({ id: configIdOf(index), repoId: repo.id, accountId: ORG.id }) });
+    orgs: [{ ...ORG, name: 'Bench Org', members: [NOTIFIER.login, BOT.login], repos: REPOS }],
+    firstRepoId: FIRST_REPO_ID,
+    lodashOf: (index) => (index % OUTDATED_EVERY === 0 ? OLD : CURRENT),
   });
-  return events;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -310,63 +252,29 @@ interface RoundResult {
 }
 
 const workDir = mkdtempSync(join(tmpdir(), 'bench-release-'));
-const globalCleanups: Array<[string, () => Promise<unknown>]> = [
-  ['temp dir', async () => rmSync(workDir, { recursive: true, force: true })],
-];
+const globalCleanups: Cleanup[] = [['temp dir', async () => rmSync(workDir, { recursive: true, force: true })]];
 const allProcesses: Array<[string, RunningProcess]> = [];
 const results: RoundResult[] = [];
 
-async function runCleanups(cleanups: Array<[string, () => Promise<unknown>]>): Promise<void> {
-  for (const [name, cleanup] of cleanups.splice(0)) {
-    await cleanup().catch((error: unknown) => process.stderr.write(`cleanup of ${name} failed: ${(error as Error).message}\n`));
-  }
-}
-
-function childEnv(env: Record<string, string>): Record<string, string> {
-  const profiling: Record<string, string> = profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {};
-  return { HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...profiling, ...env };
-}
-
-async function run(
-  name: string,
-  script: string,
-  env: Record<string, string>,
-  readyUrl: string,
-  cleanups: Array<[string, () => Promise<unknown>]>,
-  timeoutMs?: number,
-): Promise<RunningProcess> {
-  const running = await startProcess(new URL(script, root).pathname, childEnv(env), readyUrl, timeoutMs);
-  allProcesses.push([name, running]);
-  cleanups.unshift([name, () => running.stop('SIGTERM', 15_000)]);
-  if (profileDir) process.stdout.write(`profiling ${name}: pid ${running.child.pid}\n`);
-  return running;
-}
-
-/** Publishes events to `exchange` as config-svc would (persistent, with publisher confirms). */
-async function publishAll(connection: ChannelModel, exchange: string, events: ReadonlyArray<{ type: string; data: unknown }>) {
-  const channel = await connection.createConfirmChannel();
-  try {
-    await channel.assertExchange(exchange, 'topic', { durable: true });
-    const time = new Date().toISOString();
-    for (const { type, data } of events) {
-      const id = randomUUID();
-      const body = Buffer.from(JSON.stringify({ id, type, source: 'config-svc', time, data }));
-      const ok = channel.publish(exchange, type, body, { persistent: true, contentType: 'application/json', messageId: id });
-      if (!ok) await once(channel, 'drain');
-    }
-    await channel.waitForConfirms();
-  } finally {
-    await channel.close().catch(() => {});
-  }
-}
+/** Starts the stack's scripts with their stop first in `cleanups`; every process runs with `--cpu-prof` under BENCH_PROFILE_DIR. */
+const starterFor = (cleanups: Cleanup[]) =>
+  scriptStarter({
+    cleanups: () => cleanups,
+    started: allProcesses,
+    extraEnv: profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {},
+    onStart: (name, running) => {
+      if (profileDir) process.stdout.write(`profiling ${name}: pid ${running.child.pid}\n`);
+    },
+  });
 
 async function runRound(
   workers: number,
   connection: ChannelModel,
   emulator: { url: string; pid: number },
-  events: ReadonlyArray<{ type: string; data: unknown }>,
+  events: ReadonlyArray<ConfigEvent>,
 ): Promise<void> {
-  const cleanups: Array<[string, () => Promise<unknown>]> = [];
+  const cleanups: Cleanup[] = [];
+  const run = starterFor(cleanups);
   const label = `round with ${workers} worker${workers === 1 ? '' : 's'}`;
   try {
     const suffix = randomBytes(4).toString('hex');
@@ -374,25 +282,7 @@ async function runRound(
     const prefix = `bench.release.${suffix}`;
     const database = await createTestDatabase(adminUrl, `bench_release_${workers}w`);
     cleanups.unshift(['database', () => database.drop()]);
-    cleanups.unshift([
-      'queues and exchanges',
-      async () => {
-        const names = ['read-model', 'notifications', 'scans'].flatMap((q) => {
-          const base = `${prefix}.${q}`;
-          return [base, `${base}.parking`, `${base}.retry.1000ms`, `${base}.retry.5000ms`, `${base}.retry.30000ms`];
-        });
-        // a channel per deletion: a broker error closes the channel it happened on
-        for (const [kind, name] of [
-          ...names.map((n) => ['queue', n] as const),
-          ['exchange', exchange] as const,
-          ['exchange', `${exchange}.dlx`] as const,
-        ]) {
-          const channel = await connection.createChannel();
-          await (kind === 'queue' ? channel.deleteQueue(name) : channel.deleteExchange(name)).catch(() => {});
-          await channel.close().catch(() => {});
-        }
-      },
-    ]);
+    cleanups.unshift(['queues and exchanges', () => deleteReleaseTopology(connection, exchange, prefix)]);
 
     const common = {
       DATABASE_URL: database.url,
@@ -401,29 +291,11 @@ async function runRound(
       QUEUE_PREFIX: prefix,
       CODE_HOST_API_URL: emulator.url,
     };
-    const apiPort = await freePort();
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
     // the API migrates the database before the workers open it
-    const api = await run(
-      'release-svc API',
-      'services/release-svc/src/main.ts',
-      { ...common, PORT: String(apiPort) },
-      `${apiUrl}/readyz`,
-      cleanups,
-    );
+    const { process: api, url: apiUrl } = await startReleaseApi(run, common);
     const workerProcesses: RunningProcess[] = [];
-    for (let n = 1; n <= workers; n += 1) {
-      const port = await freePort();
-      workerProcesses.push(
-        await run(
-          `release worker ${n}`,
-          'services/release-svc/src/worker-main.ts',
-          { ...common, ...tuning, WORKER_PORT: String(port), CODE_HOST_TOKEN: BOT.token },
-          `http://127.0.0.1:${port}/readyz`,
-          cleanups,
-        ),
-      );
-    }
+    for (let n = 1; n <= workers; n += 1)
+      workerProcesses.push((await startWorker(run, `release worker ${n}`, common, { ...tuning, CODE_HOST_TOKEN: BOT.token })).process);
 
     // Every pull_request_job.created on the exchange, with when it arrived.
     const observer = await connection.createChannel();
@@ -440,17 +312,7 @@ async function runRound(
     // The read model, as config-svc's events build it, before any timing.
     const seedStarted = performance.now();
     await publishAll(connection, exchange, events);
-    const seedDeadline = Date.now() + timeoutSeconds * 1_000;
-    for (;;) {
-      const { rows } = await client.query<{ configs: number; repos: number; accounts: number }>(
-        `select (select count(*)::int from release.update_config) as configs, (select count(*)::int from release.repo) as repos,
-                (select count(*)::int from release.account) as accounts`,
-      );
-      const row = rows[0];
-      if (row && row.configs === REPOS && row.repos === REPOS && row.accounts === 1) break;
-      if (Date.now() > seedDeadline) throw new Error(`${label}: the read model holds ${JSON.stringify(row)} after ${timeoutSeconds} s`);
-      await sleep(200);
-    }
+    await waitForReadModel(client, { configs: REPOS, repos: REPOS, accounts: 1 }, timeoutSeconds, label);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     await client.query('analyze');
     await sleep(1_000); // let the workers' and the API's pools and relays settle
@@ -581,20 +443,19 @@ try {
   parseSeed(seed, 'benchmark seed');
   const seedPath = join(workDir, 'seed.json');
   writeFileSync(seedPath, JSON.stringify(seed));
-  const events = configEvents(seed);
+  const events = readModelEvents(seed);
 
   const connection = await amqplib.connect(amqpUrl);
   globalCleanups.unshift(['RabbitMQ connection', () => connection.close()]);
 
   const emulatorPort = await freePort();
   const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
-  const emulator = await run(
+  const emulator = await starterFor(globalCleanups)(
     'github-emulator',
-    'packages/github-emulator/src/main.ts',
+    SCRIPTS.emulator,
     // LOG_LEVEL error: at warn the emulator logs every 404 (two a repo: no npm-shrinkwrap.json, no yarn.lock) as a JSON line
     { PORT: String(emulatorPort), CODE_HOST_SEED: seedPath, LOG_LEVEL: 'error' },
     `${emulatorUrl}/readyz`,
-    globalCleanups,
     120_000,
   );
 

@@ -33,7 +33,7 @@ function isDatabaseUnavailable(error: unknown): boolean {
  * untranslatable characters) are caused by request values that slipped past validation; they are
  * the client's fault, so 400, never 500.
  */
-function isPostgresDataException(error: unknown): boolean {
+export function isPostgresDataException(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { openApiDocument } from '@switchyard/contracts';
+import { methodNotAllowed } from '@switchyard/service-kit';
 import express, { Router } from 'express';
 
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -29,6 +30,12 @@ export function docsRouter(): Router {
   router.get('/docs/init.js', (_req, res) => {
     res.type('application/javascript').send(init);
   });
-  router.use('/docs/assets', express.static(swaggerUiDir, { index: false, fallthrough: false }));
+  // express.static answers other methods 405 with an empty body itself: they get the gateway's problem instead.
+  const assetMethods = methodNotAllowed(['GET']);
+  router.use(
+    '/docs/assets',
+    (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : assetMethods(req, res, next)),
+    express.static(swaggerUiDir, { index: false, fallthrough: false }),
+  );
   return router;
 }

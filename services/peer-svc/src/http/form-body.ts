@@ -21,7 +21,17 @@ export const requireRequestedBy: RequestHandler = (req, _res, next) => {
  * {@link InvalidInput}, a malformed body a {@link FormBodyError} (one too), passed on to the error handlers.
  */
 export function formBody(limitBytes: number): RequestHandler[] {
-  const raw = express.raw({ type: () => true, limit: limitBytes });
+  const readRaw = express.raw({ type: () => true, limit: limitBytes });
+  // A body that does not inflate as its Content-Encoding says comes out of the reader as zlib's (or brotli's) own
+  // error, without body-parser's `type`: it is unreadable input all the same.
+  const raw: RequestHandler = (req, res, next) =>
+    readRaw(req, res, (error?: unknown) =>
+      next(
+        error === undefined || typeof (error as { type?: unknown }).type === 'string'
+          ? error
+          : new FormBodyError('Request body could not be read'),
+      ),
+    );
   const parse: RequestHandler = (req, res, next) => {
     const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/x-www-form-urlencoded') throw new InvalidInput('Content-Type must be application/x-www-form-urlencoded');

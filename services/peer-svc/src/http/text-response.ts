@@ -1,4 +1,4 @@
-import { classifyError, DomainError, type DomainStatuses } from '@switchyard/service-kit';
+import { classifyError, DomainError, type DomainStatuses, isPostgresDataException } from '@switchyard/service-kit';
 import type { ErrorRequestHandler, Response } from 'express';
 
 /** Sends a `text/plain` answer with `X-Content-Type-Options: nosniff` and `Cache-Control: no-store`. */
@@ -18,10 +18,11 @@ export const PEER_STATUSES: Readonly<Partial<DomainStatuses>> = Object.freeze({}
 /**
  * The peer endpoints' error renderer: a {@link DomainError} is answered `text/plain` with the status service-kit's
  * classifier (`classifyError`) gives its kind under {@link PEER_STATUSES}, its headers, and its message as the whole body
- * (handlers neutralise the input they echo). Anything else goes on to the app's error handler (an opaque 500 problem).
+ * (handlers neutralise the input they echo); so is a value of the request PostgreSQL refused (a NUL in a client name or
+ * directory key: 400). Anything else goes on to the app's error handler (an opaque 500 problem).
  */
 export const domainErrorsAsText: ErrorRequestHandler = (error: unknown, req, res, next) => {
-  if (!(error instanceof DomainError)) {
+  if (!(error instanceof DomainError) && !isPostgresDataException(error)) {
     next(error);
     return;
   }
