@@ -28,7 +28,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateRepos, parseSeed, type SeedInput } from '@switchyard/github-emulator';
-import { createTestDatabase, freePort, type RunningProcess, startProcess } from '@switchyard/service-kit/testing';
+import { createTestDatabase, deleteConsumerQueues, freePort, type RunningProcess, startProcess } from '@switchyard/service-kit/testing';
 import amqplib from 'amqplib';
 import autocannon from 'autocannon';
 
@@ -169,6 +169,7 @@ try {
       } finally {
         await connection.close();
       }
+      await deleteConsumerQueues(amqpUrl, [`${exchange}.release-notifications`]);
     },
   ]);
 
@@ -195,6 +196,7 @@ try {
       DATABASE_URL: database.url,
       AMQP_URL: amqpUrl,
       EVENTS_EXCHANGE: exchange,
+      QUEUE_PREFIX: exchange,
       CODE_HOST_API_URL: emulatorUrl,
     },
     `${configUrl}/readyz`,

@@ -299,6 +299,8 @@ async function run(
     AMQP_URL: broker.url,
     EVENTS_EXCHANGE: exchange,
     QUEUE_PREFIX: prefix,
+    // This stack plays config-svc's state events, not its checkpoints: plan each notification on arrival.
+    CONFIG_CHECKPOINT_TIMEOUT_MS: '0',
     CODE_HOST_API_URL: emulatorUrl,
   };
   const api = await startReleaseApi(start, common);

@@ -289,6 +289,8 @@ async function runRound(
       AMQP_URL: amqpUrl,
       EVENTS_EXCHANGE: exchange,
       QUEUE_PREFIX: prefix,
+      // This stack plays config-svc's state events, not its checkpoints: plan each notification on arrival.
+      CONFIG_CHECKPOINT_TIMEOUT_MS: '0',
       CODE_HOST_API_URL: emulator.url,
     };
     // the API migrates the database before the workers open it

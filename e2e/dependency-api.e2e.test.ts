@@ -7,6 +7,7 @@ import { EventEnvelope, NO_TOKEN_DETAIL, ReposDocument, UpdateConfigDocument, Up
 import { DEMO_SEED_PATH, generateRepos, parseSeed, type SeedInput } from '@switchyard/github-emulator';
 import {
   createTestDatabase,
+  deleteConsumerQueues,
   ProcessStack,
   type ServiceProcess,
   type TappedDelivery,
@@ -87,10 +88,13 @@ describe('dependency update API through the gateway, every service its own proce
 
     emulator = await processes.service(emulatorMain, { CODE_HOST_SEED: seedPath });
     emulatorUrl = emulator.url;
+    // config-svc's queue is named after this file's exchange, and deleted once it has stopped.
+    processes.defer(() => deleteConsumerQueues(inject('amqpUrl'), [`${exchange}.release-notifications`]));
     config = await processes.service(configMain, {
       DATABASE_URL: testDb.url,
       AMQP_URL: inject('amqpUrl'),
       EVENTS_EXCHANGE: exchange,
+      QUEUE_PREFIX: exchange,
       CODE_HOST_API_URL: emulatorUrl,
     });
     gateway = await processes.service(gatewayMain, { CONFIG_SVC_URL: config.url });

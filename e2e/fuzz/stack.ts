@@ -71,7 +71,7 @@ export async function startFuzzStack(processes: ProcessStack, options: FuzzStack
   processes.defer(() => amqp.close().catch(() => undefined));
   processes.defer(async () => {
     const channel = await amqp.createChannel();
-    for (const consumer of ['read-model', 'notifications', 'scans']) {
+    for (const consumer of ['read-model', 'notifications', 'scans', 'release-notifications']) {
       const base = `${queuePrefix}.${consumer}`;
       for (const name of [base, `${base}.parking`, `${base}.retry.1000ms`, `${base}.retry.5000ms`, `${base}.retry.30000ms`])
         await channel.deleteQueue(name).catch(() => undefined);
@@ -108,7 +108,7 @@ export async function startFuzzStack(processes: ProcessStack, options: FuzzStack
   // allSettled: one that fails must not leave the others starting after the stack was torn down.
   const started = await Promise.allSettled([
     processes.service(catalogMain, { DATABASE_URL: catalogDb?.url ?? '', LOG_LEVEL: 'error' }),
-    processes.service(configMain, backend),
+    processes.service(configMain, { ...backend, QUEUE_PREFIX: queuePrefix }),
     processes.service(releaseMain, backend, { port: releasePort }),
     processes.service(
       workerMain,

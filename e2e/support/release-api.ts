@@ -15,8 +15,6 @@ export type Notification = ReleaseNotificationResource['attributes'];
 export interface ReleaseApiTimeouts {
   /** Until one notification is done, failed or rejected (default 20,000). */
   finishedWithinMs?: number;
-  /** Until {@link ReleaseApi.notifyUntil}'s condition holds, over as many notifications as it takes (default 15,000). */
-  settledWithinMs?: number;
 }
 
 /** The dependency update API's update configs, release notifications and pull-request jobs, driven on the wire. */
@@ -30,14 +28,10 @@ export interface ReleaseApi {
   /** Polls `GET /release_notifications/:id` until the notification is no longer queued or scanning. */
   finished(id: string, token?: string): Promise<Notification>;
   /**
-   * Notifies `body` (a new notification each time; a function makes each body) until the finished one satisfies
-   * `until`: what release-svc knows of config-svc's configs arrives by events, a moment after config-svc answered.
+   * Notifies `body` once and waits until it is finished. No retry: a notification accepted after a config's creation
+   * (or change) was answered scans that config as it is then, however late config-svc's events reach release-svc.
    */
-  notifyUntil(
-    body: unknown | (() => unknown),
-    until: (n: Notification) => boolean,
-    token?: string,
-  ): Promise<{ id: string; done: Notification }>;
+  notifyAndFinish(body: unknown, token?: string): Promise<{ id: string; done: Notification }>;
   /** `GET /pull_request_jobs?<query>`: the one page's jobs, parsed (fails the test unless 200 JSON with no next page). */
   jobs(query: string, token?: string): Promise<PullRequestJobResource[]>;
 }
@@ -48,7 +42,7 @@ export interface ReleaseApi {
  * unless a call names another token. Every check it makes is a test assertion.
  */
 export function releaseApi(baseUrl: () => string, defaultToken: string, timeouts: ReleaseApiTimeouts = {}): ReleaseApi {
-  const { finishedWithinMs = 20_000, settledWithinMs = 15_000 } = timeouts;
+  const { finishedWithinMs = 20_000 } = timeouts;
   const send = (method: string, path: string, options: SendOptions = {}) => sendOnTheWire(baseUrl(), defaultToken, method, path, options);
 
   const notify = async (body: unknown, token = defaultToken) => {
@@ -78,16 +72,10 @@ export function releaseApi(baseUrl: () => string, defaultToken: string, timeouts
       expect(res.status, `${res.text}${hint}`).toBe(201);
       return UpdateConfigDocument.parse(res.body).data;
     },
-    notifyUntil: (body, until, token = defaultToken) =>
-      waitFor(
-        async () => {
-          const id = await notify(typeof body === 'function' ? body() : body, token);
-          const done = await finished(id, token);
-          return until(done) ? { id, done } : undefined;
-        },
-        settledWithinMs,
-        100,
-      ),
+    async notifyAndFinish(body, token = defaultToken) {
+      const id = await notify(body, token);
+      return { id, done: await finished(id, token) };
+    },
     async jobs(query, token = defaultToken) {
       const res = await send('GET', `/pull_request_jobs${query ? `?${query}` : ''}`, { token });
       expect(res.status, res.text).toBe(200);

@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import { type CodeHost, CodeHostView, createGitHubCodeHost } from '@switchyard/code-host';
-import { type MessageBus, startEventPublishing } from '@switchyard/messaging';
+import { type ConsumerHandle, type MessageBus, startEventPublishing } from '@switchyard/messaging';
 import {
   type Database,
   type DatabaseConfig,
@@ -66,6 +66,11 @@ export interface DependencyApiShape<DB> {
   schema: string;
   migrations: Record<string, Migration>;
   createApp: (deps: DependencyApiDeps<DB>) => RequestListener;
+  /**
+   * Starts the service's consumers of other services' events, if it has any, on the bus its events go to and its
+   * schema; they are cancelled on close before the relay stops.
+   */
+  startConsumers?: (deps: { bus: MessageBus; db: Database<DB>['db'] }) => Promise<ConsumerHandle[]>;
 }
 
 /** A running API: its base URL, its database and the bus its events go to. */
@@ -80,9 +85,9 @@ export type RunningDependencyApi<DB> = RunningService<{
  * Starts one half of the dependency update API (config-svc, or release-svc's API): opens the database and
  * migrates `shape.schema`, starts publishing the events of its outbox (the relay, and a bus unless one is handed in),
  * builds the code host's cached per-token view (the GitHub adapter unless one is handed in) with the configured
- * limits (rejected tokens remembered, failed authentications per address, code-host calls per token), then serves
- * `shape.createApp` on `config.HOST:config.PORT`. `close()` stops HTTP, then the relay, then the bus it owns, then the
- * database. It starts without RabbitMQ as well: the bus connects in the background (`waitForBroker`), the events wait
+ * limits (rejected tokens remembered, failed authentications per address, code-host calls per token), starts
+ * `shape.startConsumers` if any, then serves `shape.createApp` on `config.HOST:config.PORT`. `close()` stops HTTP,
+ * cancels the consumers, then stops the relay, then the bus it owns, then the database. It starts without RabbitMQ as well: the bus connects in the background (`waitForBroker`), the events wait
  * in the outbox meanwhile, and `/readyz` reports the bus `degraded` (still 200).
  * @throws MigrationFailedError / the listen error (after closing what it had opened)
  */
@@ -116,6 +121,10 @@ export function startDependencyApi<DB>(
           },
         ]
       : [];
+    const consumers = (await shape.startConsumers?.({ bus: events.bus, db: database.db.withSchema(shape.schema) })) ?? [];
+    scope.defer(async () => {
+      for (const consumer of consumers) await consumer.cancel();
+    });
     const codeHost =
       overrides.codeHost ??
       createGitHubCodeHost({

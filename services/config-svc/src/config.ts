@@ -31,6 +31,11 @@ export const ConfigServiceEnv = z.object({
   AMQP_URL: z.url({ protocol: /^amqps?$/, error: 'must be an amqp:// or amqps:// URL' }).optional(),
   /** The topic exchange domain events are published to. */
   EVENTS_EXCHANGE: z.string().min(1).default(DOMAIN_EVENTS_EXCHANGE),
+  /** Queue-name prefix of its consumer (`<prefix>.release-notifications`), so test runs and deployments do not share it. */
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[\w.-]+$/)
+    .default('config-svc'),
 });
 export type ConfigServiceConfig = Readonly<z.output<typeof ConfigServiceEnv>>;
 

@@ -2,6 +2,7 @@ import { type DependencyApiOverrides, type RunningDependencyApi, startDependency
 import { type Database, type Logger, openServiceDatabase } from '@switchyard/service-kit';
 import { createConfigApp } from './app.ts';
 import type { ConfigServiceConfig } from './config.ts';
+import { startConfigConsumers } from './consumers.ts';
 import { configMigrations } from './db/migrations/index.ts';
 import { CONFIG_SCHEMA, type ConfigDatabase } from './db/schema.ts';
 
@@ -17,8 +18,10 @@ export function openConfigDatabase(config: ConfigServiceConfig, logger: Logger):
 }
 
 /**
- * Starts config-svc: database and migrations, the message bus, the outbox relay, and HTTP on
- * `config.HOST:config.PORT` (`startDependencyApi`). `close()` stops HTTP, then the relay, then the bus it owns, then the database.
+ * Starts config-svc: database and migrations, the message bus, the outbox relay, its consumer of release notifications
+ * (answered with checkpoints, {@link startConfigConsumers}), and HTTP on `config.HOST:config.PORT`
+ * (`startDependencyApi`). `close()` stops HTTP, cancels the consumer, then stops the relay, then the bus it owns, then
+ * the database.
  * @throws MigrationFailedError / the broker's connection error / the listen error (after closing what it had opened)
  */
 export function startConfigService(
@@ -27,7 +30,13 @@ export function startConfigService(
   overrides: ConfigServiceOverrides = {},
 ): Promise<RunningConfigService> {
   return startDependencyApi(
-    { name: 'config-svc', schema: CONFIG_SCHEMA, migrations: configMigrations, createApp: createConfigApp },
+    {
+      name: 'config-svc',
+      schema: CONFIG_SCHEMA,
+      migrations: configMigrations,
+      createApp: createConfigApp,
+      startConsumers: ({ bus, db }) => startConfigConsumers(bus, { db, logger, queuePrefix: config.QUEUE_PREFIX }),
+    },
     config,
     logger,
     overrides,

@@ -4,7 +4,7 @@ import { type CodeHost, createGitHubCodeHost } from '@switchyard/code-host';
 import type { EventEnvelope } from '@switchyard/contracts';
 import { DEMO_SEED_PATH, generateRepos, parseSeed, startGitHubEmulator } from '@switchyard/github-emulator';
 import { createLogger, startService } from '@switchyard/service-kit';
-import { createTestDatabase, tapEvents } from '@switchyard/service-kit/testing';
+import { createTestDatabase, deleteConsumerQueues, tapEvents } from '@switchyard/service-kit/testing';
 import { inject } from 'vitest';
 import { loadConfigServiceConfig } from '../src/config.ts';
 import { type RunningConfigService, startConfigService } from '../src/start.ts';
@@ -81,6 +81,9 @@ export function startConfigHarness(label: string, options: ConfigHarnessOptions 
     const database = await createTestDatabase(inject('databaseUrl'), label);
     scope.defer(() => database.drop());
     const exchange = `test.${label}.${randomBytes(4).toString('hex')}`;
+    // config-svc's queue, named after the exchange so parallel tests never share it; deleted after the service stops.
+    const queuePrefix = exchange;
+    scope.defer(() => deleteConsumerQueues(inject('amqpUrl'), [`${queuePrefix}.release-notifications`]));
     const tap = await tapEvents(inject('amqpUrl'), exchange, { deleteExchangeOnClose: true });
     scope.defer(() => tap.close());
     const codeHostCalls: CodeHostCall[] = [];
@@ -96,6 +99,7 @@ export function startConfigHarness(label: string, options: ConfigHarnessOptions 
           DATABASE_URL: database.url,
           AMQP_URL: inject('amqpUrl'),
           EVENTS_EXCHANGE: exchange,
+          QUEUE_PREFIX: queuePrefix,
           CODE_HOST_API_URL: emulator.url,
           ...options.env,
         }),

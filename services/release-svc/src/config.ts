@@ -40,6 +40,12 @@ export const ReleaseEnv = z.object({
     .string()
     .regex(/^[\w.-]+$/)
     .default('release-svc'),
+  /**
+   * How long a worker waits for config-svc's checkpoint of a notification before planning it from the read model as
+   * it is (with a warning), ms; 0: never wait, plan as soon as the notification arrives (release-svc without
+   * config-svc, or a test that plays config-svc's state events only). See the README.
+   */
+  CONFIG_CHECKPOINT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Update configs per scan batch (one message each, any worker takes it). */
   SCAN_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000).default(50),
   /** Configs a worker scans at once within a batch, and batches it takes at once. */

@@ -1,11 +1,17 @@
 import type { CodeHost } from '@switchyard/code-host';
-import { CONFIG_EVENTS, ReleaseNotificationReceivedEvent, ScanRequestedEvent } from '@switchyard/contracts';
-import { type ConsumerHandle, consumeEvents, handleOnce, type MessageBus } from '@switchyard/messaging';
+import {
+  CONFIG_STATE_EVENTS,
+  ReleaseNotificationReceivedEvent,
+  ScanRequestedEvent,
+  UpdateConfigCheckpointEvent,
+} from '@switchyard/contracts';
+import { CONSUMER_DEFAULTS, type ConsumerHandle, consumeEvents, handleOnce, type MessageBus } from '@switchyard/messaging';
 import type { Logger } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
 import type { ReleaseConfig } from './config.ts';
 import { RELEASE_SCHEMA, type ReleaseDatabase } from './db/schema.ts';
 import { applyConfigEvent } from './read-model/read-model.service.ts';
+import { planOnCheckpoint } from './scan/plan.service.ts';
 import { planScan, scanBatch } from './scan/scan.service.ts';
 
 /** Delivery attempts of a scan batch before its still-undecided configs are recorded as failed. */
@@ -19,13 +25,16 @@ export interface ReleaseConsumerDeps {
   /** The worker's own code-host token, which it reads manifests with. */
   token: string;
   logger: Logger;
-  config: Pick<ReleaseConfig, 'QUEUE_PREFIX' | 'SCAN_BATCH_SIZE' | 'SCAN_CONCURRENCY' | 'WORKER_PREFETCH'>;
+  config: Pick<ReleaseConfig, 'QUEUE_PREFIX' | 'SCAN_BATCH_SIZE' | 'SCAN_CONCURRENCY' | 'WORKER_PREFETCH' | 'CONFIG_CHECKPOINT_TIMEOUT_MS'>;
 }
 
 /**
  * Starts the worker's three consumers of catalogued events, each on its own queue:
- * - `<QUEUE_PREFIX>.read-model`: config-svc's `CONFIG_EVENTS` into the read model, once per event (`handleOnce`), 32 at a time;
- * - `<QUEUE_PREFIX>.notifications`: `release_notification.received`, planned into scan batches once per event, 4 at a time;
+ * - `<QUEUE_PREFIX>.read-model`: config-svc's state events into the read model, once per event (`handleOnce`), 32 at a time;
+ * - `<QUEUE_PREFIX>.notifications`: config-svc's `update_config.checkpoint`, which plans its notification into scan
+ *   batches once the read model has caught up with it (`planOnCheckpoint`, delivered again until then), and
+ *   `release_notification.received`, which plans at once only when `CONFIG_CHECKPOINT_TIMEOUT_MS` is 0 (else the
+ *   checkpoint, or the sweeper, plans it); 4 at a time;
  * - `<QUEUE_PREFIX>.scans`: `release_notification.scan_requested`, `WORKER_PREFETCH` at a time, {@link SCAN_ATTEMPTS}
  *   attempts, the last of which records the configs still unread as failed (not through `handleOnce`: a batch is
  *   resumable, its results kept per config, and may take several attempts).
@@ -38,15 +47,23 @@ export async function startReleaseConsumers(bus: MessageBus, deps: ReleaseConsum
   const prefix = config.QUEUE_PREFIX;
   const consumers: ConsumerHandle[] = [];
   consumers.push(
-    await consumeEvents(bus, { queue: `${prefix}.read-model`, events: CONFIG_EVENTS, prefetch: 32 }, async (event) => {
+    await consumeEvents(bus, { queue: `${prefix}.read-model`, events: CONFIG_STATE_EVENTS, prefetch: 32 }, async (event) => {
       await handleOnce(db, RELEASE_SCHEMA, event, (trx) => applyConfigEvent(trx, event));
     }),
   );
   consumers.push(
     await consumeEvents(
       bus,
-      { queue: `${prefix}.notifications`, events: [ReleaseNotificationReceivedEvent], prefetch: 4 },
-      async (event) => {
+      { queue: `${prefix}.notifications`, events: [ReleaseNotificationReceivedEvent, UpdateConfigCheckpointEvent], prefetch: 4 },
+      async (event, context) => {
+        if (event.type === UpdateConfigCheckpointEvent.type) {
+          // Delivered again after 1 s and 5 s while the read model lags (the bus's default delays); the sweeper plans the
+          // notification anyway once CONFIG_CHECKPOINT_TIMEOUT_MS has passed, and a later delivery then finds it planned.
+          const lastAttempt = context.attempt >= CONSUMER_DEFAULTS.maxAttempts;
+          await planOnCheckpoint(db, event.data, lastAttempt, { batchSize: config.SCAN_BATCH_SIZE, logger });
+          return;
+        }
+        if (config.CONFIG_CHECKPOINT_TIMEOUT_MS > 0) return;
         await handleOnce(db, RELEASE_SCHEMA, event, async (trx) => {
           const total = await planScan(trx, event.data, config.SCAN_BATCH_SIZE);
           logger.info({ notification: event.data.id, configs: total }, 'release notification planned');

@@ -15,6 +15,7 @@ import type { ReleaseConfig } from './config.ts';
 import { startReleaseConsumers } from './consumers.ts';
 import { releaseMigrations } from './db/migrations/index.ts';
 import { RELEASE_SCHEMA, type ReleaseDatabase } from './db/schema.ts';
+import { startCheckpointSweeper } from './scan/plan.service.ts';
 
 /** What can be handed to the worker instead of being built from its configuration (the launcher and tests do). */
 export interface ReleaseWorkerOverrides {
@@ -88,6 +89,11 @@ export async function startReleaseWorker(
     scope.defer(async () => {
       for (const consumer of consumers) await consumer.cancel();
     });
+    if (config.CONFIG_CHECKPOINT_TIMEOUT_MS > 0) {
+      const timeoutMs = config.CONFIG_CHECKPOINT_TIMEOUT_MS;
+      const sweeper = startCheckpointSweeper(db, timeoutMs, Math.min(1_000, timeoutMs), { batchSize: config.SCAN_BATCH_SIZE, logger });
+      scope.defer(() => sweeper.stop());
+    }
 
     const health =
       overrides.health === false

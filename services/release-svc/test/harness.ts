@@ -24,6 +24,8 @@ export interface ReleaseHarness {
   releaseUrl: string;
   /** Publishes the account, repo and update-config events of a config, as config-svc would, and waits until the worker has applied them. */
   configure: (config: TestConfig) => Promise<void>;
+  /** Publishes events as config-svc would (its source and exchange), e.g. an `update_config.checkpoint`. */
+  publishAsConfigSvc: (events: ReadonlyArray<{ type: string; data: unknown }>) => Promise<void>;
   releaseConfig: ReleaseConfig;
   api: RunningReleaseApi;
   worker: RunningReleaseWorker;
@@ -45,6 +47,11 @@ export interface ReleaseHarnessOptions {
   seed?: SeedInput;
   /** Repos of that seed that `configure` may name, besides {@link DEMO_REPOS}, by id. */
   repos?: Record<number, TestRepo>;
+  /**
+   * The worker's CONFIG_CHECKPOINT_TIMEOUT_MS; default 0 (plan each notification on arrival, as no config-svc answers
+   * with checkpoints here unless the test publishes them).
+   */
+  checkpointTimeoutMs?: number;
 }
 
 /** Starts a {@link ReleaseHarness} (what it started is closed again when a step fails). Call from `beforeAll`. */
@@ -68,7 +75,14 @@ export function startReleaseHarness(label: string, options: ReleaseHarnessOption
       EVENTS_EXCHANGE: exchange,
       CODE_HOST_API_URL: emulator.url,
     };
-    const releaseConfig = loadReleaseConfig({ ...env, CODE_HOST_TOKEN: BOT, QUEUE_PREFIX: `test.${suffix}`, SCAN_BATCH_SIZE: '2' });
+    const releaseConfig = loadReleaseConfig({
+      ...env,
+      CODE_HOST_TOKEN: BOT,
+      QUEUE_PREFIX: `test.${suffix}`,
+      SCAN_BATCH_SIZE: '2',
+      // The harness plays config-svc's state events; its checkpoints only when a test asks for them (`checkpointTimeoutMs`).
+      CONFIG_CHECKPOINT_TIMEOUT_MS: String(options.checkpointTimeoutMs ?? 0),
+    });
     scope.defer(() => tap.close());
     const bus: MessageBus = await createAmqpBus({ url: inject('amqpUrl'), exchange, logger });
     scope.defer(() => bus.close());
@@ -107,6 +121,9 @@ export function startReleaseHarness(label: string, options: ReleaseHarnessOption
           const row = await db.selectFrom('update_config').select(['revision', 'deleted']).where('id', '=', c.id).executeTakeFirst();
           return row !== undefined && row.deleted === (c.deleted ?? false) && row.revision >= state.revision;
         }, 15_000);
+      },
+      publishAsConfigSvc: async (events) => {
+        await publish(events);
       },
       releaseConfig,
       api,

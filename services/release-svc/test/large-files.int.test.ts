@@ -99,6 +99,8 @@ describe("release-svc's worker process against 150 MiB lockfiles", () => {
       AMQP_URL: amqpUrl(),
       EVENTS_EXCHANGE: exchange,
       QUEUE_PREFIX: prefix,
+      // This stack plays config-svc's state events, not its checkpoints: plan each notification on arrival.
+      CONFIG_CHECKPOINT_TIMEOUT_MS: '0',
       CODE_HOST_API_URL: emulator.url,
       DB_POOL_SIZE: '2',
     };

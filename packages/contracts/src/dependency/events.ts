@@ -80,8 +80,24 @@ export const UpdateConfigUpdatedEvent = defineEvent('update_config.updated', Upd
 /** `update_config.deleted`: the config's last state before deletion. */
 export const UpdateConfigDeletedEvent = defineEvent('update_config.deleted', UpdateConfigState);
 
-/** Every event config-svc publishes. */
-export const CONFIG_EVENTS = [
+/**
+ * `update_config.checkpoint`: config-svc's answer to `release_notification.received`, written to its outbox after
+ * every change it committed before it saw the notification. `configs` lists every update config of the notified
+ * package manager in the notification's organisations, as config-svc holds them then (id and revision): the
+ * configs the notification must scan. A consumer that waits until its read model holds each of them at that revision
+ * or later has seen every config created before the notification was accepted, without calling config-svc.
+ */
+export const UpdateConfigCheckpoint = z.object({
+  notificationId: z.uuid(),
+  configs: z.array(z.object({ id: z.int(), revision: z.int() })),
+});
+export type UpdateConfigCheckpoint = z.infer<typeof UpdateConfigCheckpoint>;
+
+/** `update_config.checkpoint` (see {@link UpdateConfigCheckpoint}). */
+export const UpdateConfigCheckpointEvent = defineEvent('update_config.checkpoint', UpdateConfigCheckpoint);
+
+/** The state events of config-svc: the full state of an account, repo or update config after a change (a read model's input). */
+export const CONFIG_STATE_EVENTS = [
   AccountCreatedEvent,
   AccountUpdatedEvent,
   RepoCreatedEvent,
@@ -90,3 +106,6 @@ export const CONFIG_EVENTS = [
   UpdateConfigUpdatedEvent,
   UpdateConfigDeletedEvent,
 ] as const;
+
+/** Every event config-svc publishes: its state events and the checkpoints it answers notifications with. */
+export const CONFIG_EVENTS = [...CONFIG_STATE_EVENTS, UpdateConfigCheckpointEvent] as const;

@@ -1,5 +1,6 @@
 import './provided-context.ts';
 
+export * from './consumer-queues.ts';
 export * from './event-tap.ts';
 export * from './http-client.ts';
 export * from './private-rabbitmq.ts';

@@ -1,4 +1,4 @@
-import type { CreateUpdateConfig, PatchUpdateConfig } from '@switchyard/contracts';
+import type { CreateUpdateConfig, PackageManager, PatchUpdateConfig } from '@switchyard/contracts';
 import { LANGUAGE_OF } from '@switchyard/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { ConfigDatabase } from '../db/schema.ts';
@@ -55,6 +55,26 @@ export function listConfigIdsOfAccount(db: Db, accountId: number): Promise<Array
     .innerJoin('repo', 'repo.id', 'update_config.repo_id')
     .select(['update_config.repo_id', 'update_config.id'])
     .where('repo.account_id', '=', accountId)
+    .orderBy('update_config.id')
+    .execute();
+}
+
+/**
+ * Id and revision of every config of `packageManager` on a repo of one of `accountIds`, ordered by id: what a
+ * release notification of that package manager in those organisations must scan.
+ */
+export function listConfigRevisions(
+  db: Db,
+  packageManager: PackageManager,
+  accountIds: readonly number[],
+): Promise<Array<{ id: number; revision: number }>> {
+  if (accountIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('update_config')
+    .innerJoin('repo', 'repo.id', 'update_config.repo_id')
+    .select(['update_config.id', 'update_config.revision'])
+    .where('update_config.package_manager', '=', packageManager)
+    .where(sql<boolean>`repo.account_id = any(${sql.val([...accountIds])}::bigint[])`)
     .orderBy('update_config.id')
     .execute();
 }

@@ -96,6 +96,30 @@ export async function listConfigIdsToScan(db: Db, packageManager: PackageManager
   return rows.map((row) => row.id);
 }
 
+/**
+ * The configs of `wanted` the read model does not hold yet at their revision (or later) with their repo: what it has
+ * still to learn from config-svc's events before a scan of them can be planned.
+ * @returns their ids, ordered
+ */
+export async function configsBehind(db: Db, wanted: ReadonlyArray<{ id: number; revision: number }>): Promise<number[]> {
+  if (wanted.length === 0) return [];
+  const rows = await db
+    .selectFrom('update_config')
+    .innerJoin('repo', 'repo.id', 'update_config.repo_id')
+    .select(['update_config.id', 'update_config.revision'])
+    .where(
+      'update_config.id',
+      'in',
+      wanted.map((config) => config.id),
+    )
+    .execute();
+  const held = new Map(rows.map((row) => [row.id, row.revision]));
+  return wanted
+    .filter((config) => (held.get(config.id) ?? Number.NEGATIVE_INFINITY) < config.revision)
+    .map((config) => config.id)
+    .sort((a, b) => a - b);
+}
+
 /** The update configs of `ids` the read model knows, each with its repo when known, by config id. */
 export async function findScanTargets(db: Db, ids: readonly number[]): Promise<Map<number, ScanTarget>> {
   if (ids.length === 0) return new Map();

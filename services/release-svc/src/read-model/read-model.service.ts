@@ -1,10 +1,10 @@
-import type { CONFIG_EVENTS, EventOfAny } from '@switchyard/contracts';
+import type { CONFIG_STATE_EVENTS, EventOfAny } from '@switchyard/contracts';
 import type { Kysely } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
 import { upsertAccount, upsertRepo, upsertUpdateConfig } from './read-model.repository.ts';
 
 /** An event of config-svc the read model follows, its payload parsed (see `consumeEvents`). */
-export type ConfigEvent = EventOfAny<typeof CONFIG_EVENTS>;
+export type ConfigEvent = EventOfAny<typeof CONFIG_STATE_EVENTS>;
 
 /**
  * Applies one of config-svc's state events to the read model, in the caller's transaction. Each event

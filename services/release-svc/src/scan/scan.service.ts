@@ -30,13 +30,20 @@ type Db = Kysely<ReleaseDatabase>;
 
 /**
  * Plans a notification's scan, in the caller's transaction: every update config of the notified package
- * manager in the notification's organisations (as the read model knows them now), cut into batches of
- * `batchSize`, each written as a `release_notification.scan_requested` event that any worker may take.
- * A notification with nothing to scan is done at once.
+ * manager in the notification's organisations (as the read model knows them now; of those, only the ids in `only`
+ * when given: the configs config-svc's checkpoint listed), cut into batches of `batchSize`, each written as a
+ * `release_notification.scan_requested` event that any worker may take. A notification with nothing to scan is done
+ * at once.
  * @returns how many configs the scan covers
  */
-export async function planScan(trx: Db, notification: ReleaseNotificationReceived, batchSize: number): Promise<number> {
-  const configIds = await listConfigIdsToScan(trx, notification.packageManager, notification.accountIds);
+export async function planScan(
+  trx: Db,
+  notification: ReleaseNotificationReceived,
+  batchSize: number,
+  only?: ReadonlySet<number>,
+): Promise<number> {
+  const candidates = await listConfigIdsToScan(trx, notification.packageManager, notification.accountIds);
+  const configIds = only ? candidates.filter((id) => only.has(id)) : candidates;
   await markPlanned(trx, notification.id, configIds.length);
   const batches = [];
   for (let start = 0; start < configIds.length; start += batchSize) {

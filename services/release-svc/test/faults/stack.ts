@@ -79,6 +79,8 @@ export async function startFaultStack(options: {
     AMQP_URL: options.amqpUrl,
     EVENTS_EXCHANGE: exchange,
     QUEUE_PREFIX: prefix,
+    // This stack plays config-svc's state events, not its checkpoints: plan each notification on arrival.
+    CONFIG_CHECKPOINT_TIMEOUT_MS: '0',
     CODE_HOST_API_URL: emulator.url,
     CODE_HOST_TOKEN: seed.botToken,
     DB_POOL_SIZE: '4',

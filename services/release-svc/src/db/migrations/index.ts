@@ -2,6 +2,7 @@ import { outboxMigration, outboxVersionMigration, processedMessageMigration } fr
 import type { Migration } from '@switchyard/service-kit';
 import * as createTables from './2026_11_21_0001_create_release_tables.ts';
 import * as addNotificationRejection from './2026_11_23_0002_add_notification_rejection.ts';
+import * as indexQueuedNotifications from './2026_11_25_0001_index_queued_notifications.ts';
 
 /** Every migration of the `release` schema by name; names sort in the order they apply. */
 export const releaseMigrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const releaseMigrations: Record<string, Migration> = {
   '2026_11_21_0003_create_processed_message': processedMessageMigration('release'),
   '2026_11_23_0001_add_outbox_version': outboxVersionMigration('release'),
   '2026_11_23_0002_add_notification_rejection': addNotificationRejection,
+  '2026_11_25_0001_index_queued_notifications': indexQueuedNotifications,
 };
