@@ -5,11 +5,12 @@
 #
 # Permissions are regular expressions on resource names (configure: declare and delete; write: publish and bind a
 # queue; read: consume and bind from an exchange). The names are the stack's defaults: the events exchange
-# `switchyard.events` and its dead-letter exchange `switchyard.events.dlx` (EVENTS_EXCHANGE), the release worker's
-# queues `release-svc.*` (QUEUE_PREFIX), and each peer's client-place queues `switchyard.<peer>.*` (CLIENT_PLACES).
+# `switchyard.events` and its dead-letter exchange `switchyard.events.dlx` (EVENTS_EXCHANGE), config-svc's queues
+# `config-svc.*` and the release worker's `release-svc.*` (QUEUE_PREFIX), and each peer's client-place queues
+# `switchyard.<peer>.*` (CLIENT_PLACES).
 #
 #   user            configure                          write                                  read
-#   config-svc      the two exchanges                  the events exchange                    nothing
+#   config-svc      the two exchanges, config-svc.*    the two exchanges, config-svc.*        the two exchanges, config-svc.*
 #   release-svc     the two exchanges                  the events exchange                    nothing
 #   release-worker  the two exchanges, release-svc.*   the two exchanges, release-svc.*       the two exchanges, release-svc.*
 #   peer-a, peer-b  the two exchanges, its queues      the events exchange, amq.default, its  nothing
@@ -44,7 +45,7 @@ umask 077
   echo '  ],'
   echo '  "permissions": ['
   perm admin '.*' '.*' '.*'; echo ,
-  perm config-svc "^$EXCHANGES\$" '^switchyard\\.events$' '^$'; echo ,
+  perm config-svc "^($EXCHANGES|config-svc\\..+)\$" "^($EXCHANGES|config-svc\\..+)\$" "^($EXCHANGES|config-svc\\..+)\$"; echo ,
   perm release-svc "^$EXCHANGES\$" '^switchyard\\.events$' '^$'; echo ,
   perm release-worker "^($EXCHANGES|release-svc\\..+)\$" "^($EXCHANGES|release-svc\\..+)\$" "^($EXCHANGES|release-svc\\..+)\$"; echo ,
   perm peer-a "^($EXCHANGES|switchyard\\.peer-a\\..+)\$" '^(switchyard\\.events|amq\\.default|switchyard\\.peer-a\\..+)$' '^$'; echo ,
