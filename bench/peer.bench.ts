@@ -4,7 +4,7 @@
  * processes (LOG_LEVEL=warn) and measures, each scenario after a warm-up, with a bounded concurrent loop of
  * keep-alive HTTP/1.1 workers (one request in flight per worker):
  *
- * - `POST /emissary/Heartbeat.action` through the gateway from an allow-listed sender (no authentication);
+ * - `POST /emissary/Heartbeat.action` through the gateway from an allow-listed, known sender (no authentication);
  * - `POST /WorkSpaceClientEnqueue.action` through the gateway with HTTP Digest (SHA-256, qop=auth; each worker
  *   takes one nonce from a 401 challenge and then counts `nc` up, a fresh `cnonce` per request), 1-unit and
  *   1,024-unit bundles, published to a queue of the local RabbitMQ named for this run (purged after each
@@ -222,6 +222,25 @@ async function startPeer(label: string, env: Record<string, string>, reserved?: 
   return { port, selfUrl, key: `${DIRECTORY_KEY_PREFIX}${selfUrl}`, database, running };
 }
 
+/**
+ * Records the directory place `url` in the peer table of `databaseUrl` (`not-contacted`), as a peer that registered or
+ * was configured would be: peer-svc answers heartbeats from known peers only.
+ */
+async function knowPeer(databaseUrl: string, url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('insert into peer.peer (key, url, origin, state, missed) values ($1, $2, $3, $4, 0)', [
+      `*.*.*.${url}`,
+      url,
+      new URL(url).origin,
+      'not-contacted',
+    ]);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Whether the peer table of `database` shows `url` as `up`. */
 async function seesUp(client: pg.Client, url: string): Promise<boolean> {
   const { rows } = await client.query<{ state: string }>('select state from peer.peer where url = $1', [url]);
@@ -233,8 +252,8 @@ function bundleBody(units: number): () => string {
   const marker = 'BUNDLE_ID_MARKER';
   const bundle = {
     bundleId: marker,
-    outputRoot: '/data/output',
-    eatPrefix: '/data/input/',
+    outputRoot: 'data/output',
+    eatPrefix: 'data/input/',
     caseId: 'bench-case',
     sentTo: 'bench',
     priority: 10,
@@ -261,13 +280,15 @@ const notes: string[] = [];
 
 try {
   // --- heartbeats and enqueue through the gateway -------------------------------------------------------
-  const senderPort = await freePort(); // an allow-listed sender; heartbeats are not called back
-  const senderKey = `${DIRECTORY_KEY_PREFIX}http://127.0.0.1:${senderPort}/DirectoryPlace`;
+  const senderPort = await freePort(); // an allow-listed, known sender; heartbeats are not called back
+  const senderUrl = `http://127.0.0.1:${senderPort}/DirectoryPlace`;
+  const senderKey = `${DIRECTORY_KEY_PREFIX}${senderUrl}`;
   const peer = await startPeer('bench_peer', {
     AMQP_URL: amqpUrl,
-    PEER_ALLOW_LIST: `127.0.0.1:${senderPort}`,
+    PEER_ALLOW_LIST: senderUrl,
     CLIENT_PLACES: `${CLIENT_PLACE}=${queueName}`,
   });
+  await knowPeer(peer.database.url, senderUrl);
   const gatewayPort = await freePort();
   const gateway = await startProcess(
     gatewayMain,
@@ -321,7 +342,7 @@ try {
   const upTimes: number[] = [];
   for (let run = 0; run < registrations; run += 1) {
     const [portA, portB] = [await freePort(), await freePort()];
-    const allow = `127.0.0.1:${portA},127.0.0.1:${portB}`;
+    const allow = `http://127.0.0.1:${portA}/DirectoryPlace,http://127.0.0.1:${portB}/DirectoryPlace`;
     const [a, b] = await Promise.all([
       startPeer('bench_peer_a', { PEER_ALLOW_LIST: allow }, portA),
       startPeer('bench_peer_b', { PEER_ALLOW_LIST: allow }, portB),
@@ -329,6 +350,8 @@ try {
     const dbA = new pg.Client({ connectionString: a.database.url });
     const dbB = new pg.Client({ connectionString: b.database.url });
     await Promise.all([dbA.connect(), dbB.connect()]);
+    // B initiates the registration (posted here in its name), so B knows A and answers A's call-back heartbeat.
+    await knowPeer(b.database.url, a.selfUrl);
     const agent = new http.Agent({ keepAlive: true });
     try {
       const session = new DigestSession();

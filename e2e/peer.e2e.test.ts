@@ -64,7 +64,7 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
 
   beforeAll(async () => {
     const ports = [await freePort(), await freePort(), await freePort()];
-    const allowList = ports.map((port) => `127.0.0.1:${port}`).join(',');
+    const allowList = ports.map((port) => `http://127.0.0.1:${port}/DirectoryPlace`).join(',');
     for (const [index, port] of ports.entries()) {
       const name = ['a', 'b', 'c'][index] ?? 'x';
       const db = await createTestDatabase(inject('databaseUrl'), `e2e_peer_${name}`);
@@ -90,6 +90,8 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
           PEER_CLIENT_USER: USER,
           PEER_CLIENT_PASSWORD: PASSWORD,
           PEER_ALLOW_LIST: allowList,
+          // The gateway's clients here (support/digest-form.ts) answer MD5 challenges only.
+          DIGEST_ALGORITHMS: 'SHA-256,MD5',
           PEER_SELF_URL: selfUrl,
           // Each peer's rendezvous peers are the two others: failed peers are then kept (and observable), not dropped.
           PEER_RENDEZVOUS: ports
@@ -176,8 +178,8 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
   it('carries a work bundle with ISO-8859-1 text through the gateway to the client place queue, intact', async () => {
     const bundle = {
       bundleId: `e2e-${randomBytes(8).toString('hex')}`,
-      outputRoot: '/data/sortie/été',
-      eatPrefix: '/data/entrée',
+      outputRoot: 'data/sortie/été',
+      eatPrefix: 'data/entrée',
       caseId: 'Müller & Søn - «déjà vu» ½ ©',
       sentTo: 'Ærøskøbing',
       errorCount: 0,

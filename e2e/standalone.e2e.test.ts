@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { bookApiSuite } from '@switchyard/catalog-svc/test/api-suite';
 import { freePort, ProcessStack, type RunningProcess, request, waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { digestGet, digestPost, latin1Form } from './support/digest-form.ts';
 
 const standaloneMain = new URL('../apps/standalone/src/main.ts', import.meta.url).pathname;
 
@@ -21,6 +22,9 @@ async function answersAt(address: string, port: string): Promise<boolean> {
     return false;
   }
 }
+
+/** The demo Digest user the launcher gives peer-svc (its banner names it). */
+const DEMO_PEER_USER = { user: 'emissary', password: 'emissary-demo' };
 
 /** The launcher's port variables (the gateway's first). */
 const PORT_VARIABLES = ['GATEWAY_PORT', 'CATALOG_PORT', 'CONFIG_PORT', 'CODE_HOST_PORT', 'RELEASE_PORT', 'PEER_PORT'] as const;
@@ -140,6 +144,29 @@ describe('standalone launcher on embedded PGlite', () => {
     expect(missing.status).toBe(400);
   });
 
+  it("enqueues the banner's work bundle through the gateway with Digest, without RabbitMQ, and takes it back", async () => {
+    const output = switchyard.output();
+    expect(output).toContain(`curl --digest -u emissary:emissary-demo ${url}/WorkSpaceClientEnqueue.action -H 'X-Requested-By: curl'`);
+    expect(output).toContain(`curl --digest -u emissary:emissary-demo '${url}/emissary/client-places/demo-pickup/bundles?take=10'`);
+    const tpObj = /--data-urlencode 'tpObj=(.*)'/.exec(output)?.[1] ?? '';
+    const pickUpClientName = /--data-urlencode 'pickUpClientName=(.*)'/.exec(output)?.[1] ?? '';
+    expect(pickUpClientName).toBe('demo-pickup');
+    for (const bundleId of ['demo-1', 'kept-1']) {
+      const form = latin1Form({ pickUpClientName, tpObj: tpObj.replace('demo-1', bundleId) });
+      const res = await digestPost(url, '/WorkSpaceClientEnqueue.action', form, DEMO_PEER_USER);
+      expect(res).toMatchObject({ status: 200, body: 'Successful add to the PickUpPlaceClient queue' });
+    }
+    const taken = await digestGet(url, '/emissary/client-places/demo-pickup/bundles?take=1', DEMO_PEER_USER);
+    expect(taken.status).toBe(200);
+    expect(taken.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const answer = JSON.parse(taken.body);
+    expect(answer).toMatchObject({ clientPlace: 'demo-pickup', queue: 'switchyard.demo-pickup' });
+    expect(answer.bundles).toHaveLength(1);
+    expect(answer.bundles[0].workBundle).toMatchObject({ ...JSON.parse(tpObj), priority: 10 });
+    const unknown = await digestGet(url, '/emissary/client-places/nope/bundles', DEMO_PEER_USER);
+    expect(unknown).toMatchObject({ status: 404, body: 'No client place found using name nope' });
+  });
+
   it('shuts down cleanly on SIGINT and keeps its books across a restart', async () => {
     const created = await request(url, 'POST', '/books', { body: { Name: 'Kept', Author: 'Restart', Price: 1, Year: 2000 } });
     expect(created.status).toBe(201);
@@ -147,6 +174,14 @@ describe('standalone launcher on embedded PGlite', () => {
     expect(switchyard.output()).toContain('switchyard stopped');
     switchyard = await processes.start(standaloneMain, await env(), `${url}/readyz`, 60_000);
     expect((await request(url, 'GET', `/books/${created.body.Id}`)).body).toEqual(created.body);
+  });
+
+  it('keeps a work bundle not taken yet across the restart', async () => {
+    const taken = await digestGet(url, '/emissary/client-places/demo-pickup/bundles', DEMO_PEER_USER);
+    expect(taken.status).toBe(200);
+    expect(JSON.parse(taken.body).bundles.map((bundle: { workBundle: { bundleId: string } }) => bundle.workBundle.bundleId)).toEqual([
+      'kept-1',
+    ]);
   });
 });
 

@@ -39,7 +39,7 @@ describe('the peers of the compose stack', () => {
   it("delivers a Digest-authenticated work bundle, sent through the gateway, to its client place's queue", async () => {
     const bundle = {
       bundleId: `compose-${randomBytes(8).toString('hex')}`,
-      outputRoot: '/data/sortie/été',
+      outputRoot: 'data/sortie/été',
       caseId: 'Müller & Søn',
       priority: 5,
       workUnits: [{ fileName: 'dossier/façade.txt', transactionId: 'tx-1', failedToParse: false, failedToProcess: false }],

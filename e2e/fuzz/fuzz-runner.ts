@@ -76,7 +76,10 @@ async function exchange(stack: FuzzStack, req: FuzzRequest): Promise<[FuzzReques
   const challenge = res.headers['www-authenticate'];
   if (!req.digest || res.status !== 401 || typeof challenge !== 'string' || !/algorithm=MD5\b/.test(challenge)) return [[first, res]];
   const uri = req.target;
-  const answered = { ...req, headers: { ...unauthenticated, authorization: digestAuthorization(challenge, uri, PEER_CREDENTIALS) } };
+  const answered = {
+    ...req,
+    headers: { ...unauthenticated, authorization: digestAuthorization(challenge, uri, PEER_CREDENTIALS, req.method) },
+  };
   return [
     [first, res],
     [answered, await send(stack, answered)],

@@ -8,6 +8,10 @@ import { type FuzzRoute, PEER_ENDPOINTS } from './route-table.ts';
 const JSON_UTF8 = 'application/json; charset=utf-8';
 /** The peer endpoints' content type (peer-svc's README). */
 const TEXT_UTF8 = 'text/plain; charset=utf-8';
+/** The content type of RegisterPeer's answer, the directory as XML (peer-svc's README). */
+const XML_UTF8 = 'application/xml; charset=utf-8';
+/** RegisterPeer's path as express matches it (any case, one trailing slash). */
+const REGISTER_PEER = /^\/emissary\/registerpeer\.action\/?$/i;
 
 /** The gateway's own paths that answer 2xx (matched as express does: any case, one trailing slash), and the content type of each (the gateway's README). */
 const GATEWAY_CONTENT_TYPES: [RegExp, RegExp][] = [
@@ -77,10 +81,17 @@ function successViolations(route: FuzzRoute, req: FuzzRequest, res: FuzzResponse
   const type = res.headers['content-type'] ?? '';
   const path = pathOf(req.target);
   if (route.api === 'peer') {
-    // peer-svc mounts POST routes only, and express answers OPTIONS on them itself: 200 with `Allow: POST`.
-    if (req.method === 'OPTIONS') return res.headers.allow === 'POST' ? [] : [`OPTIONS answered ${res.status} without Allow: POST`];
-    if (req.method !== 'POST') return [`${req.method} answered ${res.status}`];
-    return type === TEXT_UTF8 ? [] : [`2xx is not ${TEXT_UTF8} but ${JSON.stringify(type)}`];
+    // peer-svc's JSON extensions (GET) are in the OpenAPI document, judged by it below; its form endpoints are not.
+    if (openapi.template(path) === undefined) {
+      // The form endpoints are POST only, and express answers OPTIONS on them itself: 200 with `Allow: POST`.
+      if (req.method === 'OPTIONS') return res.headers.allow === 'POST' ? [] : [`OPTIONS answered ${res.status} without Allow: POST`];
+      if (req.method !== 'POST') return [`${req.method} answered ${res.status}`];
+      // RegisterPeer answers the directory as XML, the others plain text (peer-svc's README).
+      const expected = REGISTER_PEER.test(path) ? XML_UTF8 : TEXT_UTF8;
+      return type === expected ? [] : [`2xx is not ${expected} but ${JSON.stringify(type)}`];
+    }
+    // express answers OPTIONS itself on a route it knows, with the methods it serves.
+    if (req.method === 'OPTIONS') return [];
   }
   if (route.api === 'gateway') {
     // express answers OPTIONS itself on a route it knows, with the methods it serves.

@@ -328,10 +328,18 @@ const formEncode = (text: string) => {
 const peerRoutes = (ctx: RouteContext): FuzzRoute[] => {
   const self = ctx.peerSelfUrl;
   const selfHost = new URL(self).host;
-  // Not `https://<our host:port>/…`: an allow-listed host:port named with a scheme it does not speak makes RegisterPeer
-  // contact it, and the failed call is answered 502 `peer failed` (peer-svc's README): a 5xx of the peer named, by design.
+  // `https://<our host:port>/…`: the allow-list names whole directory URLs, so our own host:port under another scheme is
+  // not allowed (403), never contacted.
   const url = fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom(self, `http://${selfHost}/DirectoryPlace/`, `http://${selfHost}/OtherPlace`) },
+    {
+      weight: 4,
+      arbitrary: fc.constantFrom(
+        self,
+        `http://${selfHost}/DirectoryPlace/`,
+        `http://${selfHost}/OtherPlace`,
+        `https://${selfHost}/DirectoryPlace`,
+      ),
+    },
     {
       weight: 2,
       arbitrary: fc.constantFrom(
@@ -447,6 +455,35 @@ const peerRoutes = (ctx: RouteContext): FuzzRoute[] => {
     route('/emissary/AddChildDirectory.action', ['directoryName', 'targetDir'], true),
     route('/WorkSpaceClientEnqueue.action', ['pickUpClientName', 'tpObj'], true),
     route('/emissary/WorkSpaceClientEnqueue.action', ['pickUpClientName', 'tpObj'], true),
+    {
+      group: 'peer-svc',
+      name: '/emissary/client-places/{name}/bundles',
+      api: 'peer',
+      request: requestOf(
+        methodOf('GET'),
+        withQuery(
+          fc
+            .oneof({ weight: 3, arbitrary: fc.constantFrom(PEER_CLIENT_PLACE, 'no-such-place') }, { weight: 2, arbitrary: pathSegment() })
+            .map((name) => `/emissary/client-places/${name}/bundles`),
+          queryString(['take'], fc.constantFrom('1', '10', '100', '0', '101', '1.5', '-1')),
+        ),
+        peerHeaders,
+        fc.constant(undefined),
+        digest,
+      ),
+    },
+    {
+      group: 'peer-svc',
+      name: '/emissary/directory',
+      api: 'peer',
+      request: requestOf(
+        methodOf('GET', 'HEAD'),
+        withQuery(fc.constant('/emissary/directory'), queryString(['dataId'])),
+        peerHeaders,
+        fc.constant(undefined),
+        digest,
+      ),
+    },
     {
       group: 'peer-svc',
       name: '/emissary/{...}',

@@ -124,7 +124,9 @@ export async function startFuzzStack(processes: ProcessStack, options: FuzzStack
         PEER_USERS: `${PEER_CREDENTIALS.user}:${PEER_CREDENTIALS.password}`,
         PEER_CLIENT_USER: PEER_CREDENTIALS.user,
         PEER_CLIENT_PASSWORD: PEER_CREDENTIALS.password,
-        PEER_ALLOW_LIST: `127.0.0.1:${peerPort}`,
+        PEER_ALLOW_LIST: peerSelfUrl,
+        // The fuzzer's Digest client answers MD5 challenges only.
+        DIGEST_ALGORITHMS: 'SHA-256,MD5',
         PEER_SELF_URL: peerSelfUrl,
         CLIENT_PLACES: `${PEER_CLIENT_PLACE}=${placeQueue}`,
         LOG_LEVEL: 'error',

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 
 /*
  * A client of the peer endpoints as their real clients talk to them: forms in ISO-8859-1 and HTTP Digest (RFC 7616,
- * MD5, qop=auth). Written apart from peer-svc's own Digest code on purpose, so the suites would catch a mistake
+ * MD5 or SHA-256, qop=auth). Written apart from peer-svc's own Digest code on purpose, so the suites would catch a mistake
  * that peer-svc's server and client made alike.
  */
 
@@ -31,27 +31,35 @@ export interface DigestCredentials {
   password: string;
 }
 
-const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
+const hashes = {
+  MD5: (text: string) => createHash('md5').update(text, 'utf8').digest('hex'),
+  'SHA-256': (text: string) => createHash('sha256').update(text, 'utf8').digest('hex'),
+} as const;
 
 /**
- * The `Authorization` header answering the MD5 challenge among `challenges` (a `WWW-Authenticate` value with one
- * or more Digest challenges) for POST `uri`, per RFC 7616 with qop=auth.
- * @throws Error when no MD5 challenge is offered
+ * The `Authorization` header answering a challenge among `challenges` (a `WWW-Authenticate` value with one or more
+ * Digest challenges) for `method` (POST unless said) `uri`, per RFC 7616 with qop=auth: the MD5 one when offered (as
+ * the peer endpoints' older clients), else the SHA-256 one.
+ * @throws Error when neither is offered
  */
-export function digestAuthorization(challenges: string, uri: string, credentials: DigestCredentials): string {
-  const md5Challenge = challenges.split(/,\s*(?=Digest )/).find((challenge) => /algorithm=MD5\b/.test(challenge));
-  if (md5Challenge === undefined) throw new Error(`no MD5 Digest challenge in ${challenges}`);
-  const param = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(md5Challenge)?.[1] ?? '';
+export function digestAuthorization(challenges: string, uri: string, credentials: DigestCredentials, method = 'POST'): string {
+  const offered = challenges.split(/,\s*(?=Digest )/);
+  const md5Challenge = offered.find((challenge) => /algorithm=MD5\b/.test(challenge));
+  const chosen = md5Challenge ?? offered.find((challenge) => /algorithm=SHA-256\b/.test(challenge));
+  if (chosen === undefined) throw new Error(`no MD5 or SHA-256 Digest challenge in ${challenges}`);
+  const algorithm = md5Challenge === undefined ? 'SHA-256' : 'MD5';
+  const hash = hashes[algorithm];
+  const param = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(chosen)?.[1] ?? '';
   const realm = param('realm');
   const nonce = param('nonce');
   const opaque = param('opaque');
   const nc = '00000001';
   const cnonce = randomBytes(8).toString('hex');
-  const ha1 = md5(`${credentials.user}:${realm}:${credentials.password}`);
-  const ha2 = md5(`POST:${uri}`);
-  const response = md5(`${ha1}:${nonce}:${nc}:${cnonce}:auth:${ha2}`);
+  const ha1 = hash(`${credentials.user}:${realm}:${credentials.password}`);
+  const ha2 = hash(`${method}:${uri}`);
+  const response = hash(`${ha1}:${nonce}:${nc}:${cnonce}:auth:${ha2}`);
   return (
-    `Digest username="${credentials.user}", realm="${realm}", nonce="${nonce}", uri="${uri}", algorithm=MD5, qop=auth, ` +
+    `Digest username="${credentials.user}", realm="${realm}", nonce="${nonce}", uri="${uri}", algorithm=${algorithm}, qop=auth, ` +
     `nc=${nc}, cnonce="${cnonce}", response="${response}", opaque="${opaque}"`
   );
 }
@@ -81,4 +89,17 @@ export async function digestPost(baseUrl: string, path: string, body: string, cr
   expect(challenge.status).toBe(401);
   const authorization = digestAuthorization(challenge.headers.get('www-authenticate') ?? '', path, credentials);
   return postForm(`${baseUrl}${path}`, body, { 'x-requested-by': 'e2e', authorization });
+}
+
+/**
+ * GETs `baseUrl + path` (the query included) with Digest credentials: one unauthenticated request for the challenge
+ * (expected 401), then the answer to it.
+ */
+export async function digestGet(baseUrl: string, path: string, credentials: DigestCredentials): Promise<TextAnswer> {
+  const challenge = await fetch(`${baseUrl}${path}`);
+  expect(challenge.status).toBe(401);
+  await challenge.body?.cancel();
+  const authorization = digestAuthorization(challenge.headers.get('www-authenticate') ?? '', path, credentials, 'GET');
+  const res = await fetch(`${baseUrl}${path}`, { headers: { authorization } });
+  return { status: res.status, body: await res.text(), headers: res.headers };
 }

@@ -11,13 +11,25 @@ export interface BannerFacts {
   demoData: boolean;
   /** Base URL of peer-svc (its directory place is `<peerUrl>/DirectoryPlace`). */
   peerUrl: string;
+  /** Where peer-svc keeps enqueued work bundles: RabbitMQ (AMQP_URL) or its database. */
+  workQueue: 'rabbitmq' | 'database';
 }
 
 /** Addresses only this machine can reach. */
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 /** The start-up text: where the stack answers, what it runs on, and requests to try for every API. */
-export function banner({ gatewayUrl: g, gatewayHost, database, dataDir, bus, codeHost, demoData, peerUrl }: BannerFacts): string {
+export function banner({
+  gatewayUrl: g,
+  gatewayHost,
+  database,
+  dataDir,
+  bus,
+  codeHost,
+  demoData,
+  peerUrl,
+  workQueue,
+}: BannerFacts): string {
   const storage =
     database === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${dataDir}/ (set DATABASE_URL for PostgreSQL)`;
   const token = demoData ? 'demo-token-alice' : '<your GitHub token>';
@@ -28,6 +40,7 @@ Demo users of the emulator: alice (token demo-token-alice; orgs acme 2001 and gl
                             bob   (token demo-token-bob;   org initech 2003)
 `
     : '';
+  const queueStore = workQueue === 'rabbitmq' ? 'switchyard.demo-pickup on RabbitMQ' : 'kept in the database';
   const reach = LOOPBACK.has(gatewayHost)
     ? 'this machine only; HOST=0.0.0.0 opens it to others'
     : `HOST=${gatewayHost}: other machines can reach it${demoData ? ', and use the demo tokens below' : ''}`;
@@ -65,10 +78,14 @@ Private release notifications (after creating an npm_and_yarn config for acme/we
   curl ${g}/release_notifications/<id from the answer> ${auth}
   curl '${g}/pull_request_jobs?dependency-name=lodash' ${auth}
 
-Peer directory (Digest user emissary / emissary-demo; work-bundle enqueue needs AMQP_URL):
+Peer directory (Digest user emissary / emissary-demo; client place demo-pickup, its queue ${queueStore}):
   curl -X POST ${g}/emissary/Heartbeat.action -H 'X-Requested-By: curl' \\
        --data-urlencode 'hbf=EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.${peerUrl}/DirectoryPlace' \\
        --data-urlencode 'hbt=${peerUrl}/DirectoryPlace'
+  curl --digest -u emissary:emissary-demo ${g}/WorkSpaceClientEnqueue.action -H 'X-Requested-By: curl' \\
+       --data-urlencode 'pickUpClientName=demo-pickup' \\
+       --data-urlencode 'tpObj={"bundleId":"demo-1","workUnits":[{"fileName":"report.txt"}]}'
+  curl --digest -u emissary:emissary-demo '${g}/emissary/client-places/demo-pickup/bundles?take=10'
 
 Ctrl-C stops everything.
 `;

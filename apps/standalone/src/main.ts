@@ -21,7 +21,8 @@ import { banner } from './banner.ts';
  * with the demo bot's token). `DATABASE_URL`, `AMQP_URL` and `CODE_HOST_API_URL` (with `CODE_HOST_TOKEN` for
  * the worker) switch to the real ones. `GATEWAY_PORT` (8080), `CONFIG_PORT` (8081), `RELEASE_PORT` (8082),
  * `CATALOG_PORT` (8083), `PEER_PORT` (8084) and `CODE_HOST_PORT` (8090) move the ports; `LOG_LEVEL` defaults to
- * `warn` here. peer-svc runs with a demo Digest user `emissary`/`emissary-demo` and itself on its allow-list.
+ * `warn` here. peer-svc runs with a demo Digest user `emissary`/`emissary-demo`, itself on its allow-list, and a client
+ * place `demo-pickup` whose work bundles go to RabbitMQ with `AMQP_URL`, else to its database (PGlite included).
  *
  * Everything listens on loopback (127.0.0.1) only, since the banner prints the emulator's demo tokens: `HOST` (e.g.
  * `0.0.0.0`) moves the gateway, the one entry point, onto another address; the services behind it and the emulator stay
@@ -91,7 +92,9 @@ await runService('switchyard', async () => {
       PEER_USERS: 'emissary:emissary-demo',
       PEER_SELF_URL: `http://127.0.0.1:${peerPort}/DirectoryPlace`,
       CLIENT_PLACES: 'demo-pickup=switchyard.demo-pickup',
-      PEER_ALLOW_LIST: `127.0.0.1:${peerPort}`,
+      PEER_ALLOW_LIST: `http://127.0.0.1:${peerPort}/DirectoryPlace`,
+      // MD5 as well as SHA-256, for Digest clients that answer MD5 only (such as the end-to-end suites' client).
+      DIGEST_ALGORITHMS: 'SHA-256,MD5',
       ...env,
       HOST: loopback,
       PORT: peerPort,
@@ -120,6 +123,7 @@ await runService('switchyard', async () => {
         codeHost: env.CODE_HOST_API_URL ? `${codeHostUrl} (CODE_HOST_API_URL)` : `GitHub emulator with demo data at ${codeHostUrl}`,
         demoData: !env.CODE_HOST_API_URL,
         peerUrl: peer.url,
+        workQueue: peerConfig.AMQP_URL ? 'rabbitmq' : 'database',
       }),
     );
     return { logger: gatewayLogger };

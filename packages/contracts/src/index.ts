@@ -3,5 +3,7 @@ export * from './dependency/index.ts';
 export * from './event-catalogue.ts';
 export * from './events.ts';
 export * from './openapi.ts';
+export * from './peer/client-places.ts';
+export * from './peer/directory.ts';
 export * from './peer/events.ts';
 export * from './problem.ts';

@@ -1,6 +1,7 @@
 import { catalogOpenApi } from './catalog/openapi.ts';
 import { dependencyOpenApi } from './dependency/openapi.ts';
 import { jsonSchema } from './openapi-helpers.ts';
+import { peerOpenApi } from './peer/openapi.ts';
 import { ProblemDetails } from './problem.ts';
 
 /**
@@ -10,6 +11,7 @@ import { ProblemDetails } from './problem.ts';
 export function openApiDocument(): Record<string, unknown> {
   const catalog = catalogOpenApi();
   const dependency = dependencyOpenApi();
+  const peer = peerOpenApi();
   return {
     openapi: '3.1.0',
     info: {
@@ -17,9 +19,9 @@ export function openApiDocument(): Record<string, unknown> {
       version: '0.1.0',
       description: 'Book catalogue, dependency update service and peer directory endpoints, behind one gateway.',
     },
-    paths: { ...catalog.paths, ...dependency.paths },
+    paths: { ...catalog.paths, ...dependency.paths, ...peer.paths },
     components: {
-      schemas: { ...catalog.schemas, ...dependency.schemas, ProblemDetails: jsonSchema(ProblemDetails) },
+      schemas: { ...catalog.schemas, ...dependency.schemas, ...peer.schemas, ProblemDetails: jsonSchema(ProblemDetails) },
       securitySchemes: {
         personalToken: {
           type: 'apiKey',
@@ -27,6 +29,7 @@ export function openApiDocument(): Record<string, unknown> {
           name: 'Authorization',
           description: '`Personal <token>` (or `Bearer <token>`): a code-host personal access token with the `repo` scope',
         },
+        peerDigest: { type: 'http', scheme: 'digest', description: "HTTP Digest (RFC 7616) as one of peer-svc's users" },
       },
     },
   };

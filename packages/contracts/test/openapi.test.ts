@@ -21,4 +21,18 @@ describe('openApiDocument', () => {
     expect(doc.paths['/update_configs']?.post?.responses['201']).toBeDefined();
     expect(JSON.stringify(doc.paths['/accounts'])).toContain('#/components/schemas/DependencyApiErrors');
   });
+
+  it("describes peer-svc's client-place bundles (GET, Digest) with the JSON answer and the peer API's text errors", () => {
+    const doc = openApiDocument() as {
+      paths: Record<string, Record<string, { security: unknown; responses: Record<string, { content: Record<string, unknown> }> }>>;
+      components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+    };
+    const take = doc.paths['/emissary/client-places/{name}/bundles']?.get;
+    expect(take?.security).toEqual([{ peerDigest: [] }]);
+    expect(Object.keys(take?.responses ?? {})).toEqual(['200', '400', '401', '404', '503']);
+    expect(JSON.stringify(take?.responses['200'])).toContain('#/components/schemas/TakenWorkBundles');
+    expect(Object.keys(take?.responses['404']?.content ?? {})).toEqual(['text/plain']);
+    expect(doc.components.schemas.TakenWorkBundles).toBeDefined();
+    expect(doc.components.securitySchemes.peerDigest).toMatchObject({ type: 'http', scheme: 'digest' });
+  });
 });

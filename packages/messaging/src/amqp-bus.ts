@@ -23,6 +23,16 @@ export interface ReconnectOptions {
   jitter?: number;
 }
 
+/** {@link ReconnectOptions} with their defaults filled in: the back-off of every AMQP connection of this package. */
+export function reconnectBackoff(reconnect: ReconnectOptions = {}): BackoffOptions {
+  return {
+    initialDelayMs: reconnect.initialDelayMs ?? 200,
+    maxDelayMs: reconnect.maxDelayMs ?? 30_000,
+    factor: reconnect.factor ?? 2,
+    jitter: reconnect.jitter ?? 0.2,
+  };
+}
+
 /** Options of {@link createAmqpBus}. */
 export interface AmqpBusOptions {
   /** `amqp://user:pass@host:5672/vhost` (or `amqps://`). */
@@ -76,12 +86,7 @@ export async function createAmqpBus(options: AmqpBusOptions): Promise<AmqpBus> {
   const logger = options.logger.child({ component: 'amqp-bus', exchange });
   const publishTimeoutMs = options.publishTimeoutMs ?? 10_000;
   const closeTimeoutMs = options.closeTimeoutMs ?? 10_000;
-  const backoff: BackoffOptions = {
-    initialDelayMs: options.reconnect?.initialDelayMs ?? 200,
-    maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000,
-    factor: options.reconnect?.factor ?? 2,
-    jitter: options.reconnect?.jitter ?? 0.2,
-  };
+  const backoff = reconnectBackoff(options.reconnect);
   const consumers = new Set<AmqpConsumer>();
   let publishChannel: { model: ChannelModel; channel: ConfirmChannel } | undefined;
   let openingPublishChannel: Promise<ConfirmChannel> | undefined;

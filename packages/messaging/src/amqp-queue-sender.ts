@@ -9,7 +9,7 @@
  */
 import type { Logger } from '@switchyard/service-kit';
 import amqplib, { type ChannelModel, type ConfirmChannel, type Options } from 'amqplib';
-import type { ReconnectOptions } from './amqp-bus.ts';
+import { type ReconnectOptions, reconnectBackoff } from './amqp-bus.ts';
 import { type AmqpConnect, type AmqpConnection, openAmqpConnection } from './amqp-connection.ts';
 import { publishConfirmed } from './amqp-publish.ts';
 import { withTimeout } from './backoff.ts';
@@ -126,12 +126,7 @@ export async function createAmqpQueueSender(options: AmqpQueueSenderOptions): Pr
     logger,
     connect: options.connect ?? defaultConnect,
     connectionName: options.connectionName ?? 'switchyard-queue-sender',
-    backoff: {
-      initialDelayMs: options.reconnect?.initialDelayMs ?? 200,
-      maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000,
-      factor: options.reconnect?.factor ?? 2,
-      jitter: options.reconnect?.jitter ?? 0.2,
-    },
+    backoff: reconnectBackoff(options.reconnect),
     onConnect: async (model) => {
       await channelFor(model);
     },

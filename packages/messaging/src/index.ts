@@ -1,5 +1,6 @@
 export * from './amqp-bus.ts';
 export { ATTEMPTS_HEADER, LAST_ERROR_HEADER, ORIGINAL_ROUTING_KEY_HEADER, PARKED_REASON_HEADER } from './amqp-consumer.ts';
+export * from './amqp-queue-reader.ts';
 export * from './amqp-queue-sender.ts';
 export { type ConsumerTopology, consumerTopology, deadLetterExchangeOf, PARKING_DELIVERY_LIMIT } from './amqp-topology.ts';
 export * from './bus.ts';

@@ -16,6 +16,8 @@ describe('serviceFor (the routing table)', () => {
       ['/pull_request_jobs/9', 'release-svc'],
       ['/emissary/Heartbeat.action', 'peer-svc'],
       ['/WorkSpaceClientEnqueue.action', 'peer-svc'],
+      ['/emissary/client-places/demo-pickup/bundles', 'peer-svc'],
+      ['/emissary/client-places/INITIAL.X.INPUT.http%3A%2F%2F127.0.0.1%3A7001%2FPickUp/bundles', 'peer-svc'],
     ];
     for (const [path, service] of table) expect(serviceFor(path), path).toBe(service);
   });

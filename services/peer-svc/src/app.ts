@@ -1,5 +1,7 @@
 import { createServiceApp, type Logger } from '@switchyard/service-kit';
 import type { Express } from 'express';
+import { clientPlacesRouter } from './http/client-places.routes.ts';
+import { directoryRouter } from './http/directory.routes.ts';
 import { type PeerRoutesDeps, peerRouter } from './http/peer.routes.ts';
 
 /** What peer-svc's HTTP app needs: the routes' dependencies, a logger, and a database ping for `/readyz`. */
@@ -16,6 +18,8 @@ export function createPeerApp(deps: PeerAppDeps): Express {
     // No JSON bodies here: every peer endpoint reads its form itself, bounded.
     jsonTypes: () => false,
     routes: (app) => {
+      app.use(clientPlacesRouter(deps));
+      app.use(directoryRouter(deps));
       app.use(peerRouter(deps));
     },
   });

@@ -1,6 +1,9 @@
 import { DOMAIN_EVENTS_EXCHANGE } from '@switchyard/contracts';
 import { baseServiceEnv, databaseEnv, envPort, parseConfig } from '@switchyard/service-kit';
 import { z } from 'zod';
+import type { DigestAlgorithm } from './security/digest-protocol.ts';
+
+const DIGEST_ALGORITHM_NAMES: readonly DigestAlgorithm[] = ['SHA-256', 'MD5'];
 
 /** Environment of peer-svc; every variable is optional except as noted. */
 export const PeerEnv = z.object({
@@ -10,18 +13,35 @@ export const PeerEnv = z.object({
   ...databaseEnv,
   /** The topic exchange directory events go to (through the outbox). */
   EVENTS_EXCHANGE: z.string().min(1).default(DOMAIN_EVENTS_EXCHANGE),
-  /** RabbitMQ URL; work bundles are published to client places' queues there. Unset: enqueue answers 503. */
+  /** RabbitMQ URL; work bundles are published to client places' queues there. Unset: they are kept in the database. */
   AMQP_URL: z
     .string()
     .regex(/^amqps?:\/\//, 'must be an amqp:// or amqps:// URL')
     .optional(),
   /** Realm of inbound Digest authentication (and of the users read). */
   DIGEST_REALM: z.string().min(1).default('EmissaryRealm'),
+  /**
+   * Digest algorithms, comma-separated in order of preference (`SHA-256`, `MD5`; each at most once): the challenges
+   * offered to inbound requests, and the only ones answered when a peer challenges our outbound calls.
+   */
+  DIGEST_ALGORITHMS: z
+    .string()
+    .default('SHA-256')
+    .transform((text, ctx) => {
+      const names = text.split(',').map((name) => name.trim().toUpperCase());
+      const algorithms = DIGEST_ALGORITHM_NAMES.filter((algorithm) => names.includes(algorithm));
+      const known = names.every((name) => (DIGEST_ALGORITHM_NAMES as readonly string[]).includes(name));
+      if (!known || algorithms.length !== names.length) {
+        ctx.addIssue({ code: 'custom', message: 'must be SHA-256 and/or MD5, comma-separated, each at most once' });
+        return z.NEVER;
+      }
+      return names as DigestAlgorithm[];
+    }),
   /** Digest users, `user:password,user2:realm:password2` (ignored when PEER_USERS_FILE is set). */
   PEER_USERS: z.string().optional(),
   /** File of Digest users, one `user:password` or `user:realm:password` per line. */
   PEER_USERS_FILE: z.string().min(1).optional(),
-  /** Peers that may be contacted and may contact us: comma-separated `host:port`. */
+  /** Peers that may be contacted and may contact us: comma-separated directory place URLs (`http://host:port/DirectoryPlace`). */
   PEER_ALLOW_LIST: z.string().default(''),
   /** This peer's own directory place URL, e.g. `http://127.0.0.1:8084/DirectoryPlace`. */
   PEER_SELF_URL: z.string().min(1).default('http://127.0.0.1:8084/DirectoryPlace'),
@@ -29,14 +49,23 @@ export const PeerEnv = z.object({
   PEER_RENDEZVOUS: z.string().default(''),
   /** This server's user when a peer challenges it (Digest only). */
   PEER_CLIENT_USER: z.string().min(1).default('emissary'),
-  /** Password of PEER_CLIENT_USER. */
+  /** Password of PEER_CLIENT_USER; required when PEER_RENDEZVOUS names peers. */
   PEER_CLIENT_PASSWORD: z.string().default(''),
+  /** Most peers recorded; a registration of a new peer beyond it is refused (403). */
+  PEER_MAX: z.coerce.number().int().min(1).max(100_000).default(256),
+  /**
+   * Heartbeat rounds a peer that is neither configured (PEER_RENDEZVOUS) nor registered (`registered_at` unset) may miss
+   * in a row before it is deleted.
+   */
+  PEER_EXPIRE_AFTER: z.coerce.number().int().min(1).max(1_000_000).default(3),
   /** Bound on connecting to a peer, in milliseconds. */
   PEER_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
   /** Bound on a peer's answer, in milliseconds. */
   PEER_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(5_000),
   /** Interval between heartbeats to every known peer, in milliseconds. */
   HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
+  /** Heartbeats in flight at once in a round (the rest wait for a slot). */
+  HEARTBEAT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   /** Missed heartbeats in a row after which a peer is unhealthy. */
   HEARTBEAT_UNHEALTHY_AFTER: z.coerce.number().int().min(1).default(3),
   /** Missed heartbeats in a row after which a peer is failed. */
@@ -45,15 +74,35 @@ export const PeerEnv = z.object({
   FORM_LIMIT_BYTES: z.coerce.number().int().min(1_024).max(16_777_216).default(1_048_576),
   /** Client places, `name=queue,name2=queue2`, recorded at start (names as `pickUpClientName` gives them). */
   CLIENT_PLACES: z.string().default(''),
+  /**
+   * Local places this directory advertises: `KEY|cost|quality|description` entries separated by `;` or newlines
+   * (ignored when DIRECTORY_PLACES_FILE is set; see `parseDirectoryPlaces`).
+   */
+  DIRECTORY_PLACES: z.string().default(''),
+  /** File of local places, one `KEY|cost|quality|description` per line (`#` comments). */
+  DIRECTORY_PLACES_FILE: z.string().min(1).optional(),
+  /** Most work bundles one client place's queue holds in the database (no AMQP_URL); beyond, enqueue answers 503. */
+  WORK_QUEUE_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
 });
 export type PeerConfig = Readonly<z.output<typeof PeerEnv>>;
 
+/** {@link PeerEnv} with the checks across variables: peers configured (PEER_RENDEZVOUS) need PEER_CLIENT_PASSWORD. */
+const PeerEnvChecked = PeerEnv.superRefine((config, ctx) => {
+  if (config.PEER_RENDEZVOUS.trim() !== '' && config.PEER_CLIENT_PASSWORD === '') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PEER_CLIENT_PASSWORD'],
+      message: 'must be set when PEER_RENDEZVOUS names peers (they challenge our registrations)',
+    });
+  }
+});
+
 /**
  * Reads peer-svc's configuration from `env`.
- * @throws ConfigError listing every invalid variable
+ * @throws ConfigError listing every invalid variable, and PEER_RENDEZVOUS set without PEER_CLIENT_PASSWORD
  */
 export function loadPeerConfig(env: Record<string, string | undefined> = process.env): PeerConfig {
-  return parseConfig('peer-svc', PeerEnv, env);
+  return parseConfig('peer-svc', PeerEnvChecked, env);
 }
 
 /**

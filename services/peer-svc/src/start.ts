@@ -4,12 +4,15 @@ import { createPeerApp } from './app.ts';
 import { type PeerConfig, parseClientPlaces } from './config.ts';
 import { peerMigrations } from './db/migrations/index.ts';
 import { PEER_SCHEMA, type PeerDatabase } from './db/schema.ts';
+import { directoryPlaceEntry } from './directory/directory-entry.ts';
 import { parsePeerUrl } from './directory/directory-name.ts';
+import { loadDirectoryPlaces } from './directory/directory-places.ts';
 import { peerThresholds } from './directory/peer-state.ts';
 import { openWorkQueue } from './queue/work-queue.ts';
 import { createDirectoryStore, type DirectoryStore } from './registry/directory-store.ts';
+import { createEntryStore, type EntryStore } from './registry/entry-store.ts';
 import { createHeartbeatManager, type HeartbeatManager } from './registry/heartbeat-manager.ts';
-import { createRegistrar, type Registrar } from './registry/registrar.ts';
+import { createRegistrar, DIRECTORY_KEY_PREFIX, type Registrar } from './registry/registrar.ts';
 import { createDigestAuthenticator } from './security/digest-server.ts';
 import { loadDigestUsers } from './security/digest-users.ts';
 import { createPeerAllowList } from './security/peer-allow-list.ts';
@@ -21,6 +24,7 @@ export type RunningPeer = RunningService<{
   port: number;
   database: Database<PeerDatabase>;
   store: DirectoryStore;
+  entries: EntryStore;
   registrar: Registrar;
   heartbeats: HeartbeatManager;
 }>;
@@ -31,11 +35,12 @@ export function openPeerDatabase(config: PeerConfig, logger: Logger): Promise<Da
 }
 
 /**
- * Starts peer-svc: configuration checks (users, allow-list, own URL, client places), database and
- * migrations, client places recorded, HTTP on `config.HOST:config.PORT`, the heartbeat manager, then registration
+ * Starts peer-svc: configuration checks (users, allow-list, own URL, client places, directory places), database and
+ * migrations, client places recorded, the local directory entries replaced (the directory place's own and
+ * `DIRECTORY_PLACES[_FILE]`), HTTP on `config.HOST:config.PORT`, the heartbeat manager, then registration
  * with each `PEER_RENDEZVOUS` peer in the background (failures logged). Rendezvous peers are kept when they fail.
  * `close()` stops the heartbeats, then HTTP, the work queue, the peer client, the events' relay and bus, and the database.
- * @throws ConfigError-like errors (DigestUsersError, PeerAllowListError, DirectoryNameError, TypeError) / MigrationFailedError / the listen error
+ * @throws ConfigError (a bad directory place) and ConfigError-like errors (DigestUsersError, PeerAllowListError, DirectoryNameError, TypeError) / MigrationFailedError / the listen error
  * (after closing what it had opened)
  */
 export async function startPeerService(config: PeerConfig, logger: Logger): Promise<RunningPeer> {
@@ -43,6 +48,8 @@ export async function startPeerService(config: PeerConfig, logger: Logger): Prom
   const allowList = createPeerAllowList(config.PEER_ALLOW_LIST);
   const selfUrl = parsePeerUrl(config.PEER_SELF_URL);
   const clientPlaces = parseClientPlaces(config.CLIENT_PLACES);
+  const selfKey = `${DIRECTORY_KEY_PREFIX}${selfUrl.href}`;
+  const places = loadDirectoryPlaces({ file: config.DIRECTORY_PLACES_FILE, env: config.DIRECTORY_PLACES, selfKey });
   const rendezvous = config.PEER_RENDEZVOUS.split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
@@ -62,15 +69,18 @@ export async function startPeerService(config: PeerConfig, logger: Logger): Prom
     scope.defer(() => events.close());
     const store = createDirectoryStore(database.db.withSchema(PEER_SCHEMA));
     for (const [name, queue] of clientPlaces) await store.saveClientPlace(name, queue);
+    const entries = createEntryStore(database.db.withSchema(PEER_SCHEMA));
+    await entries.replaceLocal([directoryPlaceEntry(selfKey), ...places]);
     const client = createPeerClient({
       allowList,
       credentials: { username: config.PEER_CLIENT_USER, password: config.PEER_CLIENT_PASSWORD, realm: config.DIGEST_REALM },
+      algorithms: config.DIGEST_ALGORITHMS,
       connectTimeoutMs: config.PEER_CONNECT_TIMEOUT_MS,
       responseTimeoutMs: config.PEER_RESPONSE_TIMEOUT_MS,
       logger,
     });
     scope.defer(() => client.close());
-    const registrar = createRegistrar({ selfUrl, allowList, client, store });
+    const registrar = createRegistrar({ selfUrl, allowList, client, store, maxPeers: config.PEER_MAX });
     const heartbeats = createHeartbeatManager({
       store,
       client,
@@ -78,16 +88,25 @@ export async function startPeerService(config: PeerConfig, logger: Logger): Prom
       intervalMs: config.HEARTBEAT_INTERVAL_MS,
       thresholds,
       isConfigured: (url) => configured.has(url),
+      concurrency: config.HEARTBEAT_CONCURRENCY,
+      expireAfter: config.PEER_EXPIRE_AFTER,
       onChange: (change) => logger.info(change, 'peer health changed'),
       logger,
     });
-    const workQueue = await openWorkQueue(config.AMQP_URL, logger);
+    // RabbitMQ at AMQP_URL, else durable rows of peer.work_bundle (nothing accepted is lost on a restart).
+    const workQueue = await openWorkQueue({
+      amqpUrl: config.AMQP_URL,
+      db: database.db.withSchema(PEER_SCHEMA),
+      databaseLimit: config.WORK_QUEUE_LIMIT,
+      logger,
+    });
     scope.defer(() => workQueue.close());
-    const authenticator = createDigestAuthenticator({ realm: config.DIGEST_REALM, users });
+    const authenticator = createDigestAuthenticator({ realm: config.DIGEST_REALM, users, algorithms: config.DIGEST_ALGORITHMS });
     const app = createPeerApp({
       logger,
       ping: database.ping,
       store,
+      entries,
       registrar,
       allowList,
       workQueue,
@@ -103,6 +122,6 @@ export async function startPeerService(config: PeerConfig, logger: Logger): Prom
         .registerWith(peer)
         .catch((error: unknown) => logger.warn({ peer, err: error }, 'registration with a rendezvous peer failed'));
     }
-    return { url: http.url, port: http.port, database, store, registrar, heartbeats };
+    return { url: http.url, port: http.port, database, store, entries, registrar, heartbeats };
   });
 }

@@ -1,3 +1,4 @@
+import { ConfigError } from '@switchyard/service-kit';
 import { describe, expect, it } from 'vitest';
 import { loadPeerConfig, parseClientPlaces } from '../src/config.ts';
 
@@ -10,7 +11,33 @@ describe('peer-svc configuration', () => {
       HEARTBEAT_UNHEALTHY_AFTER: 3,
       HEARTBEAT_FAILED_AFTER: 20,
       PEER_ALLOW_LIST: '',
+      DIGEST_ALGORITHMS: ['SHA-256'],
+      PEER_MAX: 256,
+      PEER_EXPIRE_AFTER: 3,
+      HEARTBEAT_CONCURRENCY: 8,
     });
+  });
+
+  it('reads DIGEST_ALGORITHMS in order of preference and refuses anything but SHA-256 and MD5, each once', () => {
+    expect(loadPeerConfig({ DIGEST_ALGORITHMS: 'md5, SHA-256' }).DIGEST_ALGORITHMS).toEqual(['MD5', 'SHA-256']);
+    expect(loadPeerConfig({ DIGEST_ALGORITHMS: 'MD5' }).DIGEST_ALGORITHMS).toEqual(['MD5']);
+    for (const bad of ['SHA-512-256', 'MD5,MD5', 'SHA-256,', 'MD5-sess']) {
+      expect(() => loadPeerConfig({ DIGEST_ALGORITHMS: bad }), bad).toThrow(/DIGEST_ALGORITHMS/);
+    }
+  });
+
+  it('refuses configured peers without a client password, naming both variables', () => {
+    const rendezvous = { PEER_RENDEZVOUS: 'http://127.0.0.1:9001/DirectoryPlace' };
+    expect(() => loadPeerConfig(rendezvous)).toThrow(ConfigError);
+    expect(() => loadPeerConfig({ ...rendezvous, PEER_CLIENT_PASSWORD: '' })).toThrow(/PEER_CLIENT_PASSWORD.*PEER_RENDEZVOUS/);
+    expect(loadPeerConfig({ ...rendezvous, PEER_CLIENT_PASSWORD: 'secret' }).PEER_CLIENT_PASSWORD).toBe('secret');
+    expect(loadPeerConfig({ PEER_RENDEZVOUS: ' ' }).PEER_CLIENT_PASSWORD).toBe('');
+  });
+
+  it('bounds PEER_MAX, PEER_EXPIRE_AFTER and HEARTBEAT_CONCURRENCY', () => {
+    expect(() => loadPeerConfig({ PEER_MAX: '0' })).toThrow(/PEER_MAX/);
+    expect(() => loadPeerConfig({ PEER_EXPIRE_AFTER: '0' })).toThrow(/PEER_EXPIRE_AFTER/);
+    expect(() => loadPeerConfig({ HEARTBEAT_CONCURRENCY: '0' })).toThrow(/HEARTBEAT_CONCURRENCY/);
   });
 
   it('refuses a non-AMQP broker URL and a too small form limit', () => {

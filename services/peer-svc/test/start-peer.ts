@@ -76,21 +76,22 @@ export async function rawPost(url: string, body: string | Buffer, headers: Recor
 }
 
 /**
- * POSTs a raw body answering the Digest challenge (SHA-256) as `user`: the first request draws the challenge.
- * The body is sent twice, as a browser would.
+ * POSTs a raw body answering the Digest challenge of `algorithm` (default SHA-256) as `user`: the first request draws
+ * the challenge. The body is sent twice, as a browser would.
+ * @throws Error when no challenge of `algorithm` is offered
  */
 export async function digestPost(
   url: string,
   body: string | Buffer,
   user = TEST_USER,
   headers: Record<string, string> = {},
+  algorithm: DigestAlgorithm = 'SHA-256',
 ): Promise<TextAnswer> {
   const first = await rawPost(url, body, headers);
   if (first.status !== 401) return first;
   const items = parseAuthHeader(first.headers['www-authenticate']) ?? [];
-  const algorithm: DigestAlgorithm = 'SHA-256';
   const challenge = items.find((item) => item.params.get('algorithm') === algorithm);
-  if (challenge === undefined) throw new Error('no SHA-256 challenge');
+  if (challenge === undefined) throw new Error(`no ${algorithm} challenge`);
   const nonce = challenge.params.get('nonce') ?? '';
   const opaque = challenge.params.get('opaque') ?? '';
   const uri = new URL(url).pathname;
@@ -109,6 +110,41 @@ export async function digestPost(
   });
   const authorization = `Digest username="${user.username}", realm="${TEST_REALM}", nonce="${nonce}", uri="${uri}", algorithm=${algorithm}, qop=auth, nc=${nc}, cnonce="${cnonce}", response="${response}", opaque="${opaque}"`;
   return rawPost(url, body, { ...headers, authorization });
+}
+
+/**
+ * Sends a request without a body (GET by default) answering the Digest challenge (SHA-256) as the test user: the first
+ * request draws the challenge. The digest `uri` is the path and query of `url`.
+ * @throws Error when no SHA-256 challenge is offered
+ */
+export async function digestGet(url: string, method = 'GET'): Promise<TextAnswer> {
+  const send = async (headers: Record<string, string>) => {
+    const res = await request(url, { method: method as 'GET', headers });
+    return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
+  };
+  const first = await send({});
+  if (first.status !== 401) return first;
+  const challenge = (parseAuthHeader(first.headers['www-authenticate']) ?? []).find((item) => item.params.get('algorithm') === 'SHA-256');
+  if (challenge === undefined) throw new Error('no SHA-256 challenge');
+  const nonce = challenge.params.get('nonce') ?? '';
+  const opaque = challenge.params.get('opaque') ?? '';
+  const target = new URL(url);
+  const uri = `${target.pathname}${target.search}`;
+  const cnonce = randomBytes(8).toString('hex');
+  const response = digestResponse({
+    algorithm: 'SHA-256',
+    username: TEST_USER.username,
+    realm: TEST_REALM,
+    password: TEST_USER.password,
+    method,
+    uri,
+    nonce,
+    nc: '00000001',
+    cnonce,
+  });
+  return send({
+    authorization: `Digest username="${TEST_USER.username}", realm="${TEST_REALM}", nonce="${nonce}", uri="${uri}", algorithm=SHA-256, qop=auth, nc=00000001, cnonce="${cnonce}", response="${response}", opaque="${opaque}"`,
+  });
 }
 
 /** A form body, percent-encoded as UTF-8 (`URLSearchParams`). */

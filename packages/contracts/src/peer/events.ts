@@ -29,6 +29,20 @@ export const ChildDirectoryState = z.object({
 });
 export type ChildDirectoryState = z.infer<typeof ChildDirectoryState>;
 
+/**
+ * `directory.entries_changed`: directory entries (places) of one source were added, changed or removed. `source` is
+ * `local` (this peer's own places, from its configuration) or the key of the directory the entries were learned from;
+ * `upserted` the keys added or changed (cost, quality or description), `removed` the keys dropped, `data_ids` every
+ * data id (`DATATYPE::SERVICE_TYPE`) touched. Keys and data ids in code-point order.
+ */
+export const DirectoryEntriesChanged = z.object({
+  source: z.string(),
+  data_ids: z.array(z.string()),
+  upserted: z.array(z.string()),
+  removed: z.array(z.string()),
+});
+export type DirectoryEntriesChanged = z.infer<typeof DirectoryEntriesChanged>;
+
 /** `directory.peer_changed`: a peer registered, or its health changed. */
 export const PeerChangedEvent = defineEvent('directory.peer_changed', PeerState);
 /** `directory.peer_removed`: a peer forgotten (its last state). */
@@ -36,5 +50,8 @@ export const PeerRemovedEvent = defineEvent('directory.peer_removed', PeerState)
 /** `directory.child_directory_added`. */
 export const ChildDirectoryAddedEvent = defineEvent('directory.child_directory_added', ChildDirectoryState);
 
+/** `directory.entries_changed`. */
+export const DirectoryEntriesChangedEvent = defineEvent('directory.entries_changed', DirectoryEntriesChanged);
+
 /** Every event peer-svc publishes. */
-export const DIRECTORY_EVENTS = [PeerChangedEvent, PeerRemovedEvent, ChildDirectoryAddedEvent] as const;
+export const DIRECTORY_EVENTS = [PeerChangedEvent, PeerRemovedEvent, ChildDirectoryAddedEvent, DirectoryEntriesChangedEvent] as const;

@@ -1,5 +1,6 @@
 import type { OutboxDatabase } from '@switchyard/messaging';
 import type { Database } from '@switchyard/service-kit';
+import type { Generated } from 'kysely';
 import type { PeerHealth } from '../directory/peer-state.ts';
 
 /** The PostgreSQL schema peer-svc owns; no other service reads it. */
@@ -32,11 +33,45 @@ export interface ClientPlaceTable {
   queue: string;
 }
 
+/**
+ * `peer.work_bundle`: work bundles accepted while no broker is configured (no `AMQP_URL`), oldest first by `id`, until
+ * an operator takes them (`GET /emissary/client-places/{name}/bundles`).
+ */
+export interface WorkBundleTable {
+  id: Generated<string>;
+  /** The client place's queue name. */
+  queue: string;
+  /** The bundle as JSON text, exactly as it would have been sent to RabbitMQ. */
+  body: string;
+  enqueued_at: Generated<Date>;
+}
+
+/**
+ * `peer.directory_entry`: the places this directory knows (upstream's `DirectoryEntry`), keyed by the place key without
+ * `$expense`. `source` is `local` (declared in this peer's configuration, or the directory itself) or the key of the
+ * directory it was learned from; `seen_at` is when it was last confirmed.
+ */
+export interface DirectoryEntryTable {
+  key: string;
+  /** `DATATYPE::SERVICE_TYPE`. */
+  data_id: string;
+  cost: number;
+  quality: number;
+  /** `cost*100 + 100 - quality`. */
+  expense: number;
+  description: string;
+  source: string;
+  created_at: Date;
+  seen_at: Date;
+}
+
 /** Tables of the `peer` schema, as Kysely sees them (queries run through `withSchema(PEER_SCHEMA)`), the outbox included. */
 export interface PeerDatabase extends OutboxDatabase {
   peer: PeerTable;
   child_directory: ChildDirectoryTable;
   client_place: ClientPlaceTable;
+  work_bundle: WorkBundleTable;
+  directory_entry: DirectoryEntryTable;
 }
 
 /** The Kysely handle of the `peer` schema. */

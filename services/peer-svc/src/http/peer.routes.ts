@@ -3,7 +3,9 @@ import { type RequestHandler, type Response, Router } from 'express';
 import { type DirectoryName, DirectoryNameError, parseDirectoryName, parsePeerUrl } from '../directory/directory-name.ts';
 import { neutralise } from '../directory/neutralise.ts';
 import type { WorkQueue } from '../queue/work-queue.ts';
+import { findClientPlaceQueue } from '../registry/client-place-lookup.ts';
 import type { DirectoryStore } from '../registry/directory-store.ts';
+import type { EntryStore } from '../registry/entry-store.ts';
 import type { Registrar } from '../registry/registrar.ts';
 import type { PeerAllowList } from '../security/peer-allow-list.ts';
 import { PeerError, PeerNotAllowedError, PeerTimeoutError } from '../security/peer-errors.ts';
@@ -15,12 +17,15 @@ import {
   WORK_BUNDLE_PARAMETER,
 } from '../work-bundle/enqueue-messages.ts';
 import { decodeWorkBundle } from '../work-bundle/work-bundle.ts';
+import { sendDirectoryXml } from './directory-answer.ts';
 import { type Form, formBody, formBodyErrors, formValue, requireRequestedBy } from './form-body.ts';
 import { domainErrorsAsText, sendText } from './text-response.ts';
 
 /** What the peer routes need. */
 export interface PeerRoutesDeps {
   store: DirectoryStore;
+  /** Directory entries: a successful RegisterPeer answers them as XML. */
+  entries: EntryStore;
   registrar: Registrar;
   allowList: PeerAllowList;
   workQueue: WorkQueue;
@@ -86,7 +91,10 @@ export function peerRouter(deps: PeerRoutesDeps): Router {
       const from = directoryName(hbf, () => new InvalidInput(`Heartbeat failed, directory not found for ${n(hbf)}`));
       if (!allowList.isAllowedPeer(from.url.href)) throw new Forbidden(`Heartbeat failed, directory not found for ${n(hbf)}`);
       if (!isSelf(hbt)) throw new NotFound(`Heartbeat failed with namespace exception Not found: ${n(hbt)}`);
-      await store.recordHeartbeat({ key: from.peerKey, url: from.url.href, origin: from.url.origin });
+      // Only a peer already known (configured or registered) is updated; an unknown sender creates nothing. Our own
+      // directory is known too (nothing to record).
+      const known = isSelf(from.url.href) || (await store.recordHeartbeat({ key: from.peerKey, url: from.url.href }));
+      if (!known) throw new Forbidden(`Heartbeat failed, directory not found for ${n(hbf)}`);
       sendText(res, 200, `${registrar.selfKey}$5050[1]`);
     }),
   );
@@ -105,13 +113,13 @@ export function peerRouter(deps: PeerRoutesDeps): Router {
       // The allow-list is checked here, before any outbound request.
       if (!allowList.isAllowedPeer(peer.url.href)) throw new Forbidden(`Registration failed for peer: ${n(name)}`);
       if (peer.peerKey === `*.*.*.${registrar.selfUrl.hostUrl}DirectoryPlace`) {
-        sendText(res, 200, registrar.selfKey);
+        await sendDirectoryXml(res, deps.entries, registrar.selfKey);
         return;
       }
       await registrar.acceptRegistration(peer).catch((error: unknown) => {
         throw error instanceof PeerError ? peerFailure(error, `Registration failed for peer: ${n(name)}`) : error;
       });
-      sendText(res, 200, registrar.selfKey);
+      await sendDirectoryXml(res, deps.entries, registrar.selfKey);
     }),
   );
 
@@ -136,18 +144,12 @@ export function peerRouter(deps: PeerRoutesDeps): Router {
   const enqueue = handle(async (f, res) => {
     const clientName = formValue(f, CLIENT_NAME_PARAMETER);
     if (!clientName) throw new InvalidInput(NO_PLACE_SPECIFIED);
-    let queue = await store.clientPlaceQueue(clientName);
-    if (queue === undefined) {
-      try {
-        queue = await store.clientPlaceQueue(parseDirectoryName(clientName).url.href);
-      } catch {
-        queue = undefined;
-      }
-    }
-    if (queue === undefined) throw new NotFound(neutralise(noClientPlaceMessage(clientName)));
+    const queue = await findClientPlaceQueue(store, clientName);
+    // noClientPlaceMessage neutralises the name itself: escaped once.
+    if (queue === undefined) throw new NotFound(noClientPlaceMessage(clientName));
     // WorkBundleDecodeError is an InvalidInput: 400 `Cannot deserialize WorkBundle`.
     const bundle = decodeWorkBundle(formValue(f, WORK_BUNDLE_PARAMETER));
-    // ServiceUnavailable (503 `WorkSpaceClientEnqueWorker failed, queue full`) without a broker or its confirm.
+    // ServiceUnavailable (503 `WorkSpaceClientEnqueWorker failed, queue full`) without the broker's confirm, or a full queue.
     await workQueue.publish(queue, Buffer.from(JSON.stringify(bundle), 'utf8'));
     sendText(res, 200, ENQUEUE_SUCCEEDED);
   });

@@ -2,6 +2,8 @@ import {
   ChildDirectoryAddedEvent,
   type ChildDirectoryState,
   DIRECTORY_EVENTS,
+  type DirectoryEntriesChanged,
+  DirectoryEntriesChangedEvent,
   PeerChangedEvent,
   PeerRemovedEvent,
   type PeerState,
@@ -45,3 +47,7 @@ export const peerRemoved = (row: PeerTable): DirectoryEvent => directoryOutbox.e
 /** `directory.child_directory_added` with the child as recorded. */
 export const childDirectoryAdded = (row: ChildDirectoryTable): DirectoryEvent =>
   directoryOutbox.event(ChildDirectoryAddedEvent, childDirectoryState(row));
+
+/** `directory.entries_changed` with the source, the data ids touched and the keys upserted and removed. */
+export const entriesChanged = (change: DirectoryEntriesChanged): DirectoryEvent =>
+  directoryOutbox.event(DirectoryEntriesChangedEvent, change);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { PeerDb, PeerTable } from '../db/schema.ts';
 import type { PeerHealth } from '../directory/peer-state.ts';
 import { childDirectoryAdded, directoryOutbox, peerChanged, peerRemoved } from './directory-events.ts';
@@ -20,8 +21,18 @@ export interface DirectoryStore {
   savePeer(peer: { key: string; url: string; origin: string; state: PeerHealth; missed: number; registered?: boolean }): Promise<void>;
   /** Forgets a peer. */
   deletePeer(key: string): Promise<void>;
-  /** Records a heartbeat received from (or answered by) a peer, creating it `not-contacted` when unknown. */
-  recordHeartbeat(peer: { key: string; url: string; origin: string }): Promise<void>;
+  /**
+   * Adds `peer` as `not-contacted` unless it is already known, provided fewer than `max` peers are recorded (checked and
+   * inserted under a transaction-scoped advisory lock, so concurrent registrations cannot pass the bound together).
+   * @returns `known` (left as it was), `added`, or `full` (nothing written)
+   */
+  reservePeer(peer: { key: string; url: string; origin: string }, max: number): Promise<'known' | 'added' | 'full'>;
+  /**
+   * Records a heartbeat received from a peer already known under `key` with the same URL (sets `last_heartbeat_at`).
+   * Never creates a peer: an unknown sender changes nothing.
+   * @returns whether the peer is known
+   */
+  recordHeartbeat(peer: { key: string; url: string }): Promise<boolean>;
   /** Records a child directory under `parent`. */
   addChildDirectory(child: { key: string; parent: string; url: string }): Promise<void>;
   /** The queue of the client place named `name`, if any. */
@@ -56,13 +67,31 @@ export function createDirectoryStore(db: PeerDb): DirectoryStore {
         if (removed) await directoryOutbox.append(trx, [peerRemoved(removed)]);
       });
     },
-    recordHeartbeat: async ({ key, url, origin }) => {
-      const now = new Date();
-      await db
-        .insertInto('peer')
-        .values({ key, url, origin, state: 'not-contacted', missed: 0, last_heartbeat_at: now, registered_at: null })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ last_heartbeat_at: now }))
-        .execute();
+    reservePeer: ({ key, url, origin }, max) =>
+      db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(hashtext('peer.peer:reserve'))`.execute(trx);
+        if (await trx.selectFrom('peer').select('key').where('key', '=', key).executeTakeFirst()) return 'known';
+        const { count } = await trx
+          .selectFrom('peer')
+          .select((eb) => eb.fn.countAll<string>().as('count'))
+          .executeTakeFirstOrThrow();
+        if (Number(count) >= max) return 'full';
+        const row = await trx
+          .insertInto('peer')
+          .values({ key, url, origin, state: 'not-contacted', missed: 0, last_heartbeat_at: null, registered_at: null })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await directoryOutbox.append(trx, [peerChanged(row)]);
+        return 'added';
+      }),
+    recordHeartbeat: async ({ key, url }) => {
+      const updated = await db
+        .updateTable('peer')
+        .set({ last_heartbeat_at: new Date() })
+        .where('key', '=', key)
+        .where('url', '=', url)
+        .executeTakeFirst();
+      return updated.numUpdatedRows > 0n;
     },
     addChildDirectory: async ({ key, parent, url }) => {
       await db.transaction().execute(async (trx) => {

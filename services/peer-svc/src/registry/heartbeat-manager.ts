@@ -10,7 +10,7 @@ export interface PeerHealthChange {
   url: string;
   from: PeerHealth;
   to: PeerHealth;
-  /** The failed peer was forgotten (not configured). */
+  /** The peer was forgotten: failed and not configured, or expired (see {@link createHeartbeatManager}). */
   dropped: boolean;
 }
 
@@ -23,6 +23,10 @@ export interface HeartbeatManagerDeps {
   thresholds: PeerThresholds;
   /** Whether a failed peer is kept (configured peers are); others are dropped when they fail. */
   isConfigured: (url: string) => boolean;
+  /** Heartbeats in flight at once (`HEARTBEAT_CONCURRENCY`); default 8. */
+  concurrency?: number;
+  /** Misses in a row after which a peer neither configured nor registered is deleted (`PEER_EXPIRE_AFTER`); default 3. */
+  expireAfter?: number;
   /** Told about every health change (log it, publish it). */
   onChange?: (change: PeerHealthChange) => void;
   logger?: { warn(obj: object, msg: string): void };
@@ -30,7 +34,10 @@ export interface HeartbeatManagerDeps {
 
 /** Sends heartbeats to every known peer; see {@link createHeartbeatManager}. */
 export interface HeartbeatManager {
-  /** One round: a heartbeat to each known peer, concurrently; resolves when every peer's state is saved. Never throws for a peer's failure. */
+  /**
+   * One round: a heartbeat to each known peer, at most `concurrency` at once; resolves when every peer's state is
+   * saved. Never throws for a peer's failure.
+   */
   beatOnce(): Promise<void>;
   /** Starts a round every `intervalMs` (rounds never overlap). */
   start(): void;
@@ -45,11 +52,18 @@ export interface HeartbeatManager {
  * not allow-listed) `heartbeat-missed`, fed to {@link nextPeerState}. A peer that answers after being
  * not-contacted/unhealthy/failed is re-registered with (`Registrar.registerWith`) before it counts as up; if that
  * fails the round counts as missed. A peer that becomes failed is dropped unless `isConfigured(url)`.
- * @throws RangeError for bad thresholds
+ * Expiry: a peer that is not configured and was never registered (`registered_at` unset: a registration from or with it
+ * failed) is deleted once it has missed `expireAfter` heartbeats in a row (no successful contact meanwhile).
+ * At most `concurrency` heartbeats (with their re-registrations) run at once.
+ * @throws RangeError for bad thresholds, a concurrency or expireAfter that is not a positive integer
  */
 export function createHeartbeatManager(deps: HeartbeatManagerDeps): HeartbeatManager {
   const { store, client, registrar, intervalMs, isConfigured, onChange, logger } = deps;
   const thresholds = peerThresholds(deps.thresholds);
+  const concurrency = deps.concurrency ?? 8;
+  const expireAfter = deps.expireAfter ?? 3;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError('concurrency must be a positive integer');
+  if (!Number.isInteger(expireAfter) || expireAfter < 1) throw new RangeError('expireAfter must be a positive integer');
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
@@ -74,7 +88,10 @@ export function createHeartbeatManager(deps: HeartbeatManagerDeps): HeartbeatMan
         transition = nextPeerState(previous, 'heartbeat-missed', thresholds);
       }
     }
-    const dropped = transition.state.health === 'failed' && transition.changed && !isConfigured(peer.url);
+    const configured = isConfigured(peer.url);
+    const failedOut = transition.state.health === 'failed' && transition.changed && !configured;
+    const expired = !configured && !registered && peer.registered_at === null && transition.state.missed >= expireAfter;
+    const dropped = failedOut || expired;
     if (dropped) await store.deletePeer(peer.key);
     else {
       await store.savePeer({
@@ -86,14 +103,19 @@ export function createHeartbeatManager(deps: HeartbeatManagerDeps): HeartbeatMan
         registered,
       });
     }
-    if (transition.changed) onChange?.({ key: peer.key, url: peer.url, from: peer.state, to: transition.state.health, dropped });
+    if (transition.changed || dropped) onChange?.({ key: peer.key, url: peer.url, from: peer.state, to: transition.state.health, dropped });
   };
 
   const beatOnce = async () => {
     const peers = await store.listPeers();
-    await Promise.all(
-      peers.map((peer) => beat(peer).catch((error: unknown) => logger?.warn({ peer: peer.url, err: error }, 'heartbeat round failed'))),
-    );
+    let next = 0;
+    const worker = async () => {
+      for (let peer = peers[next++]; peer !== undefined; peer = peers[next++]) {
+        const current = peer;
+        await beat(current).catch((error: unknown) => logger?.warn({ peer: current.url, err: error }, 'heartbeat round failed'));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, peers.length) }, worker));
   };
 
   return {

@@ -1,4 +1,6 @@
+import { Forbidden } from '@switchyard/service-kit';
 import { type DirectoryName, type PeerUrl, parsePeerUrl } from '../directory/directory-name.ts';
+import { neutralise } from '../directory/neutralise.ts';
 import type { PeerAllowList } from '../security/peer-allow-list.ts';
 import type { PeerClient } from '../security/peer-client.ts';
 import { PeerError, PeerNotAllowedError } from '../security/peer-errors.ts';
@@ -22,6 +24,21 @@ export class PeerRefusedError extends PeerError {
 }
 
 /**
+ * The peer table is full (`PEER_MAX`): a registration with or from a peer not yet known is refused before any
+ * outbound request. A `Forbidden` (403), so RegisterPeer answers it as is: `Registration failed for peer: <key>: peer
+ * limit of <max> reached`.
+ */
+export class PeerLimitError extends Forbidden {
+  readonly max: number;
+
+  constructor(peerKey: string, max: number) {
+    super(`Registration failed for peer: ${neutralise(peerKey)}: peer limit of ${max} reached`);
+    this.name = 'PeerLimitError';
+    this.max = max;
+  }
+}
+
+/**
  * Registration with peers, after upstream's `DirectoryPlace.addPeerDirectories` / `loadPeerEntries`
  * (https://github.com/NationalSecurityAgency/emissary, `src/main/java/emissary/directory/DirectoryPlace.java`).
  */
@@ -30,16 +47,19 @@ export interface Registrar {
   readonly selfKey: string;
   readonly selfUrl: PeerUrl;
   /**
-   * Registers this directory with the peer whose directory place is `url`: an authenticated POST to its
+   * Registers this directory with the peer whose directory place is `url`: the peer is recorded (`not-contacted`)
+   * when unknown, so that its call-back heartbeat is answered, then an authenticated POST to its
    * `RegisterPeer.action`; the peer is recorded `up` on success.
-   * @throws PeerNotAllowedError before any connection when the peer is not allow-listed; other PeerError
+   * @throws PeerNotAllowedError before any connection when the peer is not allow-listed; PeerLimitError when it is
+   *   unknown and `maxPeers` are recorded; other PeerError
    */
   registerWith(url: string): Promise<void>;
   /**
    * Accepts a registration from `peer` (already allow-listed by the caller). A peer already `up` is left
    * alone (no call-back: this is what makes two peers registering with each other terminate). Otherwise it
    * is heartbeated without credentials, recorded `up`, then registered with in turn (the call-back).
-   * @throws PeerError when the peer fails; it is then recorded `not-contacted`
+   * @throws PeerLimitError before any outbound request when the peer is unknown and `maxPeers` are recorded;
+   *   PeerError when the peer fails; it is then recorded `not-contacted`
    */
   acceptRegistration(peer: DirectoryName): Promise<void>;
 }
@@ -50,6 +70,8 @@ export interface RegistrarDeps {
   allowList: PeerAllowList;
   client: PeerClient;
   store: DirectoryStore;
+  /** Most peers recorded (`PEER_MAX`); default 256. */
+  maxPeers?: number;
 }
 
 const ok = (status: number) => status >= 200 && status < 300;
@@ -57,6 +79,10 @@ const ok = (status: number) => status >= 200 && status < 300;
 /** The {@link Registrar} of this peer. */
 export function createRegistrar(deps: RegistrarDeps): Registrar {
   const { selfUrl, allowList, client, store } = deps;
+  const maxPeers = deps.maxPeers ?? 256;
+  const reserve = async (peer: { key: string; url: string; origin: string }) => {
+    if ((await store.reservePeer(peer, maxPeers)) === 'full') throw new PeerLimitError(peer.key, maxPeers);
+  };
   const selfKey = `${DIRECTORY_KEY_PREFIX}${selfUrl.href}`;
   const keyOf = (url: PeerUrl) => `*.*.*.${url.hostUrl}DirectoryPlace`;
 
@@ -76,6 +102,7 @@ export function createRegistrar(deps: RegistrarDeps): Registrar {
       const url = parsePeerUrl(text);
       if (!allowList.isAllowedPeer(url.href)) throw new PeerNotAllowedError(url.origin, 'not on the peer allow-list');
       const peer = { key: keyOf(url), url: url.href, origin: url.origin };
+      await reserve(peer);
       try {
         await postRegister(url);
       } catch (error) {
@@ -89,6 +116,7 @@ export function createRegistrar(deps: RegistrarDeps): Registrar {
       const peer = { key: name.peerKey, url: name.url.href, origin: name.url.origin };
       const known = await store.getPeer(peer.key);
       if (known?.state === 'up') return;
+      if (known === undefined) await reserve(peer);
       try {
         const beat = await client.post(`${name.url.hostUrl}emissary/Heartbeat.action`, { hbf: selfKey, hbt: name.url.href });
         if (!ok(beat.status)) throw new PeerRefusedError(name.url.origin, beat.status);

@@ -13,7 +13,7 @@ export interface DigestAuthenticatorOptions {
   users: DigestUsers;
   /** How long an issued nonce is accepted, in milliseconds (default 5 minutes); older ones get `stale=true`. */
   nonceTtlMs?: number;
-  /** Algorithms offered, one challenge each, in order of preference (default `['SHA-256', 'MD5']`). */
+  /** Algorithms offered and accepted, one challenge each, in order of preference (default `['SHA-256']`; peer-svc's `DIGEST_ALGORITHMS`). */
   algorithms?: readonly DigestAlgorithm[];
   /** HMAC key signing nonces and the opaque value (default: 32 random bytes per process, so a restart invalidates nonces). */
   secret?: Uint8Array;
@@ -73,7 +73,8 @@ const NONCE_SKEW_MS = 5_000;
  * HTTP Digest authentication of inbound requests, RFC 7616 (qop=`auth` only; RFC 2617 clients that send
  * `algorithm=MD5` or no algorithm with qop=`auth` work; RFC 2069 answers without qop are refused).
  *
- * - Challenge: `Digest realm="…", qop="auth", algorithm=SHA-256, nonce="…", opaque="…"` then the same with MD5.
+ * - Challenge: `Digest realm="…", qop="auth", algorithm=SHA-256, nonce="…", opaque="…"`, then the same for each further
+ *   algorithm of `algorithms` (e.g. MD5); an answer with an algorithm not offered is refused (`unsupported`).
  * - Nonces are stateless: `<issued ms, base 36>.<16 random bytes>.<HMAC-SHA-256(secret, realm|issued|random)>`,
  *   base64url; only nonces signed with this process's secret are accepted, and for `nonceTtlMs` (plus 5 s clock skew).
  *   An expired nonce whose `response` is otherwise right gets 401 with `stale=true` (RFC 7616 §3.3), so clients retry silently.
@@ -88,7 +89,7 @@ const NONCE_SKEW_MS = 5_000;
 export function createDigestAuthenticator(options: DigestAuthenticatorOptions): DigestAuthenticator {
   const { realm, users } = options;
   const ttl = options.nonceTtlMs ?? 5 * 60_000;
-  const algorithms = options.algorithms ?? ['SHA-256', 'MD5'];
+  const algorithms = options.algorithms ?? ['SHA-256'];
   const secret = options.secret ?? randomBytes(32);
   const maxTracked = options.maxTrackedNonces ?? 10_000;
   const now = options.now ?? Date.now;

@@ -22,6 +22,11 @@ export interface PeerClientOptions {
   allowList: PeerAllowList;
   /** This server's user in its realm; sent only as a Digest answer to an allow-listed peer's challenge. `realm`, if set, must match the challenge's. */
   credentials: { username: string; password: string; realm?: string };
+  /**
+   * Digest algorithms answered when a peer challenges, in order of preference (default `['SHA-256']`; peer-svc's
+   * `DIGEST_ALGORITHMS`). A peer offering none of them gets no credentials: the call throws {@link PeerAuthError}.
+   */
+  algorithms?: readonly DigestAlgorithm[];
   /** Bound on establishing the TCP (and TLS) connection, default 2000. */
   connectTimeoutMs?: number;
   /** Bound on each attempt from sending the request to the last byte of the answer, default 5000. */
@@ -78,11 +83,13 @@ const forbiddenHeaders = new Set([
  * `maxResponseBytes` of body are read, then the connection is dropped.
  *
  * Authentication (RFC 7616 §3.4, client side): never preemptive. With `authenticate` and a 401, the
- * `WWW-Authenticate` challenges are parsed; the first Digest challenge with qop `auth` and algorithm SHA-256 is used,
- * else one with MD5 (absent algorithm = MD5); a fresh 16-byte `cnonce` and `nc=00000001`; the `uri` is the path and
- * query sent; `opaque` is echoed. The request is retried exactly once. A 401 offering no usable Digest challenge
- * (Basic, Bearer, auth-int only, RFC 2069 without qop, another realm) throws {@link PeerAuthError} and no
+ * `WWW-Authenticate` challenges are parsed; among the Digest challenges with qop `auth` whose algorithm is one of
+ * `algorithms` (absent algorithm = MD5), the one of the most preferred algorithm is used; a fresh 16-byte `cnonce` and
+ * `nc=00000001`; the `uri` is the path and query sent; `opaque` is echoed. The request is retried exactly once. A 401
+ * offering no usable Digest challenge (Basic, Bearer, auth-int only, RFC 2069 without qop, another realm, only an
+ * algorithm not in `algorithms`, e.g. MD5 when only SHA-256 is configured) throws {@link PeerAuthError} and no
  * credentials are sent; a 401 to the retry throws {@link PeerAuthError} too.
+ * @throws TypeError for an empty or unknown `algorithms` list
  */
 export function createPeerClient(options: PeerClientOptions): PeerClient {
   const { allowList, credentials, logger } = options;
@@ -90,6 +97,9 @@ export function createPeerClient(options: PeerClientOptions): PeerClient {
   const responseTimeoutMs = options.responseTimeoutMs ?? 5000;
   const maxResponseBytes = options.maxResponseBytes ?? 64 * 1024;
   const requestedBy = options.requestedBy ?? 'emissary';
+  const algorithms = options.algorithms ?? ['SHA-256'];
+  if (algorithms.length === 0 || algorithms.some((a) => digestAlgorithmOf(a) !== a))
+    throw new TypeError('algorithms must be SHA-256 and/or MD5');
   const clients = new Map<string, Pool>();
 
   const clientFor = (origin: string) => {
@@ -158,6 +168,7 @@ export function createPeerClient(options: PeerClientOptions): PeerClient {
       .filter(
         (c): c is { item: (typeof items)[number]; algorithm: DigestAlgorithm } =>
           c.algorithm !== undefined &&
+          algorithms.includes(c.algorithm) &&
           (c.item.params.get('qop') ?? '')
             .split(',')
             .map((q) => q.trim().toLowerCase())
@@ -166,11 +177,21 @@ export function createPeerClient(options: PeerClientOptions): PeerClient {
           c.item.params.get('realm') !== undefined &&
           (credentials.realm === undefined || c.item.params.get('realm') === credentials.realm),
       );
-    const chosen = usable.find((c) => c.algorithm === 'SHA-256') ?? usable[0];
+    const chosen = algorithms.map((algorithm) => usable.find((c) => c.algorithm === algorithm)).find((c) => c !== undefined);
     if (chosen === undefined) {
       const schemes = [...new Set(items.map((item) => item.scheme))].join(', ') || 'none';
-      logger?.warn({ peer, schemes }, 'peer asked for authentication without a usable Digest challenge; no credentials sent');
-      throw new PeerAuthError(peer, status, `peer offered no usable Digest challenge (schemes: ${schemes}); no credentials sent`);
+      const offered = [
+        ...new Set(items.filter((item) => item.scheme === 'digest').map((item) => (item.params.get('algorithm') ?? 'MD5').slice(0, 32))),
+      ].slice(0, 8);
+      logger?.warn(
+        { peer, schemes, offered, accepted: algorithms },
+        'peer asked for authentication without a usable Digest challenge; no credentials sent',
+      );
+      throw new PeerAuthError(
+        peer,
+        status,
+        `peer offered no usable Digest challenge (schemes: ${schemes}; Digest algorithms: ${offered.join(', ') || 'none'}; accepted: ${algorithms.join(', ')}); no credentials sent`,
+      );
     }
     const { params } = chosen.item;
     const realm = params.get('realm') ?? '';

@@ -70,6 +70,14 @@ export const RelativeFileName = z
   .refine((value) => !/^([/\\]|[A-Za-z]:)/.test(value), 'must be a relative path')
   .refine((value) => !value.split(/[/\\]/).includes('..'), 'must not contain ".." segments');
 
+/**
+ * A bundle's `outputRoot` or `eatPrefix`, when set: at most 4096 characters, no NUL, and relative like a file name:
+ * not starting with `/` or `\` or a drive letter (`C:`), no `..` segment (split on `/` and `\`). `null` = unset.
+ */
+const optionalRelativePath = optionalText(MAX_PATH_LENGTH)
+  .refine((value) => value === null || !/^([/\\]|[A-Za-z]:)/.test(value), 'must be a relative path')
+  .refine((value) => value === null || !value.split(/[/\\]/).includes('..'), 'must not contain ".." segments');
+
 /** One work unit (upstream `WorkUnit`): `{ fileName, transactionId: string|null, failedToParse, failedToProcess }`. */
 export const WorkUnit = z.strictObject({
   fileName: RelativeFileName,
@@ -92,8 +100,8 @@ export const WorkBundle = z.strictObject(
       .min(1, 'must not be empty')
       .max(MAX_BUNDLE_ID_LENGTH, `must be at most ${MAX_BUNDLE_ID_LENGTH} characters`)
       .regex(/^[A-Za-z0-9._:-]+$/, 'must be letters, digits and . _ : -'),
-    outputRoot: optionalText(MAX_PATH_LENGTH),
-    eatPrefix: optionalText(MAX_PATH_LENGTH),
+    outputRoot: optionalRelativePath,
+    eatPrefix: optionalRelativePath,
     caseId: optionalText(MAX_LABEL_LENGTH),
     sentTo: optionalText(MAX_LABEL_LENGTH),
     errorCount: z.int().min(0, 'must not be negative').max(INT32_MAX, `must be at most ${INT32_MAX}`).default(0),

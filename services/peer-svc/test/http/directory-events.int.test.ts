@@ -42,14 +42,16 @@ describe('directory events', () => {
     });
     await peer.store.addChildDirectory({ key: `${key}.child`, parent: key, url: 'http://127.0.0.1:9/DirectoryPlace' });
     await peer.store.deletePeer(key);
-    const received = await waitFor(async () => (tap.events.length >= 4 ? tap.events : undefined), 15_000);
+    const received = await waitFor(async () => (tap.events.length >= 5 ? tap.events : undefined), 15_000);
     expect(received.map((e) => e.type)).toEqual([
+      // The local directory entries, loaded at start.
+      'directory.entries_changed',
       'directory.peer_changed',
       'directory.peer_changed',
       'directory.child_directory_added',
       'directory.peer_removed',
     ]);
-    expect(received[1]?.data).toMatchObject({ key, state: 'unhealthy', missed: 3 });
+    expect(received[2]?.data).toMatchObject({ key, state: 'unhealthy', missed: 3 });
     expect(received.every((e) => e.source === 'peer-svc')).toBe(true);
   });
 });

@@ -11,7 +11,7 @@ const keyOf = (selfUrl: string) => `*.*.*.${selfUrl.replace(/DirectoryPlace$/, '
 beforeAll(async () => {
   const urlA = await reservePeerUrl();
   urlB = await reservePeerUrl();
-  allow = `127.0.0.1:${urlA.port},127.0.0.1:${urlB.port}`;
+  allow = `${urlA.selfUrl},${urlB.selfUrl}`;
   // Heartbeats are driven by the test (beatOnce); the interval is long enough not to interfere.
   const env = { PEER_ALLOW_LIST: allow, HEARTBEAT_INTERVAL_MS: '3600000', HEARTBEAT_UNHEALTHY_AFTER: '2', HEARTBEAT_FAILED_AFTER: '3' };
   a = await startTestPeer('peer_hb_a', { ...env, PEER_RENDEZVOUS: urlB.selfUrl }, urlA);
@@ -41,6 +41,8 @@ describe('heartbeat manager', () => {
     expect(await a.store.getPeer(keyB)).toMatchObject({ state: 'failed', missed: 3 });
 
     b = await startTestPeer('peer_hb_b2', { PEER_ALLOW_LIST: allow, HEARTBEAT_INTERVAL_MS: '3600000' }, urlB);
+    // B comes back with its peer table (a fresh database here): it knows A, so it answers A's heartbeats.
+    await b.store.savePeer({ key: keyOf(a.selfUrl), url: a.selfUrl, origin: new URL(a.selfUrl).origin, state: 'failed', missed: 3 });
     await a.heartbeats.beatOnce();
     expect(await a.store.getPeer(keyB)).toMatchObject({ state: 'up', missed: 0 });
     // The re-registration reached B: it knows A again, up.

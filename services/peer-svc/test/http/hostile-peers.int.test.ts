@@ -34,7 +34,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve));
   trapPort = (trap.address() as { port: number }).port;
-  peer = await startTestPeer('peer_hostile', { PEER_ALLOW_LIST: `127.0.0.1:${fakePort}` });
+  peer = await startTestPeer('peer_hostile', { PEER_ALLOW_LIST: `http://127.0.0.1:${fakePort}/DirectoryPlace` });
 });
 
 afterAll(async () => {

@@ -33,7 +33,7 @@ beforeAll(async () => {
   await channel.assertQueue(fullQueue, { durable: true, arguments: { 'x-max-length': 0, 'x-overflow': 'reject-publish' } });
   await connection.close();
   peer = await startTestPeer('peer_routes', {
-    PEER_ALLOW_LIST: `127.0.0.1:7001,127.0.0.1:${dead.port}`,
+    PEER_ALLOW_LIST: `http://127.0.0.1:7001/DirectoryPlace,${dead.selfUrl}`,
     FORM_LIMIT_BYTES: '65536',
     CLIENT_PLACES: `${clientName}=${queue},${fullClientName}=${fullQueue}`,
   });
@@ -90,12 +90,25 @@ describe('request rules', () => {
 });
 
 describe('Heartbeat.action', () => {
-  it('answers a heartbeat from an allow-listed sender with the directory key, and records it', async () => {
+  it('refuses a heartbeat from an allow-listed sender it does not know with 403, recording nothing', async () => {
     const res = await rawPost(heartbeat(), form({ hbf: allowedKey, hbt: peer.selfUrl }));
-    expect(res.status).toBe(200);
-    expect(res.body).toBe(`EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.${peer.selfUrl}$5050[1]`);
-    const stored = await peer.store.getPeer('*.*.*.http://127.0.0.1:7001/DirectoryPlace');
-    expect(stored?.last_heartbeat_at).toBeInstanceOf(Date);
+    expect(res).toMatchObject({ status: 403, body: `Heartbeat failed, directory not found for ${allowedKey}` });
+    expect(await peer.store.getPeer('*.*.*.http://127.0.0.1:7001/DirectoryPlace')).toBeUndefined();
+  });
+
+  it('answers a heartbeat from a known allow-listed sender with the directory key, and records it', async () => {
+    const url = 'http://127.0.0.1:7001/DirectoryPlace';
+    const key = `*.*.*.${url}`;
+    await peer.store.savePeer({ key, url, origin: 'http://127.0.0.1:7001', state: 'up', missed: 0, registered: true });
+    try {
+      const res = await rawPost(heartbeat(), form({ hbf: allowedKey, hbt: peer.selfUrl }));
+      expect(res.status).toBe(200);
+      expect(res.body).toBe(`EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.${peer.selfUrl}$5050[1]`);
+      const stored = await peer.store.getPeer(key);
+      expect(stored?.last_heartbeat_at).toBeInstanceOf(Date);
+    } finally {
+      await peer.store.deletePeer(key);
+    }
   });
 
   it('refuses a sender not on the allow-list with 403, neutralising the echo', async () => {
@@ -204,6 +217,19 @@ describe('WorkSpaceClientEnqueue.action', () => {
     expect(dotdot).toMatchObject({ status: 400, body: CANNOT_DESERIALIZE_WORK_BUNDLE });
   });
 
+  it('escapes an unknown client place name once in the 404 (markup, ampersands, quotes)', async () => {
+    const names: [string, string][] = [
+      ['a<b>c', 'a&lt;b&gt;c'],
+      ['Tom & Jerry', 'Tom &amp; Jerry'],
+      ['&lt;already', '&amp;lt;already'],
+      ['say "hi" \'there\'', 'say "hi" \'there\''],
+    ];
+    for (const [name, echoed] of names) {
+      const res = await digestPost(enqueue(), form({ pickUpClientName: name, tpObj: encodeWorkBundle(bundle) }));
+      expect(res, name).toMatchObject({ status: 404, body: `No client place found using name ${echoed}` });
+    }
+  });
+
   it("answers 404 with upstream's message for an unknown client place", async () => {
     const res = await digestPost(
       enqueue(),
@@ -224,11 +250,11 @@ describe('WorkSpaceClientEnqueue.action without the broker', () => {
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
-  it('answers 503 WorkSpaceClientEnqueWorker failed, queue full when no broker is configured', async () => {
+  it('keeps the bundle in the database when no broker is configured (client-places.int.test.ts takes it back)', async () => {
     const lonely = await startTestPeer('peer_no_broker', { AMQP_URL: undefined, CLIENT_PLACES: `${clientName}=${queue}` });
     try {
       const res = await digestPost(`${lonely.url}/WorkSpaceClientEnqueue.action`, form({ pickUpClientName: clientName, tpObj }));
-      expect(res).toMatchObject({ status: 503, body: ENQUEUE_QUEUE_FULL });
+      expect(res).toMatchObject({ status: 200, body: ENQUEUE_SUCCEEDED });
       expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     } finally {
       await lonely.stop();

@@ -6,7 +6,7 @@ let b: TestPeer;
 
 beforeAll(async () => {
   const [urlA, urlB] = [await reservePeerUrl(), await reservePeerUrl()];
-  const allow = `127.0.0.1:${urlA.port},127.0.0.1:${urlB.port}`;
+  const allow = `${urlA.selfUrl},${urlB.selfUrl}`;
   a = await startTestPeer('peer_reg_a', { PEER_ALLOW_LIST: allow }, urlA);
   b = await startTestPeer('peer_reg_b', { PEER_ALLOW_LIST: allow }, urlB);
 });

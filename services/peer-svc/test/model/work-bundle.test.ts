@@ -76,6 +76,28 @@ describe('decodeWorkBundle', () => {
     expect(refused.detail).toContain(why);
   });
 
+  it.each([
+    ['outputRoot', '/data/out', 'relative'],
+    ['outputRoot', '../../etc', '..'],
+    ['outputRoot', 'C:\\out', 'relative'],
+    ['eatPrefix', '/data/input/', 'relative'],
+    ['eatPrefix', 'in/../..', '..'],
+    ['eatPrefix', '\\\\server\\share', 'relative'],
+  ])('refuses the %s %j', (field, value, why) => {
+    const refused = refusal(bundle({ [field]: value }));
+    expect(refused).toMatchObject({ message: CANNOT_DESERIALIZE_WORK_BUNDLE, reason: 'invalid' });
+    expect(refused.detail).toContain(field);
+    expect(refused.detail).toContain(why);
+  });
+
+  it('accepts relative outputRoot and eatPrefix, and null ones', () => {
+    expect(decodeWorkBundle(bundle({ outputRoot: 'data/out', eatPrefix: 'in/' }))).toMatchObject({
+      outputRoot: 'data/out',
+      eatPrefix: 'in/',
+    });
+    expect(decodeWorkBundle(bundle({ outputRoot: null, eatPrefix: null }))).toMatchObject({ outputRoot: null, eatPrefix: null });
+  });
+
   it('accepts names that only look like dot-dot', () => {
     expect(decodeWorkBundle(bundle({ workUnits: [{ fileName: 'a/..b/c..' }, { fileName: './x' }] })).workUnits).toHaveLength(2);
   });
@@ -124,7 +146,7 @@ describe('decodeWorkBundle', () => {
     const input: WorkBundleInput = {
       bundleId: 'b-1',
       caseId: 'Affaire n° 7 — ☕',
-      outputRoot: '/data/sortie/été',
+      outputRoot: 'data/sortie/été',
       workUnits: [{ fileName: 'répertoire/Größe ÿ ©.txt' }],
     };
     const tpObj = encodeWorkBundle(input);

@@ -7,7 +7,13 @@ import { createDigestAuthenticator } from '../../src/security/digest-server.ts';
 
 const realm = 'EmissaryRealm';
 let clock = Date.now();
-const auth = createDigestAuthenticator({ realm, users: new Map([['emissary', 'emissary123']]), nonceTtlMs: 60_000, now: () => clock });
+const auth = createDigestAuthenticator({
+  realm,
+  users: new Map([['emissary', 'emissary123']]),
+  algorithms: ['SHA-256', 'MD5'],
+  nonceTtlMs: 60_000,
+  now: () => clock,
+});
 const app = express();
 app.post('/emissary/RegisterPeer.action', auth.middleware, (_req, res) => {
   res.type('text/plain').send(`hello ${res.locals.digestUser}`);

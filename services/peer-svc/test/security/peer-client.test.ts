@@ -47,9 +47,10 @@ async function startPeer(handler: RequestListener, host = '127.0.0.1'): Promise<
   return peer;
 }
 
+/** A client whose allow-list holds the directory place `http://<hostPort>/DirectoryPlace` of each `host:port` of `allow`. */
 function client(allow: string[], extra: Partial<Parameters<typeof createPeerClient>[0]> = {}) {
   const c = createPeerClient({
-    allowList: createPeerAllowList(allow),
+    allowList: createPeerAllowList(allow.map((hostPort) => `http://${hostPort}/DirectoryPlace`)),
     credentials: { username: 'emissary', password: 'emissary123' },
     ...extra,
   });
@@ -90,14 +91,58 @@ describe('peer client', () => {
     expect(peer.requests[1]?.headers['content-type']).toBe('application/x-www-form-urlencoded; charset=UTF-8');
   });
 
-  it('answers an MD5-only Digest challenge with MD5', async () => {
+  it('answers an MD5-only Digest challenge with MD5 when MD5 is configured', async () => {
     const auth = createDigestAuthenticator({ realm: 'R', users: new Map([['emissary', 'emissary123']]), algorithms: ['MD5'] });
     const app = express();
     app.post('/x', auth.middleware, (_req, res) => void res.send('ok'));
     const peer = await startPeer(app);
-    const res = await client([`127.0.0.1:${peer.port}`]).post(`${peer.url}/x`, {}, { authenticate: true });
+    const res = await client([`127.0.0.1:${peer.port}`], { algorithms: ['SHA-256', 'MD5'] }).post(
+      `${peer.url}/x`,
+      {},
+      { authenticate: true },
+    );
     expect(res.status).toBe(200);
     expect(peer.requests[1]?.headers.authorization).toMatch(/algorithm=MD5/);
+  });
+
+  it('refuses an MD5-only Digest challenge by default (SHA-256 only): PeerAuthError, no credentials sent', async () => {
+    const auth = createDigestAuthenticator({ realm: 'R', users: new Map([['emissary', 'emissary123']]), algorithms: ['MD5'] });
+    const app = express();
+    app.post('/x', auth.middleware, (_req, res) => void res.send('ok'));
+    const peer = await startPeer(app);
+    const call = client([`127.0.0.1:${peer.port}`]).post(`${peer.url}/x`, {}, { authenticate: true });
+    await expect(call).rejects.toThrow(PeerAuthError);
+    await expect(call).rejects.toThrow(/Digest algorithms: MD5; accepted: SHA-256/);
+    expect(peer.requests).toHaveLength(1);
+    expect(peer.requests[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('answers with the most preferred configured algorithm the peer offers', async () => {
+    const auth = createDigestAuthenticator({ realm: 'R', users: new Map([['emissary', 'emissary123']]), algorithms: ['SHA-256', 'MD5'] });
+    const app = express();
+    app.post('/x', auth.middleware, (_req, res) => void res.send('ok'));
+    const peer = await startPeer(app);
+    expect(
+      (await client([`127.0.0.1:${peer.port}`], { algorithms: ['MD5', 'SHA-256'] }).post(`${peer.url}/x`, {}, { authenticate: true }))
+        .status,
+    ).toBe(200);
+    expect(peer.requests[1]?.headers.authorization).toMatch(/algorithm=MD5/);
+    expect(() => client([], { algorithms: [] })).toThrow(TypeError);
+  });
+
+  it('contacts only URLs under an allowed directory: not another scheme on the same host and port', async () => {
+    const peer = await startPeer((_req, res) => res.end('ok'));
+    const c = createPeerClient({
+      allowList: createPeerAllowList([`http://127.0.0.1:${peer.port}/emissary/DirectoryPlace`]),
+      credentials: { username: 'emissary', password: 'emissary123' },
+    });
+    clients.push(c);
+    expect((await c.post(`${peer.url}/emissary/Heartbeat.action`, {})).status).toBe(200);
+    await expect(c.post(`https://127.0.0.1:${peer.port}/emissary/Heartbeat.action`, {})).rejects.toThrow(PeerNotAllowedError);
+    await expect(c.post(`${peer.url}/other/Heartbeat.action`, {})).rejects.toThrow(PeerNotAllowedError);
+    await expect(c.post(`${peer.url}/emissary/../other/x`, {})).rejects.toThrow(PeerNotAllowedError);
+    await settle();
+    expect(peer.requests).toHaveLength(1);
   });
 
   it('without authenticate, a 401 is returned as is and no credentials are sent', async () => {

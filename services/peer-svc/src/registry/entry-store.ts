@@ -1,0 +1,169 @@
+import type { DirectoryEntriesChanged } from '@switchyard/contracts';
+import { sql } from 'kysely';
+import type { DirectoryEntryTable, PeerDb } from '../db/schema.ts';
+import { compareEntries, type DirectoryEntry } from '../directory/directory-entry.ts';
+import { directoryOutbox, entriesChanged } from './directory-events.ts';
+
+/** The `source` of this peer's own entries (its configuration, and the directory place itself). */
+export const LOCAL_SOURCE = 'local';
+
+/** A directory entry as stored. */
+export type EntryRow = DirectoryEntryTable;
+
+/** What a write changed: the keys upserted (new, or a changed cost, quality or description) and removed, their data ids. */
+export type EntryChange = DirectoryEntriesChanged;
+
+/**
+ * Reads and writes directory entries (`peer.directory_entry`). Each write runs in one transaction, serialised with the
+ * other entry writes, and publishes `directory.entries_changed` through the outbox in that transaction when it changed
+ * anything. A key is held by one source at a time, as upstream's `DirectoryEntryList` keeps one entry per key
+ * (https://github.com/NationalSecurityAgency/emissary, `src/main/java/emissary/directory/DirectoryEntryList.java`,
+ * `insert`): local entries always win; between other sources the cheaper expense wins, the holder keeps a tie.
+ */
+export interface EntryStore {
+  /** Every entry, by data id (code-point order), then cheapest first (ties by service name, then key). */
+  listEntries(): Promise<EntryRow[]>;
+  /** The entries of one data id (`DATATYPE::SERVICE_TYPE`), cheapest first (ties by service name, then key). */
+  listByDataId(dataId: string): Promise<EntryRow[]>;
+  /**
+   * Makes `entries` the whole set of local entries: they are written with source {@link LOCAL_SOURCE} (taking over a
+   * key another source held) and `seen_at` now; local entries not among them are removed.
+   * @throws TypeError when a key is given twice
+   */
+  replaceLocal(entries: readonly DirectoryEntry[]): Promise<EntryChange>;
+  /**
+   * Records `entries` as learned from the directory `source` (its key) at `seenAt` (default now): new keys are added;
+   * keys `source` holds are updated and confirmed (`seen_at`); a key another remote source holds is taken over only
+   * when cheaper; a local key is never touched. Entries of `source` not among them are kept (see {@link removeSource}).
+   * @throws TypeError when `source` is empty or {@link LOCAL_SOURCE}, or a key is given twice
+   */
+  upsertFromSource(source: string, entries: readonly DirectoryEntry[], seenAt?: Date): Promise<EntryChange>;
+  /**
+   * Removes the entries `source` holds; with `seenBefore`, only those last confirmed before it (upstream drops a
+   * peer's entries older than the zone transfer's start, less a slop window).
+   */
+  removeSource(source: string, options?: { seenBefore?: Date }): Promise<EntryChange>;
+}
+
+/** Code-point order (the same on every machine, unlike locale order). */
+const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Serialises entry writes: a new key written by two transactions at once must not race on the primary key. */
+const ENTRY_WRITE_LOCK = sql`select pg_advisory_xact_lock(hashtext('peer.directory_entry'))`;
+
+const sortRows = (rows: EntryRow[]) => rows.sort((a, b) => byCodePoint(a.data_id, b.data_id) || compareEntries(a, b));
+
+const sameValues = (row: EntryRow, entry: DirectoryEntry) =>
+  row.data_id === entry.dataId && row.cost === entry.cost && row.quality === entry.quality && row.description === entry.description;
+
+function distinctKeys(entries: readonly DirectoryEntry[]): void {
+  const keys = new Set<string>();
+  for (const entry of entries) {
+    if (keys.has(entry.key)) throw new TypeError(`directory entry ${entry.key} given twice`);
+    keys.add(entry.key);
+  }
+}
+
+/** The {@link EntryStore} over `db` (already scoped with `withSchema(PEER_SCHEMA)`). */
+export function createEntryStore(db: PeerDb): EntryStore {
+  /**
+   * One write: `entries` from `source` (see the interface for who wins a key), then the rows of `source` that
+   * `removeWhere` selects are removed; the event when anything changed.
+   */
+  const write = async (
+    source: string,
+    entries: readonly DirectoryEntry[],
+    seenAt: Date,
+    removeWhere: ((row: EntryRow) => boolean) | undefined,
+  ): Promise<EntryChange> =>
+    db.transaction().execute(async (trx) => {
+      await ENTRY_WRITE_LOCK.execute(trx);
+      const keys = entries.map((entry) => entry.key);
+      let query = trx.selectFrom('directory_entry').selectAll();
+      query =
+        keys.length > 0
+          ? query.where((eb) => eb.or([eb('key', 'in', keys), eb('source', '=', source)]))
+          : query.where('source', '=', source);
+      const existing = new Map((await query.execute()).map((row) => [row.key, row]));
+      const upserted: string[] = [];
+      const removed: string[] = [];
+      const dataIds = new Set<string>();
+      const written = new Set<string>();
+      for (const entry of entries) {
+        const row = existing.get(entry.key);
+        const values = {
+          data_id: entry.dataId,
+          cost: entry.cost,
+          quality: entry.quality,
+          expense: entry.expense,
+          description: entry.description,
+          source,
+          seen_at: seenAt,
+        };
+        if (row === undefined) {
+          await trx
+            .insertInto('directory_entry')
+            .values({ key: entry.key, ...values, created_at: seenAt })
+            .execute();
+        } else {
+          const takesOver =
+            row.source === source || source === LOCAL_SOURCE || (row.source !== LOCAL_SOURCE && entry.expense < row.expense);
+          if (!takesOver) continue;
+          await trx.updateTable('directory_entry').set(values).where('key', '=', entry.key).execute();
+          if (row.source === source && sameValues(row, entry)) {
+            written.add(entry.key);
+            continue;
+          }
+          dataIds.add(row.data_id);
+        }
+        written.add(entry.key);
+        upserted.push(entry.key);
+        dataIds.add(entry.dataId);
+      }
+      if (removeWhere !== undefined) {
+        const doomed = [...existing.values()].filter((row) => row.source === source && !written.has(row.key) && removeWhere(row));
+        if (doomed.length > 0) {
+          await trx
+            .deleteFrom('directory_entry')
+            .where(
+              'key',
+              'in',
+              doomed.map((row) => row.key),
+            )
+            .execute();
+        }
+        for (const row of doomed) {
+          removed.push(row.key);
+          dataIds.add(row.data_id);
+        }
+      }
+      const change: EntryChange = {
+        source,
+        data_ids: [...dataIds].sort(byCodePoint),
+        upserted: upserted.sort(byCodePoint),
+        removed: removed.sort(byCodePoint),
+      };
+      if (upserted.length > 0 || removed.length > 0) await directoryOutbox.append(trx, [entriesChanged(change)]);
+      return change;
+    });
+
+  return {
+    listEntries: async () => sortRows(await db.selectFrom('directory_entry').selectAll().orderBy('data_id').orderBy('expense').execute()),
+    listByDataId: async (dataId) =>
+      sortRows(await db.selectFrom('directory_entry').selectAll().where('data_id', '=', dataId).orderBy('expense').execute()),
+    replaceLocal: async (entries) => {
+      distinctKeys(entries);
+      return write(LOCAL_SOURCE, entries, new Date(), () => true);
+    },
+    upsertFromSource: async (source, entries, seenAt = new Date()) => {
+      if (source === '' || source === LOCAL_SOURCE)
+        throw new TypeError(`an entry source must be a directory key, not ${JSON.stringify(source)}`);
+      distinctKeys(entries);
+      return write(source, entries, seenAt, undefined);
+    },
+    removeSource: async (source, options = {}) => {
+      const { seenBefore } = options;
+      return write(source, [], new Date(), (row) => seenBefore === undefined || row.seen_at < seenBefore);
+    },
+  };
+}
