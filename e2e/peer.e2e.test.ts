@@ -10,7 +10,7 @@ import {
 import amqplib from 'amqplib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { digestPost as digestPostAs, latin1Form, postForm as post } from './support/digest-form.ts';
+import { digestGet, digestPost as digestPostAs, latin1Form, postForm as post } from './support/digest-form.ts';
 
 const peerMain = new URL('../services/peer-svc/src/main.ts', import.meta.url).pathname;
 const gatewayMain = new URL('../services/gateway/src/main.ts', import.meta.url).pathname;
@@ -21,6 +21,24 @@ const PASSWORD = 'e2e-peer-secret';
 const CREDENTIALS = { user: USER, password: PASSWORD };
 /** POSTs a form with the suite's Digest credentials. */
 const digestPost = (baseUrl: string, path: string, body: string) => digestPostAs(baseUrl, path, body, CREDENTIALS);
+
+/** A peer's directory entries as `GET /emissary/directory` shows them: key → expense and source. */
+async function directoryOf(peer: Peer): Promise<Map<string, { expense: number; source: string }>> {
+  const res = await digestGet(`http://127.0.0.1:${peer.port}`, '/emissary/directory', CREDENTIALS);
+  expect(res.status).toBe(200);
+  const view = JSON.parse(res.body) as { entry_lists: { entries: { key: string; expense: number; source: string }[] }[] };
+  return new Map(
+    view.entry_lists.flatMap((list) => list.entries.map((entry) => [entry.key, { expense: entry.expense, source: entry.source }])),
+  );
+}
+
+/** Each peer's places (`DIRECTORY_PLACES`): an INPUT place (cost 10 + index, quality 90) and a TRANSFORM place (never transferred). */
+const placesOf = (port: number, index: number) => ({
+  study: `EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.http://127.0.0.1:${port}/DirectoryPlace`,
+  input: `INITIAL.FILE_PICK_UP.INPUT.http://127.0.0.1:${port}/FilePickUpPlace`,
+  inputCost: 10 + index,
+  transform: `UNKNOWN.TO_UPPER.TRANSFORM.http://127.0.0.1:${port}/ToUpperPlace`,
+});
 
 interface PeerRow {
   key: string;
@@ -104,6 +122,7 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
           HEARTBEAT_UNHEALTHY_AFTER: '3',
           HEARTBEAT_FAILED_AFTER: '20',
           CLIENT_PLACES: `${clientPlace}=${queue}`,
+          DIRECTORY_PLACES: `${placesOf(port, index).input}|${placesOf(port, index).inputCost}|90|pick up;${placesOf(port, index).transform}|20|90`,
         },
       });
     }
@@ -123,7 +142,7 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
 
   afterAll(() => processes.disposeAsync());
 
-  it('register with each other, heartbeat, see one stopped (unhealthy, then failed) and re-register it when it is back', async () => {
+  it("register with each other and learn one another's places, heartbeat, see one killed (unhealthy, then failed: its entries gone) and re-register it with its entries when it is back", async () => {
     const [a, b, c] = peers as [Peer, Peer, Peer];
     const upEverywhere = async () => {
       for (const peer of peers) {
@@ -144,7 +163,27 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
     const before = (await peersOf(a)).get(b.selfUrl)?.last_heartbeat_at?.getTime() ?? 0;
     await waitFor(async () => ((await peersOf(a)).get(b.selfUrl)?.last_heartbeat_at?.getTime() ?? 0) > before, 5_000);
 
-    expect(await c.process?.stop()).toBe(0);
+    // Everyone holds the two others' STUDY and INPUT entries at the remote expense (cost + 1000), never their TRANSFORM.
+    const learnedEverywhere = async () => {
+      for (const peer of peers) {
+        const seen = await directoryOf(peer);
+        for (const [index, other] of peers.entries()) {
+          if (other === peer) continue;
+          const places = placesOf(other.port, index);
+          const source = other.key;
+          if (seen.get(places.study)?.source !== source || seen.get(places.input)?.source !== source) return false;
+          expect(seen.get(places.study)?.expense).toBe(105_050);
+          expect(seen.get(places.input)?.expense).toBe((places.inputCost + 1000) * 100 + 100 - 90);
+          expect(seen.has(places.transform)).toBe(false);
+        }
+      }
+      return true;
+    };
+    await waitFor(learnedEverywhere, 15_000);
+    const placesOfC = placesOf(c.port, 2);
+
+    // C is killed (no clean stop: it cannot tell anyone).
+    expect(await c.process?.stop('SIGKILL')).toBeNull();
     const stateOfC = async (peer: Peer) => (await peersOf(peer)).get(c.selfUrl);
     for (const peer of [a, b]) {
       const unhealthy = await waitFor(async () => {
@@ -160,6 +199,10 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
         return row?.state === 'failed' ? row : undefined;
       }, 15_000);
       expect(failed.missed).toBeGreaterThanOrEqual(20);
+      // Failed: C's entries are gone from the peer.
+      const seen = await directoryOf(peer);
+      expect(seen.has(placesOfC.study)).toBe(false);
+      expect(seen.has(placesOfC.input)).toBe(false);
     }
 
     const { rows } = await a.pool.query<{ now: Date }>('select now() as now');
@@ -173,6 +216,27 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
       expect(back.missed).toBe(0);
     }
     await waitFor(upEverywhere, 15_000);
+    // Back: its entries come back with the re-registration's zone transfer.
+    await waitFor(learnedEverywhere, 15_000);
+  });
+
+  it('a peer stopping cleanly tells the others, which fail it and drop its entries before it has exited', async () => {
+    const [a, b, c] = peers as [Peer, Peer, Peer];
+    const placesOfB = placesOf(b.port, 1);
+    expect(await b.process?.stop()).toBe(0);
+    // No waiting: B's FailDirectory was answered before it closed HTTP, far sooner than 20 missed heartbeats (4 s).
+    for (const peer of [a, c]) {
+      const row = (await peersOf(peer)).get(b.selfUrl);
+      expect(row?.state).toBe('failed');
+      const seen = await directoryOf(peer);
+      expect(seen.has(placesOfB.study)).toBe(false);
+      expect(seen.has(placesOfB.input)).toBe(false);
+    }
+    await startPeer(processes, b);
+    await waitFor(async () => {
+      for (const peer of [a, c]) if ((await directoryOf(peer)).get(placesOfB.input)?.source !== b.key) return false;
+      return true;
+    }, 15_000);
   });
 
   it('carries a work bundle with ISO-8859-1 text through the gateway to the client place queue, intact', async () => {

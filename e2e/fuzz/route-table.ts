@@ -51,6 +51,7 @@ export const PEER_ENDPOINTS: readonly string[] = [
   '/emissary/Heartbeat.action',
   '/emissary/RegisterPeer.action',
   '/emissary/AddChildDirectory.action',
+  '/emissary/FailDirectory.action',
   '/WorkSpaceClientEnqueue.action',
   '/emissary/WorkSpaceClientEnqueue.action',
 ];
@@ -397,6 +398,8 @@ const peerRoutes = (ctx: RouteContext): FuzzRoute[] => {
     targetDir: url,
     pickUpClientName: clientName,
     tpObj,
+    dirFailName: directoryName,
+    dirAddPropFlag: fc.constantFrom('true', 'false', ''),
   };
   /** A form of the endpoint's `names` (each present or not, now and then twice) and now and then a stray field. */
   const form = (names: string[]) =>
@@ -453,6 +456,7 @@ const peerRoutes = (ctx: RouteContext): FuzzRoute[] => {
     route('/emissary/Heartbeat.action', ['hbf', 'hbt'], false),
     route('/emissary/RegisterPeer.action', ['directoryName', 'targetDir'], true),
     route('/emissary/AddChildDirectory.action', ['directoryName', 'targetDir'], true),
+    route('/emissary/FailDirectory.action', ['targetDir', 'dirFailName', 'dirAddPropFlag'], true),
     route('/WorkSpaceClientEnqueue.action', ['pickUpClientName', 'tpObj'], true),
     route('/emissary/WorkSpaceClientEnqueue.action', ['pickUpClientName', 'tpObj'], true),
     {

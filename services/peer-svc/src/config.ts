@@ -1,6 +1,7 @@
 import { DOMAIN_EVENTS_EXCHANGE } from '@switchyard/contracts';
 import { baseServiceEnv, databaseEnv, envPort, parseConfig } from '@switchyard/service-kit';
 import { z } from 'zod';
+import { DEFAULT_TRANSFER_DATA_IDS, parseTransferDataIds } from './directory/zone-transfer-rules.ts';
 import type { DigestAlgorithm } from './security/digest-protocol.ts';
 
 const DIGEST_ALGORITHM_NAMES: readonly DigestAlgorithm[] = ['SHA-256', 'MD5'];
@@ -81,6 +82,25 @@ export const PeerEnv = z.object({
   DIRECTORY_PLACES: z.string().default(''),
   /** File of local places, one `KEY|cost|quality|description` per line (`#` comments). */
   DIRECTORY_PLACES_FILE: z.string().min(1).optional(),
+  /** Largest directory (RegisterPeer answer) read from a peer in a zone transfer, in bytes; a larger one fails the registration. */
+  PEER_TRANSFER_MAX_BYTES: z.coerce.number().int().min(1_024).max(67_108_864).default(4_194_304),
+  /**
+   * Data ids (`DATATYPE::SERVICE_TYPE`, comma-separated) kept from a peer's directory in a zone transfer; default upstream's
+   * filter, `EMISSARY_DIRECTORY_SERVICES::STUDY,INITIAL::INPUT`.
+   */
+  DIRECTORY_TRANSFER_DATA_IDS: z
+    .string()
+    .default(DEFAULT_TRANSFER_DATA_IDS.join(','))
+    .transform((text, ctx) => {
+      try {
+        return parseTransferDataIds(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /** Bound on telling the peers we leave, at a clean stop, in milliseconds. */
+  PEER_LEAVE_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
   /** Most work bundles one client place's queue holds in the database (no AMQP_URL); beyond, enqueue answers 503. */
   WORK_QUEUE_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
 });

@@ -9,10 +9,12 @@ import { parsePeerUrl } from './directory/directory-name.ts';
 import { loadDirectoryPlaces } from './directory/directory-places.ts';
 import { peerThresholds } from './directory/peer-state.ts';
 import { openWorkQueue } from './queue/work-queue.ts';
+import { createDeparture } from './registry/departure.ts';
 import { createDirectoryStore, type DirectoryStore } from './registry/directory-store.ts';
 import { createEntryStore, type EntryStore } from './registry/entry-store.ts';
 import { createHeartbeatManager, type HeartbeatManager } from './registry/heartbeat-manager.ts';
 import { createRegistrar, DIRECTORY_KEY_PREFIX, type Registrar } from './registry/registrar.ts';
+import { createZoneTransfer } from './registry/zone-transfer.ts';
 import { createDigestAuthenticator } from './security/digest-server.ts';
 import { loadDigestUsers } from './security/digest-users.ts';
 import { createPeerAllowList } from './security/peer-allow-list.ts';
@@ -29,6 +31,13 @@ export type RunningPeer = RunningService<{
   heartbeats: HeartbeatManager;
 }>;
 
+/** Waits for `leaving` at most `ms` (a peer that does not answer must not hold the stop). */
+async function leaveWithin(leaving: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([leaving, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 /** Opens the database `config` names and brings the `peer` schema up to date. @throws MigrationFailedError */
 export function openPeerDatabase(config: PeerConfig, logger: Logger): Promise<Database<PeerDatabase>> {
   return openServiceDatabase<PeerDatabase>(PEER_SCHEMA, config, peerMigrations, logger);
@@ -39,7 +48,7 @@ export function openPeerDatabase(config: PeerConfig, logger: Logger): Promise<Da
  * migrations, client places recorded, the local directory entries replaced (the directory place's own and
  * `DIRECTORY_PLACES[_FILE]`), HTTP on `config.HOST:config.PORT`, the heartbeat manager, then registration
  * with each `PEER_RENDEZVOUS` peer in the background (failures logged). Rendezvous peers are kept when they fail.
- * `close()` stops the heartbeats, then HTTP, the work queue, the peer client, the events' relay and bus, and the database.
+ * `close()` stops the heartbeats, tells the peers we leave (`FailDirectory.action`, at most `PEER_LEAVE_TIMEOUT_MS`), then HTTP, the work queue, the peer client, the events' relay and bus, and the database.
  * @throws ConfigError (a bad directory place) and ConfigError-like errors (DigestUsersError, PeerAllowListError, DirectoryNameError, TypeError) / MigrationFailedError / the listen error
  * (after closing what it had opened)
  */
@@ -80,14 +89,42 @@ export async function startPeerService(config: PeerConfig, logger: Logger): Prom
       logger,
     });
     scope.defer(() => client.close());
-    const registrar = createRegistrar({ selfUrl, allowList, client, store, maxPeers: config.PEER_MAX });
+    const zoneTransfer = createZoneTransfer({
+      entries,
+      selfHostUrl: selfUrl.hostUrl,
+      dataIds: config.DIRECTORY_TRANSFER_DATA_IDS,
+      maxBytes: config.PEER_TRANSFER_MAX_BYTES,
+      logger,
+    });
+    const registrar = createRegistrar({
+      selfUrl,
+      allowList,
+      client,
+      store,
+      maxPeers: config.PEER_MAX,
+      zoneTransfer,
+      transferMaxBytes: config.PEER_TRANSFER_MAX_BYTES,
+    });
+    const isConfigured = (url: string) => configured.has(url);
+    const departure = createDeparture({
+      selfKey,
+      store,
+      entries,
+      client,
+      isConfigured,
+      failedAfter: thresholds.failedAfter,
+      concurrency: config.HEARTBEAT_CONCURRENCY,
+      onChange: (change) => logger.info(change, 'peer health changed'),
+      logger,
+    });
     const heartbeats = createHeartbeatManager({
       store,
+      entries,
       client,
       registrar,
       intervalMs: config.HEARTBEAT_INTERVAL_MS,
       thresholds,
-      isConfigured: (url) => configured.has(url),
+      isConfigured,
       concurrency: config.HEARTBEAT_CONCURRENCY,
       expireAfter: config.PEER_EXPIRE_AFTER,
       onChange: (change) => logger.info(change, 'peer health changed'),
@@ -108,6 +145,7 @@ export async function startPeerService(config: PeerConfig, logger: Logger): Prom
       store,
       entries,
       registrar,
+      departure,
       allowList,
       workQueue,
       authenticate: authenticator.middleware,
@@ -116,7 +154,12 @@ export async function startPeerService(config: PeerConfig, logger: Logger): Prom
     const http = scope.use(await listen(app, config.PORT, config.HOST));
     logger.info({ url: http.url, self: selfUrl.href }, 'peer-svc listening');
     heartbeats.start();
-    scope.defer(() => heartbeats.stop());
+    // Disposed in reverse order: heartbeats stop first, then the peers are told we leave (while HTTP still answers
+    // their call-backs), then HTTP closes.
+    scope.defer(async () => {
+      await heartbeats.stop();
+      await leaveWithin(departure.announceLeave(), config.PEER_LEAVE_TIMEOUT_MS);
+    });
     for (const peer of rendezvous) {
       registrar
         .registerWith(peer)

@@ -40,6 +40,18 @@ describe('peer-svc configuration', () => {
     expect(() => loadPeerConfig({ HEARTBEAT_CONCURRENCY: '0' })).toThrow(/HEARTBEAT_CONCURRENCY/);
   });
 
+  it('reads the zone transfer settings: 4 MiB cap, upstream data ids by default; refuses malformed ones', () => {
+    const config = loadPeerConfig({});
+    expect(config.PEER_TRANSFER_MAX_BYTES).toBe(4 * 1024 * 1024);
+    expect(config.PEER_LEAVE_TIMEOUT_MS).toBe(3000);
+    expect([...config.DIRECTORY_TRANSFER_DATA_IDS]).toEqual(['EMISSARY_DIRECTORY_SERVICES::STUDY', 'INITIAL::INPUT']);
+    expect([...loadPeerConfig({ DIRECTORY_TRANSFER_DATA_IDS: 'UNKNOWN::TRANSFORM' }).DIRECTORY_TRANSFER_DATA_IDS]).toEqual([
+      'UNKNOWN::TRANSFORM',
+    ]);
+    expect(() => loadPeerConfig({ DIRECTORY_TRANSFER_DATA_IDS: 'INITIAL' })).toThrow(/DIRECTORY_TRANSFER_DATA_IDS/);
+    expect(() => loadPeerConfig({ PEER_TRANSFER_MAX_BYTES: '10' })).toThrow(/PEER_TRANSFER_MAX_BYTES/);
+  });
+
   it('refuses a non-AMQP broker URL and a too small form limit', () => {
     expect(() => loadPeerConfig({ AMQP_URL: 'http://x' })).toThrow(/AMQP_URL/);
     expect(() => loadPeerConfig({ FORM_LIMIT_BYTES: '10' })).toThrow(/FORM_LIMIT_BYTES/);

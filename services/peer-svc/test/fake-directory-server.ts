@@ -1,9 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { directoryPlaceEntry } from '../src/directory/directory-entry.ts';
+import { directoryXml } from '../src/directory/directory-xml.ts';
+import { DIRECTORY_KEY_PREFIX } from '../src/registry/registrar.ts';
 
 /**
  * A fake host of directory places on one loopback port: each directory place `http://127.0.0.1:<port><base>DirectoryPlace`
- * answers `<base>emissary/Heartbeat.action` and `<base>emissary/RegisterPeer.action` with 200, unless its base is in
+ * answers `<base>emissary/Heartbeat.action` and `<base>emissary/RegisterPeer.action` with 200 (RegisterPeer: its
+ * directory as XML, holding only its own entry), unless its base is in
  * `failing` (500). Heartbeats to a base in `slow` take `slowMs`. Every request path is recorded in `requests`, and the
  * most heartbeats in flight at once in `maxInFlight`.
  */
@@ -40,7 +44,11 @@ export async function startFakeDirectoryServer(): Promise<FakeDirectoryServer> {
     const base = match?.[1] ?? '';
     const answer = () => {
       if (match === null || fake.failing.has(base)) res.writeHead(500).end('no');
-      else res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      else if (match[2] === 'RegisterPeer') {
+        const key = `${DIRECTORY_KEY_PREFIX}${fake.directoryUrl(base)}`;
+        const entry = directoryPlaceEntry(key);
+        res.writeHead(200, { 'content-type': 'application/xml' }).end(directoryXml(key, [{ dataId: entry.dataId, entries: [entry] }]));
+      } else res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
     };
     if (match?.[2] === 'Heartbeat' && fake.slow.has(base)) {
       inFlight += 1;

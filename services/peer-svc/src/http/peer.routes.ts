@@ -1,9 +1,18 @@
-import { type DomainError, Forbidden, InvalidInput, NotFound, UpstreamFailed, UpstreamTimeout } from '@switchyard/service-kit';
+import {
+  type DomainError,
+  Forbidden,
+  InvalidInput,
+  NotFound,
+  ServiceUnavailable,
+  UpstreamFailed,
+  UpstreamTimeout,
+} from '@switchyard/service-kit';
 import { type RequestHandler, type Response, Router } from 'express';
 import { type DirectoryName, DirectoryNameError, parseDirectoryName, parsePeerUrl } from '../directory/directory-name.ts';
 import { neutralise } from '../directory/neutralise.ts';
 import type { WorkQueue } from '../queue/work-queue.ts';
 import { findClientPlaceQueue } from '../registry/client-place-lookup.ts';
+import type { Departure } from '../registry/departure.ts';
 import type { DirectoryStore } from '../registry/directory-store.ts';
 import type { EntryStore } from '../registry/entry-store.ts';
 import type { Registrar } from '../registry/registrar.ts';
@@ -27,6 +36,8 @@ export interface PeerRoutesDeps {
   /** Directory entries: a successful RegisterPeer answers them as XML. */
   entries: EntryStore;
   registrar: Registrar;
+  /** A peer's `FailDirectory` (it leaves). */
+  departure: Departure;
   allowList: PeerAllowList;
   workQueue: WorkQueue;
   /** Digest authentication middleware (401 with challenges). */
@@ -51,8 +62,8 @@ function handle(handler: (form: Form, res: Response) => Promise<void>): RequestH
 /**
  * The peer endpoints, after upstream's actions (https://github.com/NationalSecurityAgency/emissary,
  * `src/main/java/emissary/server/mvc/internal/HeartbeatAction.java`, `RegisterPeerAction.java`,
- * `AddChildDirectoryAction.java`, `WorkSpaceClientEnqueueAction.java`; statuses in the README): Heartbeat (no
- * authentication), RegisterPeer, AddChildDirectory and WorkSpaceClientEnqueue (Digest). Every POST needs
+ * `AddChildDirectoryAction.java`, `FailDirectoryAction.java`, `WorkSpaceClientEnqueueAction.java`; statuses in the
+ * README): Heartbeat (no authentication), RegisterPeer, AddChildDirectory, FailDirectory and WorkSpaceClientEnqueue (Digest). Every POST needs
  * `X-Requested-By`; bodies are bounded before parsing. Handlers throw domain errors, answered `text/plain` by
  * {@link domainErrorsAsText}.
  */
@@ -88,6 +99,7 @@ export function peerRouter(deps: PeerRoutesDeps): Router {
         throw new InvalidInput(`Heartbeat failed with illegal argument No place specified in msg from ${n(hbf)}`);
       }
       if (hbf === undefined || hbf === '') throw new InvalidInput('Heartbeat failed with illegal argument No sender specified');
+      if (deps.departure.isLeaving()) throw new ServiceUnavailable('Heartbeat failed, directory is shutting down');
       const from = directoryName(hbf, () => new InvalidInput(`Heartbeat failed, directory not found for ${n(hbf)}`));
       if (!allowList.isAllowedPeer(from.url.href)) throw new Forbidden(`Heartbeat failed, directory not found for ${n(hbf)}`);
       if (!isSelf(hbt)) throw new NotFound(`Heartbeat failed with namespace exception Not found: ${n(hbt)}`);
@@ -108,6 +120,7 @@ export function peerRouter(deps: PeerRoutesDeps): Router {
       const target = formValue(f, 'targetDir');
       const bad = () => new InvalidInput(`Bad Params: directoryName - ${n(name)}, targetDir - ${n(target)}`);
       if (!name || !target) throw bad();
+      if (deps.departure.isLeaving()) throw new ServiceUnavailable(`Registration failed for peer: ${n(name)}: directory is shutting down`);
       const peer = directoryName(name, bad);
       if (!isSelf(target)) throw new NotFound(`Remote directory lookup failed for dirName: ${n(target)}`);
       // The allow-list is checked here, before any outbound request.
@@ -138,6 +151,26 @@ export function peerRouter(deps: PeerRoutesDeps): Router {
       if (!allowList.isAllowedPeer(name.url.href)) throw new Forbidden(`Could not call addChildDirectory:\nPeer not allowed ${n(child)}`);
       await store.addChildDirectory({ key: name.key, parent: registrar.selfUrl.href, url: name.url.href });
       sendText(res, 200, 'addChildDirectory succeeded');
+    }),
+  );
+
+  // A peer leaving (upstream `FailDirectoryAction`): only the sender's own departure is believed, so `dirFailName`
+  // must be an allow-listed peer, and a directory never fails itself (upstream refuses that "filthy lie").
+  router.post(
+    '/emissary/FailDirectory.action',
+    authenticate,
+    form,
+    handle(async (f, res) => {
+      const failed = formValue(f, 'dirFailName');
+      const target = formValue(f, 'targetDir');
+      const bad = () => new InvalidInput(`Bad params: targetDir - ${n(target)}, dirFailName - ${n(failed)}`);
+      if (!failed || !target) throw bad();
+      const peer = directoryName(failed, bad);
+      if (!isSelf(target)) throw new NotFound(`No local directory ${n(target)}`);
+      if (!allowList.isAllowedPeer(peer.url.href)) throw new Forbidden(`Peer not allowed ${n(failed)}`);
+      if (isSelf(peer.url.href)) throw new Forbidden(`Will not fail this directory ${n(failed)}`);
+      const removed = await deps.departure.peerLeft(peer);
+      sendText(res, 200, `Modified ${removed} entries from ${registrar.selfKey} due to failure of remote ${peer.peerKey}`);
     }),
   );
 

@@ -2,6 +2,7 @@ import { parsePeerUrl } from '../directory/directory-name.ts';
 import { type HeartbeatEvent, nextPeerState, type PeerHealth, type PeerThresholds, peerThresholds } from '../directory/peer-state.ts';
 import type { PeerClient } from '../security/peer-client.ts';
 import type { DirectoryStore, PeerRow } from './directory-store.ts';
+import type { EntryStore } from './entry-store.ts';
 import type { Registrar } from './registrar.ts';
 
 /** A peer's health changed (what a directory event would carry). */
@@ -17,6 +18,8 @@ export interface PeerHealthChange {
 /** Dependencies of {@link createHeartbeatManager}. */
 export interface HeartbeatManagerDeps {
   store: DirectoryStore;
+  /** Directory entries: a peer's are removed when it fails. */
+  entries?: Pick<EntryStore, 'removeSource'>;
   client: PeerClient;
   registrar: Registrar;
   intervalMs: number;
@@ -49,7 +52,8 @@ export interface HeartbeatManager {
  * The heartbeat manager (upstream's `HeartbeatManager`, https://github.com/NationalSecurityAgency/emissary,
  * `src/main/java/emissary/directory/HeartbeatManager.java`): each round POSTs `hbf=<our key>`, `hbt=<peer url>`
  * without credentials to each peer's `Heartbeat.action`; a 2xx is `heartbeat-ok`, anything else (refusal, timeout,
- * not allow-listed) `heartbeat-missed`, fed to {@link nextPeerState}. A peer that answers after being
+ * not allow-listed) `heartbeat-missed`, fed to {@link nextPeerState}. A peer that becomes failed loses its directory
+ * entries (`removeSource`, with its `directory.entries_changed`) before its state is saved. A peer that answers after being
  * not-contacted/unhealthy/failed is re-registered with (`Registrar.registerWith`) before it counts as up; if that
  * fails the round counts as missed. A peer that becomes failed is dropped unless `isConfigured(url)`.
  * Expiry: a peer that is not configured and was never registered (`registered_at` unset: a registration from or with it
@@ -92,6 +96,8 @@ export function createHeartbeatManager(deps: HeartbeatManagerDeps): HeartbeatMan
     const failedOut = transition.state.health === 'failed' && transition.changed && !configured;
     const expired = !configured && !registered && peer.registered_at === null && transition.state.missed >= expireAfter;
     const dropped = failedOut || expired;
+    // Upstream `irdFailDirectory(key, permanent=true)`: a failed peer's places go.
+    if (transition.failure === 'permanent') await deps.entries?.removeSource(peer.key);
     if (dropped) await store.deletePeer(peer.key);
     else {
       await store.savePeer({

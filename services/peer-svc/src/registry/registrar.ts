@@ -5,6 +5,7 @@ import type { PeerAllowList } from '../security/peer-allow-list.ts';
 import type { PeerClient } from '../security/peer-client.ts';
 import { PeerError, PeerNotAllowedError } from '../security/peer-errors.ts';
 import type { DirectoryStore } from './directory-store.ts';
+import type { ZoneTransfer } from './zone-transfer.ts';
 
 /**
  * The dotted prefix of a directory place's key, as upstream names its directory places (e.g. in
@@ -49,7 +50,8 @@ export interface Registrar {
   /**
    * Registers this directory with the peer whose directory place is `url`: the peer is recorded (`not-contacted`)
    * when unknown, so that its call-back heartbeat is answered, then an authenticated POST to its
-   * `RegisterPeer.action`; the peer is recorded `up` on success.
+   * `RegisterPeer.action`, whose answer (the peer's directory) is taken by the zone transfer; the peer is recorded `up`
+   * on success. A directory that cannot be read fails the registration (upstream: "Remote directory failed zone transfer").
    * @throws PeerNotAllowedError before any connection when the peer is not allow-listed; PeerLimitError when it is
    *   unknown and `maxPeers` are recorded; other PeerError
    */
@@ -57,7 +59,8 @@ export interface Registrar {
   /**
    * Accepts a registration from `peer` (already allow-listed by the caller). A peer already `up` is left
    * alone (no call-back: this is what makes two peers registering with each other terminate). Otherwise it
-   * is heartbeated without credentials, recorded `up`, then registered with in turn (the call-back).
+   * is heartbeated without credentials, recorded `up`, then registered with in turn (the call-back), whose answer is
+   * taken by the zone transfer.
    * @throws PeerLimitError before any outbound request when the peer is unknown and `maxPeers` are recorded;
    *   PeerError when the peer fails; it is then recorded `not-contacted`
    */
@@ -72,6 +75,10 @@ export interface RegistrarDeps {
   store: DirectoryStore;
   /** Most peers recorded (`PEER_MAX`); default 256. */
   maxPeers?: number;
+  /** Takes the directory a peer answers to our RegisterPeer; without it the answer is ignored. */
+  zoneTransfer?: ZoneTransfer;
+  /** Largest RegisterPeer answer read, in bytes (`PEER_TRANSFER_MAX_BYTES`); default the client's own cap. */
+  transferMaxBytes?: number;
 }
 
 const ok = (status: number) => status >= 200 && status < 300;
@@ -86,13 +93,16 @@ export function createRegistrar(deps: RegistrarDeps): Registrar {
   const selfKey = `${DIRECTORY_KEY_PREFIX}${selfUrl.href}`;
   const keyOf = (url: PeerUrl) => `*.*.*.${url.hostUrl}DirectoryPlace`;
 
+  /** RegisterPeer to the peer at `url`, then the zone transfer of its answer (PeerDirectoryError when unusable). */
   const postRegister = async (url: PeerUrl) => {
+    const startedAt = new Date();
     const answer = await client.post(
       `${url.hostUrl}emissary/RegisterPeer.action`,
       { targetDir: url.href, directoryName: selfKey },
-      { authenticate: true },
+      { authenticate: true, ...(deps.transferMaxBytes === undefined ? {} : { maxResponseBytes: deps.transferMaxBytes }) },
     );
     if (!ok(answer.status)) throw new PeerRefusedError(url.origin, answer.status);
+    await deps.zoneTransfer?.apply(keyOf(url), answer.body, startedAt);
   };
 
   return {

@@ -44,6 +44,8 @@ export interface PeerPostOptions {
   authenticate?: boolean;
   /** Extra request headers; `authorization`, `host`, `content-type`, `content-length`, `transfer-encoding`, `connection` and `x-requested-by` are refused. */
   headers?: Record<string, string>;
+  /** Bound on this answer's body, in bytes, instead of the client's `maxResponseBytes` (a zone transfer's directory is larger than a heartbeat's answer). */
+  maxResponseBytes?: number;
 }
 
 /** A peer's answer: status (3xx included, never followed), headers as undici gives them, body decoded as UTF-8. */
@@ -118,7 +120,13 @@ export function createPeerClient(options: PeerClientOptions): PeerClient {
     return client;
   };
 
-  const attempt = async (url: URL, path: string, body: string, headers: Record<string, string>): Promise<PeerResponse> => {
+  const attempt = async (
+    url: URL,
+    path: string,
+    body: string,
+    headers: Record<string, string>,
+    maxResponseBytes: number,
+  ): Promise<PeerResponse> => {
     const peer = url.origin;
     const controller = new AbortController();
     let timedOut = false;
@@ -233,10 +241,11 @@ export function createPeerClient(options: PeerClientOptions): PeerClient {
     const path = `${url.pathname}${url.search}`;
     const body = new URLSearchParams(form).toString();
     const headers = { ...extra, 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8', 'x-requested-by': requestedBy };
-    const first = await attempt(url, path, body, headers);
+    const limit = postOptions.maxResponseBytes ?? maxResponseBytes;
+    const first = await attempt(url, path, body, headers, limit);
     if (first.status !== 401 || postOptions.authenticate !== true) return first;
     const authorization = digestAuthorization(url.origin, first.status, first.headers['www-authenticate'], path);
-    const second = await attempt(url, path, body, { ...headers, authorization });
+    const second = await attempt(url, path, body, { ...headers, authorization }, limit);
     if (second.status === 401) {
       logger?.warn({ peer: url.origin }, 'peer refused our Digest credentials');
       throw new PeerAuthError(url.origin, 401, 'peer refused our Digest credentials');

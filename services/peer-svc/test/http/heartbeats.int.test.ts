@@ -29,22 +29,32 @@ describe('heartbeat manager', () => {
     const keyB = keyOf(urlB.selfUrl);
     await a.heartbeats.beatOnce();
     expect(await a.store.getPeer(keyB)).toMatchObject({ state: 'up', missed: 0 });
+    const studyB = `EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.${urlB.selfUrl}`;
+    const holdsB = async () => (await a.entries.listEntries()).some((row) => row.key === studyB && row.source === keyB);
+    expect(await holdsB()).toBe(true);
 
+    // B forgets A first, so its stop tells no one it leaves: to A, B just stops answering (as after a crash).
+    await b?.store.deletePeer(keyOf(a.selfUrl));
     await b?.stop();
     b = undefined;
     await a.heartbeats.beatOnce();
     expect(await a.store.getPeer(keyB)).toMatchObject({ state: 'up', missed: 1 });
     await a.heartbeats.beatOnce();
     expect(await a.store.getPeer(keyB)).toMatchObject({ state: 'unhealthy', missed: 2 });
+    expect(await holdsB()).toBe(true);
     await a.heartbeats.beatOnce();
     // Configured (PEER_RENDEZVOUS) peers are kept when they fail, and still heartbeated.
     expect(await a.store.getPeer(keyB)).toMatchObject({ state: 'failed', missed: 3 });
+    // Failed: B's entries are gone (they were kept while it was only unhealthy).
+    expect(await holdsB()).toBe(false);
 
     b = await startTestPeer('peer_hb_b2', { PEER_ALLOW_LIST: allow, HEARTBEAT_INTERVAL_MS: '3600000' }, urlB);
     // B comes back with its peer table (a fresh database here): it knows A, so it answers A's heartbeats.
     await b.store.savePeer({ key: keyOf(a.selfUrl), url: a.selfUrl, origin: new URL(a.selfUrl).origin, state: 'failed', missed: 3 });
     await a.heartbeats.beatOnce();
     expect(await a.store.getPeer(keyB)).toMatchObject({ state: 'up', missed: 0 });
+    // The re-registration's zone transfer brought B's entries back.
+    expect(await holdsB()).toBe(true);
     // The re-registration reached B: it knows A again, up.
     expect(await b.store.getPeer(keyOf(a.selfUrl))).toMatchObject({ state: 'up' });
   });
