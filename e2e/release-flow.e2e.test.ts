@@ -12,6 +12,7 @@ import {
 import { DEMO_SEED_PATH } from '@switchyard/github-emulator';
 import {
   createTestDatabase,
+  deleteConsumerQueues,
   freePort,
   ProcessStack,
   type ServiceProcess,
@@ -19,7 +20,6 @@ import {
   tapEvents,
   waitFor,
 } from '@switchyard/service-kit/testing';
-import amqplib from 'amqplib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Notification, releaseApi } from './support/release-api.ts';
 import { expectEnvelope, JSON_UTF8, type SendOptions } from './support/wire.ts';
@@ -74,17 +74,13 @@ describe('release notifications through the gateway, every service its own proce
 
     // The exchange and the tap's queue exist before any service starts, so no event of this file is missed; the
     // worker's durable queues are deleted after the tap, which deletes the exchanges.
-    const amqp = await amqplib.connect(inject('amqpUrl'));
-    processes.defer(() => amqp.close().catch(() => {}));
-    const channel = await amqp.createChannel();
-    processes.defer(async () => {
-      // The worker's and config-svc's durable queues: main, parking and retry queues of each consumer.
-      for (const consumer of ['read-model', 'notifications', 'scans', 'release-notifications']) {
-        const base = `${queuePrefix}.${consumer}`;
-        for (const name of [base, `${base}.parking`, `${base}.retry.1000ms`, `${base}.retry.5000ms`, `${base}.retry.30000ms`])
-          await channel.deleteQueue(name).catch(() => {});
-      }
-    });
+    // The worker's and config-svc's durable queues: main, parking and retry queues of each consumer.
+    processes.defer(() =>
+      deleteConsumerQueues(
+        inject('amqpUrl'),
+        ['read-model', 'notifications', 'scans', 'release-notifications'].map((consumer) => `${queuePrefix}.${consumer}`),
+      ),
+    );
     const tap = await tapEvents(inject('amqpUrl'), exchange, {
       bindings: ['update_config.*', 'release_notification.*', 'pull_request_job.*'],
       deleteExchangeOnClose: true,

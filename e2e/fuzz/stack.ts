@@ -3,7 +3,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_SEED_PATH } from '@switchyard/github-emulator';
-import { createTestDatabase, freePort, type ProcessStack, type RunningProcess, type ServiceProcess } from '@switchyard/service-kit/testing';
+import {
+  createTestDatabase,
+  deleteConsumerQueues,
+  freePort,
+  type ProcessStack,
+  type RunningProcess,
+  type ServiceProcess,
+} from '@switchyard/service-kit/testing';
 import amqplib from 'amqplib';
 
 const main = (path: string) => new URL(`../../${path}`, import.meta.url).pathname;
@@ -70,12 +77,11 @@ export async function startFuzzStack(processes: ProcessStack, options: FuzzStack
   const amqp = await amqplib.connect(options.amqpUrl);
   processes.defer(() => amqp.close().catch(() => undefined));
   processes.defer(async () => {
+    await deleteConsumerQueues(
+      options.amqpUrl,
+      ['read-model', 'notifications', 'scans', 'release-notifications'].map((consumer) => `${queuePrefix}.${consumer}`),
+    );
     const channel = await amqp.createChannel();
-    for (const consumer of ['read-model', 'notifications', 'scans', 'release-notifications']) {
-      const base = `${queuePrefix}.${consumer}`;
-      for (const name of [base, `${base}.parking`, `${base}.retry.1000ms`, `${base}.retry.5000ms`, `${base}.retry.30000ms`])
-        await channel.deleteQueue(name).catch(() => undefined);
-    }
     await channel.deleteQueue(placeQueue).catch(() => undefined);
     await channel.deleteExchange(exchange).catch(() => undefined);
     await channel.close().catch(() => undefined);
