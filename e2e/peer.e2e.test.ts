@@ -80,9 +80,14 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
   let gatewayUrl: string;
   let amqp: amqplib.ChannelModel | undefined;
 
+  /** A fourth process, started by its test: a child directory of A (`PEER_PARENT`). */
+  let child: Peer;
+
   beforeAll(async () => {
     const ports = [await freePort(), await freePort(), await freePort()];
-    const allowList = ports.map((port) => `http://127.0.0.1:${port}/DirectoryPlace`).join(',');
+    const childPort = await freePort();
+    // A also allows its child-to-be.
+    const allowList = [...ports, childPort].map((port) => `http://127.0.0.1:${port}/DirectoryPlace`).join(',');
     for (const [index, port] of ports.entries()) {
       const name = ['a', 'b', 'c'][index] ?? 'x';
       const db = await createTestDatabase(inject('databaseUrl'), `e2e_peer_${name}`);
@@ -126,6 +131,30 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
         },
       });
     }
+    const childDb = await createTestDatabase(inject('databaseUrl'), 'e2e_peer_child');
+    processes.defer(() => childDb.drop());
+    const childPool = new pg.Pool({ connectionString: childDb.url, max: 2 });
+    processes.defer(() => childPool.end().catch(() => undefined));
+    const childSelf = `http://127.0.0.1:${childPort}/DirectoryPlace`;
+    const parentEnv = (peers[0] as Peer).env;
+    child = {
+      name: 'child',
+      port: childPort,
+      selfUrl: childSelf,
+      key: `*.*.*.${childSelf}`,
+      db: childDb,
+      pool: childPool,
+      env: {
+        ...parentEnv,
+        PORT: String(childPort),
+        DATABASE_URL: childDb.url,
+        PEER_SELF_URL: childSelf,
+        PEER_ALLOW_LIST: (peers[0] as Peer).selfUrl,
+        PEER_RENDEZVOUS: '',
+        PEER_PARENT: (peers[0] as Peer).selfUrl,
+        DIRECTORY_PLACES: `${placesOf(childPort, 3).input}|${placesOf(childPort, 3).inputCost}|90|pick up;${placesOf(childPort, 3).transform}|20|90`,
+      },
+    };
     // allSettled: a peer that fails to start must not leave the others starting after afterAll ran.
     const started = await Promise.allSettled(peers.map((peer) => startPeer(processes, peer)));
     for (const result of started) if (result.status === 'rejected') throw result.reason;
@@ -218,6 +247,41 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
     await waitFor(upEverywhere, 15_000);
     // Back: its entries come back with the re-registration's zone transfer.
     await waitFor(learnedEverywhere, 15_000);
+  });
+
+  it("a child of A has its INPUT place proxied by A at A's peers; killed, the proxies go after A fails it, and come back with it", async () => {
+    const [a, b, c] = peers as [Peer, Peer, Peer];
+    // The proxy: the child's data type, service name and type at A's directory place; at A the child's cost + 1000, at
+    // A's peers + 1000 again, learned from A. The child's own address is known to A alone.
+    const proxy = `INITIAL.FILE_PICK_UP.INPUT.${a.selfUrl}`;
+    const childPlaces = placesOf(child.port, 3);
+    const expenseOf = (cost: number) => cost * 100 + 100 - 90;
+    const proxiedEverywhere = async () => {
+      if ((await directoryOf(a)).get(proxy)?.source !== child.key) return false;
+      for (const peer of [b, c]) if ((await directoryOf(peer)).get(proxy)?.source !== a.key) return false;
+      return true;
+    };
+    await startPeer(processes, child);
+    await waitFor(proxiedEverywhere, 15_000);
+    expect((await directoryOf(a)).get(proxy)?.expense).toBe(expenseOf(childPlaces.inputCost + 1000));
+    for (const peer of [b, c]) {
+      const seen = await directoryOf(peer);
+      expect(seen.get(proxy)?.expense).toBe(expenseOf(childPlaces.inputCost + 2000));
+      expect([...seen.keys()].some((key) => key.includes(`//127.0.0.1:${child.port}/`))).toBe(false);
+    }
+    const { rows: roles } = await a.pool.query<{ role: string; state: string }>('select role, state from peer.peer where url = $1', [
+      child.selfUrl,
+    ]);
+    expect(roles).toEqual([{ role: 'child', state: 'up' }]);
+
+    // Killed: A fails it by heartbeats (20 × 200 ms), removes its proxies and tells its peers (DeregisterPlace).
+    expect(await child.process?.stop('SIGKILL')).toBeNull();
+    await waitFor(async () => {
+      for (const peer of [a, b, c]) if ((await directoryOf(peer)).has(proxy)) return false;
+      return true;
+    }, 20_000);
+    await startPeer(processes, child);
+    await waitFor(proxiedEverywhere, 15_000);
   });
 
   it('a peer stopping cleanly tells the others, which fail it and drop its entries before it has exited', async () => {

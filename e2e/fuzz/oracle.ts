@@ -11,7 +11,10 @@ const TEXT_UTF8 = 'text/plain; charset=utf-8';
 /** The content type of RegisterPeer's answer, the directory as XML (peer-svc's README). */
 const XML_UTF8 = 'application/xml; charset=utf-8';
 /** RegisterPeer's path as express matches it (any case, one trailing slash). */
-const REGISTER_PEER = /^\/emissary\/registerpeer\.action\/?$/i;
+/** The form endpoints whose success is the directory as XML. */
+const DIRECTORY_XML = /^\/emissary\/(registerpeer|transferdirectory)\.action\/?$/i;
+/** The one form endpoint also served to GET (and so HEAD): TransferDirectory. */
+const TRANSFER_DIRECTORY = /^\/emissary\/transferdirectory\.action\/?$/i;
 
 /** The gateway's own paths that answer 2xx (matched as express does: any case, one trailing slash), and the content type of each (the gateway's README). */
 const GATEWAY_CONTENT_TYPES: [RegExp, RegExp][] = [
@@ -83,11 +86,16 @@ function successViolations(route: FuzzRoute, req: FuzzRequest, res: FuzzResponse
   if (route.api === 'peer') {
     // peer-svc's JSON extensions (GET) are in the OpenAPI document, judged by it below; its form endpoints are not.
     if (openapi.template(path) === undefined) {
-      // The form endpoints are POST only, and express answers OPTIONS on them itself: 200 with `Allow: POST`.
-      if (req.method === 'OPTIONS') return res.headers.allow === 'POST' ? [] : [`OPTIONS answered ${res.status} without Allow: POST`];
-      if (req.method !== 'POST') return [`${req.method} answered ${res.status}`];
-      // RegisterPeer answers the directory as XML, the others plain text (peer-svc's README).
-      const expected = REGISTER_PEER.test(path) ? XML_UTF8 : TEXT_UTF8;
+      // The form endpoints are POST only (TransferDirectory GET too), and express answers OPTIONS on them itself: 200
+      // with `Allow` naming them.
+      const transfer = TRANSFER_DIRECTORY.test(path);
+      const allow = transfer ? 'GET, HEAD, POST' : 'POST';
+      if (req.method === 'OPTIONS') return res.headers.allow === allow ? [] : [`OPTIONS answered ${res.status} without Allow: ${allow}`];
+      if (req.method !== 'POST' && !(transfer && (req.method === 'GET' || req.method === 'HEAD'))) {
+        return [`${req.method} answered ${res.status}`];
+      }
+      // RegisterPeer and TransferDirectory answer the directory as XML, the others plain text (peer-svc's README).
+      const expected = DIRECTORY_XML.test(path) ? XML_UTF8 : TEXT_UTF8;
       return type === expected ? [] : [`2xx is not ${expected} but ${JSON.stringify(type)}`];
     }
     // express answers OPTIONS itself on a route it knows, with the methods it serves.

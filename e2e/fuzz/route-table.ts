@@ -46,12 +46,15 @@ export const OWNED_PATHS = {
   prefixes: ['/books/', '/update_configs/', '/release_notifications/', '/pull_request_jobs', '/emissary/'],
 } as const;
 
-/** The peer endpoints peer-svc routes (POST only); any other request on a peer path is an unknown route there. */
+/** The peer endpoints peer-svc routes (POST; TransferDirectory GET too); any other request on a peer path is an unknown route there. */
 export const PEER_ENDPOINTS: readonly string[] = [
   '/emissary/Heartbeat.action',
   '/emissary/RegisterPeer.action',
   '/emissary/AddChildDirectory.action',
   '/emissary/FailDirectory.action',
+  '/emissary/RegisterPlace.action',
+  '/emissary/DeregisterPlace.action',
+  '/emissary/TransferDirectory.action',
   '/WorkSpaceClientEnqueue.action',
   '/emissary/WorkSpaceClientEnqueue.action',
 ];
@@ -400,6 +403,11 @@ const peerRoutes = (ctx: RouteContext): FuzzRoute[] => {
     tpObj,
     dirFailName: directoryName,
     dirAddPropFlag: fc.constantFrom('true', 'false', ''),
+    dirAddKey0: directoryName,
+    dirAddKey1: directoryName,
+    dirAddDesc0: awkwardText(30),
+    dirAddCost0: fc.oneof(fc.constantFrom('0', '10', '21474835', '21474836', '-1', '1e3', ''), awkwardText(6)),
+    dirAddQual0: fc.oneof(fc.constantFrom('0', '90', '100', '101', '-1', ''), awkwardText(6)),
   };
   /** A form of the endpoint's `names` (each present or not, now and then twice) and now and then a stray field. */
   const form = (names: string[]) =>
@@ -459,6 +467,31 @@ const peerRoutes = (ctx: RouteContext): FuzzRoute[] => {
     route('/emissary/FailDirectory.action', ['targetDir', 'dirFailName', 'dirAddPropFlag'], true),
     route('/WorkSpaceClientEnqueue.action', ['pickUpClientName', 'tpObj'], true),
     route('/emissary/WorkSpaceClientEnqueue.action', ['pickUpClientName', 'tpObj'], true),
+    route(
+      '/emissary/RegisterPlace.action',
+      ['targetDir', 'dirAddKey0', 'dirAddDesc0', 'dirAddCost0', 'dirAddQual0', 'dirAddPropFlag'],
+      true,
+    ),
+    route('/emissary/DeregisterPlace.action', ['targetDir', 'dirAddKey0', 'dirAddKey1', 'dirAddPropFlag'], true),
+    route('/emissary/TransferDirectory.action', ['targetDir', 'directoryName'], true),
+    {
+      group: 'peer-svc',
+      name: 'GET /emissary/TransferDirectory.action',
+      api: 'peer',
+      request: requestOf(
+        methodOf('GET', 'HEAD'),
+        withQuery(
+          fc.constant('/emissary/TransferDirectory.action'),
+          queryString(
+            ['targetDir'],
+            url.map((text) => encodeURIComponent(text.toWellFormed())),
+          ),
+        ),
+        peerHeaders,
+        fc.constant(undefined),
+        digest,
+      ),
+    },
     {
       group: 'peer-svc',
       name: '/emissary/client-places/{name}/bundles',

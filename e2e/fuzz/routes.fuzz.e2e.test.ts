@@ -15,7 +15,7 @@ import { exitedProcesses, type FuzzStack, PEER_CREDENTIALS, startFuzzStack } fro
  * RabbitMQ: random methods, targets (ids of every size, unicode, dot segments, broken escapes), query strings,
  * headers (the demo tokens and garbage) and bodies (valid-shaped with mutated fields, wrong types, huge, deeply
  * nested, not JSON, forms). Properties: no 5xx, errors in each API's format, 2xx bodies valid against the OpenAPI
- * document, no process exits. FUZZ_RUNS requests per route (default 300: about 30 s for the 24 routes on two cores;
+ * document, no process exits. FUZZ_RUNS requests per route (default 300: about 40 s for the 31 routes on two cores;
  * `pnpm fuzz` runs 10,000), FUZZ_SEED replays a run (each failure names its seed and shrunk request).
  */
 

@@ -3,9 +3,10 @@ import type { Express } from 'express';
 import { clientPlacesRouter } from './http/client-places.routes.ts';
 import { directoryRouter } from './http/directory.routes.ts';
 import { type PeerRoutesDeps, peerRouter } from './http/peer.routes.ts';
+import { type PlaceRoutesDeps, placeRouter } from './http/place.routes.ts';
 
 /** What peer-svc's HTTP app needs: the routes' dependencies, a logger, and a database ping for `/readyz`. */
-export interface PeerAppDeps extends PeerRoutesDeps {
+export interface PeerAppDeps extends PeerRoutesDeps, PlaceRoutesDeps {
   logger: Logger;
   ping: () => Promise<void>;
 }
@@ -20,6 +21,7 @@ export function createPeerApp(deps: PeerAppDeps): Express {
     routes: (app) => {
       app.use(clientPlacesRouter(deps));
       app.use(directoryRouter(deps));
+      app.use(placeRouter(deps));
       app.use(peerRouter(deps));
     },
   });

@@ -48,6 +48,11 @@ export const PeerEnv = z.object({
   PEER_SELF_URL: z.string().min(1).default('http://127.0.0.1:8084/DirectoryPlace'),
   /** Directory place URLs registered with at start (comma-separated); each must be allow-listed. */
   PEER_RENDEZVOUS: z.string().default(''),
+  /**
+   * The directory place URL of our parent directory (upstream's `RELAY_HOST`): at start, and whenever it answers again,
+   * we ask it to make us its child (`AddChildDirectory.action`); it must be allow-listed. Empty: no parent.
+   */
+  PEER_PARENT: z.string().default(''),
   /** This server's user when a peer challenges it (Digest only). */
   PEER_CLIENT_USER: z.string().min(1).default('emissary'),
   /** Password of PEER_CLIENT_USER; required when PEER_RENDEZVOUS names peers. */
@@ -106,20 +111,32 @@ export const PeerEnv = z.object({
 });
 export type PeerConfig = Readonly<z.output<typeof PeerEnv>>;
 
-/** {@link PeerEnv} with the checks across variables: peers configured (PEER_RENDEZVOUS) need PEER_CLIENT_PASSWORD. */
+/**
+ * {@link PeerEnv} with the checks across variables: peers configured (PEER_RENDEZVOUS) or a parent (PEER_PARENT) need
+ * PEER_CLIENT_PASSWORD; the parent is not also a rendezvous peer.
+ */
 const PeerEnvChecked = PeerEnv.superRefine((config, ctx) => {
-  if (config.PEER_RENDEZVOUS.trim() !== '' && config.PEER_CLIENT_PASSWORD === '') {
+  if ((config.PEER_RENDEZVOUS.trim() !== '' || config.PEER_PARENT.trim() !== '') && config.PEER_CLIENT_PASSWORD === '') {
     ctx.addIssue({
       code: 'custom',
       path: ['PEER_CLIENT_PASSWORD'],
-      message: 'must be set when PEER_RENDEZVOUS names peers (they challenge our registrations)',
+      message: 'must be set when PEER_RENDEZVOUS or PEER_PARENT names directories (they challenge our registrations)',
+    });
+  }
+  const parent = config.PEER_PARENT.trim();
+  if (parent !== '' && config.PEER_RENDEZVOUS.split(',').some((url) => url.trim() === parent)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PEER_PARENT'],
+      message: 'must not also be in PEER_RENDEZVOUS (a directory is a peer or a parent)',
     });
   }
 });
 
 /**
  * Reads peer-svc's configuration from `env`.
- * @throws ConfigError listing every invalid variable, and PEER_RENDEZVOUS set without PEER_CLIENT_PASSWORD
+ * @throws ConfigError listing every invalid variable, PEER_RENDEZVOUS or PEER_PARENT set without PEER_CLIENT_PASSWORD,
+ *   and a PEER_PARENT that is also in PEER_RENDEZVOUS
  */
 export function loadPeerConfig(env: Record<string, string | undefined> = process.env): PeerConfig {
   return parseConfig('peer-svc', PeerEnvChecked, env);

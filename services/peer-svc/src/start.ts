@@ -9,10 +9,14 @@ import { parsePeerUrl } from './directory/directory-name.ts';
 import { loadDirectoryPlaces } from './directory/directory-places.ts';
 import { peerThresholds } from './directory/peer-state.ts';
 import { openWorkQueue } from './queue/work-queue.ts';
+import { createChildDirectories } from './registry/child-directories.ts';
+import { createChildEntryStore } from './registry/child-entry-store.ts';
 import { createDeparture } from './registry/departure.ts';
+import { createDirectoryLinks } from './registry/directory-links.ts';
 import { createDirectoryStore, type DirectoryStore } from './registry/directory-store.ts';
 import { createEntryStore, type EntryStore } from './registry/entry-store.ts';
 import { createHeartbeatManager, type HeartbeatManager } from './registry/heartbeat-manager.ts';
+import { createPlaceAdvertiser, type PlaceAdvertiser } from './registry/place-advertiser.ts';
 import { createRegistrar, DIRECTORY_KEY_PREFIX, type Registrar } from './registry/registrar.ts';
 import { createZoneTransfer } from './registry/zone-transfer.ts';
 import { createDigestAuthenticator } from './security/digest-server.ts';
@@ -29,6 +33,8 @@ export type RunningPeer = RunningService<{
   entries: EntryStore;
   registrar: Registrar;
   heartbeats: HeartbeatManager;
+  /** Pushes of our proxies to the peers (tests wait for `idle()`). */
+  advertiser: PlaceAdvertiser;
 }>;
 
 /** Waits for `leaving` at most `ms` (a peer that does not answer must not hold the stop). */
@@ -47,7 +53,8 @@ export function openPeerDatabase(config: PeerConfig, logger: Logger): Promise<Da
  * Starts peer-svc: configuration checks (users, allow-list, own URL, client places, directory places), database and
  * migrations, client places recorded, the local directory entries replaced (the directory place's own and
  * `DIRECTORY_PLACES[_FILE]`), HTTP on `config.HOST:config.PORT`, the heartbeat manager, then registration
- * with each `PEER_RENDEZVOUS` peer in the background (failures logged). Rendezvous peers are kept when they fail.
+ * with each `PEER_RENDEZVOUS` peer and with the `PEER_PARENT` as its child, in the background (failures logged; the
+ * heartbeats retry). Rendezvous peers and the parent are kept when they fail.
  * `close()` stops the heartbeats, tells the peers we leave (`FailDirectory.action`, at most `PEER_LEAVE_TIMEOUT_MS`), then HTTP, the work queue, the peer client, the events' relay and bus, and the database.
  * @throws ConfigError (a bad directory place) and ConfigError-like errors (DigestUsersError, PeerAllowListError, DirectoryNameError, TypeError) / MigrationFailedError / the listen error
  * (after closing what it had opened)
@@ -62,7 +69,8 @@ export async function startPeerService(config: PeerConfig, logger: Logger): Prom
   const rendezvous = config.PEER_RENDEZVOUS.split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
-  const configured = new Set(rendezvous.map((url) => parsePeerUrl(url).href));
+  const parent = config.PEER_PARENT.trim() === '' ? undefined : parsePeerUrl(config.PEER_PARENT.trim()).href;
+  const configured = new Set([...rendezvous.map((url) => parsePeerUrl(url).href), ...(parent === undefined ? [] : [parent])]);
   const thresholds = peerThresholds({ unhealthyAfter: config.HEARTBEAT_UNHEALTHY_AFTER, failedAfter: config.HEARTBEAT_FAILED_AFTER });
 
   return startService(async (scope) => {
@@ -105,11 +113,31 @@ export async function startPeerService(config: PeerConfig, logger: Logger): Prom
       zoneTransfer,
       transferMaxBytes: config.PEER_TRANSFER_MAX_BYTES,
     });
+    const advertiser = createPlaceAdvertiser({ store, client, concurrency: config.HEARTBEAT_CONCURRENCY, logger });
+    scope.defer(() => advertiser.idle());
+    const children = createChildDirectories({
+      selfUrl,
+      selfKey,
+      store,
+      entries,
+      childEntries: createChildEntryStore(database.db.withSchema(PEER_SCHEMA)),
+      client,
+      advertiser,
+      transferRules: {
+        selfHostUrl: selfUrl.hostUrl,
+        dataIds: config.DIRECTORY_TRANSFER_DATA_IDS,
+        maxBytes: config.PEER_TRANSFER_MAX_BYTES,
+        logger,
+      },
+      maxPeers: config.PEER_MAX,
+      logger,
+    });
+    const links = createDirectoryLinks({ registrar, children, entries });
     const isConfigured = (url: string) => configured.has(url);
     const departure = createDeparture({
       selfKey,
       store,
-      entries,
+      links,
       client,
       isConfigured,
       failedAfter: thresholds.failedAfter,
@@ -119,9 +147,9 @@ export async function startPeerService(config: PeerConfig, logger: Logger): Prom
     });
     const heartbeats = createHeartbeatManager({
       store,
-      entries,
+      links,
       client,
-      registrar,
+      selfKey,
       intervalMs: config.HEARTBEAT_INTERVAL_MS,
       thresholds,
       isConfigured,
@@ -146,7 +174,9 @@ export async function startPeerService(config: PeerConfig, logger: Logger): Prom
       entries,
       registrar,
       departure,
+      children,
       allowList,
+      transferDataIds: config.DIRECTORY_TRANSFER_DATA_IDS,
       workQueue,
       authenticate: authenticator.middleware,
       formLimitBytes: config.FORM_LIMIT_BYTES,
@@ -165,6 +195,11 @@ export async function startPeerService(config: PeerConfig, logger: Logger): Prom
         .registerWith(peer)
         .catch((error: unknown) => logger.warn({ peer, err: error }, 'registration with a rendezvous peer failed'));
     }
-    return { url: http.url, port: http.port, database, store, entries, registrar, heartbeats };
+    if (parent !== undefined) {
+      registrar
+        .registerAsChild(parent)
+        .catch((error: unknown) => logger.warn({ parent, err: error }, 'registration with the parent directory failed'));
+    }
+    return { url: http.url, port: http.port, database, store, entries, registrar, heartbeats, advertiser };
   });
 }

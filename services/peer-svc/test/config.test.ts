@@ -34,6 +34,15 @@ describe('peer-svc configuration', () => {
     expect(loadPeerConfig({ PEER_RENDEZVOUS: ' ' }).PEER_CLIENT_PASSWORD).toBe('');
   });
 
+  it('refuses a parent without a client password, or one that is also a rendezvous peer', () => {
+    const parent = 'http://127.0.0.1:9001/DirectoryPlace';
+    expect(() => loadPeerConfig({ PEER_PARENT: parent })).toThrow(/PEER_CLIENT_PASSWORD.*PEER_PARENT/);
+    expect(() => loadPeerConfig({ PEER_PARENT: parent, PEER_RENDEZVOUS: parent, PEER_CLIENT_PASSWORD: 'secret' })).toThrow(
+      /PEER_PARENT.*must not also be in PEER_RENDEZVOUS/,
+    );
+    expect(loadPeerConfig({ PEER_PARENT: parent, PEER_CLIENT_PASSWORD: 'secret' }).PEER_PARENT).toBe(parent);
+  });
+
   it('bounds PEER_MAX, PEER_EXPIRE_AFTER and HEARTBEAT_CONCURRENCY', () => {
     expect(() => loadPeerConfig({ PEER_MAX: '0' })).toThrow(/PEER_MAX/);
     expect(() => loadPeerConfig({ PEER_EXPIRE_AFTER: '0' })).toThrow(/PEER_EXPIRE_AFTER/);

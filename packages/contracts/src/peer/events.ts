@@ -4,6 +4,10 @@ import { defineEvent } from '../events.ts';
 /** The health of a peer directory as peer-svc tracks it from heartbeats. */
 export const PEER_HEALTHS = ['not-contacted', 'up', 'unhealthy', 'failed'] as const;
 
+/** What a remote directory is to peer-svc: a peer, a child directory, or its parent directory. */
+export const DIRECTORY_ROLES = ['peer', 'child', 'parent'] as const;
+export type DirectoryRole = (typeof DIRECTORY_ROLES)[number];
+
 /** `directory.peer_changed` / `directory.peer_removed`: a peer directory's full state (as stored; times RFC 3339). */
 export const PeerState = z.object({
   /** Its default directory key, `*.*.*.<hostUrl>DirectoryPlace`. */
@@ -17,6 +21,8 @@ export const PeerState = z.object({
   missed: z.int().min(0),
   last_heartbeat_at: z.iso.datetime({ offset: true }).nullable(),
   registered_at: z.iso.datetime({ offset: true }).nullable(),
+  /** What the directory is to the publisher: a `peer`, a `child` (its places proxied), or the publisher's `parent`. */
+  role: z.enum(DIRECTORY_ROLES),
 });
 export type PeerState = z.infer<typeof PeerState>;
 

@@ -1,3 +1,4 @@
+import type { DirectoryRole } from '@switchyard/contracts';
 import type { OutboxDatabase } from '@switchyard/messaging';
 import type { Database } from '@switchyard/service-kit';
 import type { Generated } from 'kysely';
@@ -17,7 +18,15 @@ export interface PeerTable {
   missed: number;
   last_heartbeat_at: Date | null;
   registered_at: Date | null;
+  /**
+   * What the directory is to us: a `peer` (RegisterPeer, zone transfers), a `child` (AddChildDirectory: its places are
+   * proxied as ours) or our `parent` (`PEER_PARENT`: we are its child).
+   */
+  role: DirectoryRole;
 }
+
+/** What a remote directory is to this one (`peer.peer.role`): `DirectoryRole` of `@switchyard/contracts`. */
+export type { DirectoryRole };
 
 /** `peer.child_directory`: child directories recorded by AddChildDirectory, under one of our directory places. */
 export interface ChildDirectoryTable {
@@ -25,6 +34,22 @@ export interface ChildDirectoryTable {
   parent: string;
   url: string;
   added_at: Date;
+}
+
+/**
+ * `peer.child_entry`: the places of our child directories as their transfers gave them (upstream's relay map,
+ * `childEntries`), cost with the remote overhead added; what this directory advertises as proxies is derived from them.
+ * One row per child and place key; `child` is the child's default directory key.
+ */
+export interface ChildEntryTable {
+  child: string;
+  key: string;
+  data_id: string;
+  cost: number;
+  quality: number;
+  expense: number;
+  description: string;
+  seen_at: Date;
 }
 
 /** `peer.client_place`: client places work bundles are enqueued for, name → RabbitMQ queue. */
@@ -72,6 +97,7 @@ export interface PeerDatabase extends OutboxDatabase {
   client_place: ClientPlaceTable;
   work_bundle: WorkBundleTable;
   directory_entry: DirectoryEntryTable;
+  child_entry: ChildEntryTable;
 }
 
 /** The Kysely handle of the `peer` schema. */

@@ -1,6 +1,6 @@
 import { InvalidInput } from '@switchyard/service-kit';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
-import { FormBodyError, parseLatin1Form } from '../work-bundle/latin1-form.ts';
+import { FormBodyError, MAX_FORM_FIELDS, parseLatin1Form } from '../work-bundle/latin1-form.ts';
 import { sendText } from './text-response.ts';
 
 /** The parsed form of a request, set by {@link formBody} on `res.locals.form`. */
@@ -16,11 +16,12 @@ export const requireRequestedBy: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * Reads a form-encoded body of at most `limitBytes` (413 beyond, before any parsing, see {@link formBodyErrors}),
- * decoded as ISO-8859-1 ({@link parseLatin1Form}) into `res.locals.form`. Another content type is an
- * {@link InvalidInput}, a malformed body a {@link FormBodyError} (one too), passed on to the error handlers.
+ * Reads a form-encoded body of at most `limitBytes` (413 beyond, before any parsing, see {@link formBodyErrors}) and
+ * `maxFields` fields (default `MAX_FORM_FIELDS`, 16), decoded as ISO-8859-1 ({@link parseLatin1Form}) into
+ * `res.locals.form`. Another content type is an {@link InvalidInput}, a malformed body a {@link FormBodyError} (one
+ * too), passed on to the error handlers.
  */
-export function formBody(limitBytes: number): RequestHandler[] {
+export function formBody(limitBytes: number, maxFields: number = MAX_FORM_FIELDS): RequestHandler[] {
   const readRaw = express.raw({ type: () => true, limit: limitBytes });
   // A body that does not inflate as its Content-Encoding says comes out of the reader as zlib's (or brotli's) own
   // error, without body-parser's `type`: it is unreadable input all the same.
@@ -35,7 +36,7 @@ export function formBody(limitBytes: number): RequestHandler[] {
   const parse: RequestHandler = (req, res, next) => {
     const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/x-www-form-urlencoded') throw new InvalidInput('Content-Type must be application/x-www-form-urlencoded');
-    res.locals.form = parseLatin1Form(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+    res.locals.form = parseLatin1Form(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), maxFields);
     next();
   };
   return [raw, parse];

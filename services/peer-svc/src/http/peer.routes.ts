@@ -11,6 +11,7 @@ import { type RequestHandler, type Response, Router } from 'express';
 import { type DirectoryName, DirectoryNameError, parseDirectoryName, parsePeerUrl } from '../directory/directory-name.ts';
 import { neutralise } from '../directory/neutralise.ts';
 import type { WorkQueue } from '../queue/work-queue.ts';
+import type { ChildDirectories } from '../registry/child-directories.ts';
 import { findClientPlaceQueue } from '../registry/client-place-lookup.ts';
 import type { Departure } from '../registry/departure.ts';
 import type { DirectoryStore } from '../registry/directory-store.ts';
@@ -38,6 +39,8 @@ export interface PeerRoutesDeps {
   registrar: Registrar;
   /** A peer's `FailDirectory` (it leaves). */
   departure: Departure;
+  /** `AddChildDirectory`: children recorded, heartbeated, their places proxied. */
+  children: ChildDirectories;
   allowList: PeerAllowList;
   workQueue: WorkQueue;
   /** Digest authentication middleware (401 with challenges). */
@@ -149,7 +152,12 @@ export function peerRouter(deps: PeerRoutesDeps): Router {
         throw new NotFound(`Could not call addChildDirectory:\nNo parent directory found using name ${n(parent)}`);
       }
       if (!allowList.isAllowedPeer(name.url.href)) throw new Forbidden(`Could not call addChildDirectory:\nPeer not allowed ${n(child)}`);
-      await store.addChildDirectory({ key: name.key, parent: registrar.selfUrl.href, url: name.url.href });
+      // Upstream refuses (logs, still 200) its own key; here 403, as a FailDirectory of ourselves.
+      if (isSelf(name.url.href)) throw new Forbidden(`Could not call addChildDirectory:\nCannot be own child ${n(child)}`);
+      if (deps.departure.isLeaving()) throw new ServiceUnavailable('Could not call addChildDirectory:\ndirectory is shutting down');
+      // The child's places are transferred before the answer; a transfer that fails leaves the child to the heartbeats
+      // (upstream answers 200 all the same).
+      await deps.children.accept(name);
       sendText(res, 200, 'addChildDirectory succeeded');
     }),
   );
@@ -170,7 +178,8 @@ export function peerRouter(deps: PeerRoutesDeps): Router {
       if (!allowList.isAllowedPeer(peer.url.href)) throw new Forbidden(`Peer not allowed ${n(failed)}`);
       if (isSelf(peer.url.href)) throw new Forbidden(`Will not fail this directory ${n(failed)}`);
       const removed = await deps.departure.peerLeft(peer);
-      sendText(res, 200, `Modified ${removed} entries from ${registrar.selfKey} due to failure of remote ${peer.peerKey}`);
+      // Upstream `FailDirectoryAction`: the local directory as it prints (`<key>$5050[1]`), the failed name as sent.
+      sendText(res, 200, `Modified ${removed} entries from ${registrar.selfKey}$5050[1] due to failure of remote ${n(failed)}`);
     }),
   );
 

@@ -1,8 +1,8 @@
 import type { DirectoryName } from '../directory/directory-name.ts';
 import { parsePeerUrl } from '../directory/directory-name.ts';
 import type { PeerClient } from '../security/peer-client.ts';
+import type { DirectoryLinks } from './directory-links.ts';
 import type { DirectoryStore } from './directory-store.ts';
-import type { EntryStore } from './entry-store.ts';
 
 /**
  * Leaving the group of peers, after upstream's orderly shutdown (https://github.com/NationalSecurityAgency/emissary,
@@ -13,7 +13,7 @@ import type { EntryStore } from './entry-store.ts';
  */
 export interface Departure {
   /**
-   * Tells every peer recorded `up` or `unhealthy` that we leave, at most `concurrency` at once; never throws (a peer
+   * Tells every directory recorded `up` or `unhealthy` (peers, children, our parent) that we leave, at most `concurrency` at once; never throws (a peer
    * that does not answer is logged and will find us failed by its heartbeats).
    * @returns how many peers answered 2xx, and how many were told
    */
@@ -24,9 +24,9 @@ export interface Departure {
    */
   isLeaving(): boolean;
   /**
-   * The peer `name` told us it leaves: its directory entries are removed (`removeSource`) and it is marked `failed`
-   * (`missed` = `failedAfter`), or forgotten when it is not configured, as the heartbeat manager does with a failed
-   * peer. An unknown peer changes nothing.
+   * The directory `name` told us it leaves: its directory entries are removed (`DirectoryLinks.forget`: a peer's
+   * entries, a child's places and proxies) and it is marked `failed` (`missed` = `failedAfter`), or forgotten when it is
+   * not configured, as the heartbeat manager does with a failed peer. An unknown directory changes nothing.
    * @returns the number of entries removed
    */
   peerLeft(name: DirectoryName): Promise<number>;
@@ -36,7 +36,7 @@ export interface Departure {
 export interface DepartureDeps {
   selfKey: string;
   store: DirectoryStore;
-  entries: Pick<EntryStore, 'removeSource'>;
+  links: Pick<DirectoryLinks, 'forget'>;
   client: PeerClient;
   /** Whether a peer is kept when it fails (the `PEER_RENDEZVOUS` peers). */
   isConfigured: (url: string) => boolean;
@@ -50,7 +50,7 @@ export interface DepartureDeps {
 
 /** The {@link Departure} of this directory. */
 export function createDeparture(deps: DepartureDeps): Departure {
-  const { selfKey, store, entries, client, isConfigured, failedAfter, onChange, logger } = deps;
+  const { selfKey, store, links, client, isConfigured, failedAfter, onChange, logger } = deps;
   const concurrency = deps.concurrency ?? 8;
   let leaving = false;
   return {
@@ -83,7 +83,7 @@ export function createDeparture(deps: DepartureDeps): Departure {
     peerLeft: async (name) => {
       const peer = await store.getPeer(name.peerKey);
       if (peer === undefined) return 0;
-      const { removed } = await entries.removeSource(peer.key);
+      const removed = await links.forget(peer);
       const dropped = !isConfigured(peer.url);
       if (dropped) await store.deletePeer(peer.key);
       else
@@ -96,7 +96,7 @@ export function createDeparture(deps: DepartureDeps): Departure {
         });
       if (peer.state !== 'failed' || dropped)
         onChange?.({ key: peer.key, url: peer.url, from: peer.state, to: 'failed', dropped, reason: 'left' });
-      return removed.length;
+      return removed;
     },
   };
 }

@@ -30,6 +30,7 @@ export function peerState(row: PeerTable): PeerState {
     missed: row.missed,
     last_heartbeat_at: row.last_heartbeat_at?.toISOString() ?? null,
     registered_at: row.registered_at?.toISOString() ?? null,
+    role: row.role,
   };
 }
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { PeerDb, PeerTable } from '../db/schema.ts';
+import type { DirectoryRole, PeerDb, PeerTable } from '../db/schema.ts';
 import type { PeerHealth } from '../directory/peer-state.ts';
 import { childDirectoryAdded, directoryOutbox, peerChanged, peerRemoved } from './directory-events.ts';
 
@@ -17,23 +17,38 @@ export interface DirectoryStore {
   getPeer(key: string): Promise<PeerRow | undefined>;
   /** Every known peer, by key. */
   listPeers(): Promise<PeerRow[]>;
-  /** Creates or updates a peer's state (`registered` also sets `registered_at` to now). */
-  savePeer(peer: { key: string; url: string; origin: string; state: PeerHealth; missed: number; registered?: boolean }): Promise<void>;
-  /** Forgets a peer. */
+  /**
+   * Creates or updates a peer's state (`registered` also sets `registered_at` to now; `role`, default `peer`, is written
+   * only when the row is created). With `ifState`, only a peer still recorded in that state is updated (and none is
+   * created): a heartbeat round that read the peer `up` does not overwrite a `failed` written meanwhile by its
+   * FailDirectory.
+   * @returns whether the row was written
+   */
+  savePeer(peer: {
+    key: string;
+    url: string;
+    origin: string;
+    state: PeerHealth;
+    missed: number;
+    registered?: boolean;
+    role?: DirectoryRole;
+    ifState?: PeerHealth;
+  }): Promise<boolean>;
+  /** Forgets a peer (and, for a child, its `child_directory` record). */
   deletePeer(key: string): Promise<void>;
   /**
    * Adds `peer` as `not-contacted` unless it is already known, provided fewer than `max` peers are recorded (checked and
    * inserted under a transaction-scoped advisory lock, so concurrent registrations cannot pass the bound together).
    * @returns `known` (left as it was), `added`, or `full` (nothing written)
    */
-  reservePeer(peer: { key: string; url: string; origin: string }, max: number): Promise<'known' | 'added' | 'full'>;
+  reservePeer(peer: { key: string; url: string; origin: string; role?: DirectoryRole }, max: number): Promise<'known' | 'added' | 'full'>;
   /**
    * Records a heartbeat received from a peer already known under `key` with the same URL (sets `last_heartbeat_at`).
    * Never creates a peer: an unknown sender changes nothing.
    * @returns whether the peer is known
    */
   recordHeartbeat(peer: { key: string; url: string }): Promise<boolean>;
-  /** Records a child directory under `parent`. */
+  /** Records a child directory (`key` its default directory key) under `parent` (our directory place URL). */
   addChildDirectory(child: { key: string; parent: string; url: string }): Promise<void>;
   /** The queue of the client place named `name`, if any. */
   clientPlaceQueue(name: string): Promise<string | undefined>;
@@ -46,28 +61,40 @@ export function createDirectoryStore(db: PeerDb): DirectoryStore {
   return {
     getPeer: (key) => db.selectFrom('peer').selectAll().where('key', '=', key).executeTakeFirst(),
     listPeers: () => db.selectFrom('peer').selectAll().orderBy('key').execute(),
-    savePeer: async ({ key, url, origin, state, missed, registered }) => {
+    savePeer: async ({ key, url, origin, state, missed, registered, role, ifState }) => {
       const now = new Date();
-      await db.transaction().execute(async (trx) => {
+      return db.transaction().execute(async (trx) => {
         const before = await trx.selectFrom('peer').select('state').where('key', '=', key).forUpdate().executeTakeFirst();
+        if (ifState !== undefined && before?.state !== ifState) return false;
         const row = await trx
           .insertInto('peer')
-          .values({ key, url, origin, state, missed, last_heartbeat_at: null, registered_at: registered ? now : null })
+          .values({
+            key,
+            url,
+            origin,
+            state,
+            missed,
+            last_heartbeat_at: null,
+            registered_at: registered ? now : null,
+            role: role ?? 'peer',
+          })
           .onConflict((oc) =>
             oc.column('key').doUpdateSet(registered ? { url, origin, state, missed, registered_at: now } : { url, origin, state, missed }),
           )
           .returningAll()
           .executeTakeFirstOrThrow();
         if (registered || before?.state !== state) await directoryOutbox.append(trx, [peerChanged(row)]);
+        return true;
       });
     },
     deletePeer: async (key) => {
       await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('child_directory').where('key', '=', key).execute();
         const removed = await trx.deleteFrom('peer').where('key', '=', key).returningAll().executeTakeFirst();
         if (removed) await directoryOutbox.append(trx, [peerRemoved(removed)]);
       });
     },
-    reservePeer: ({ key, url, origin }, max) =>
+    reservePeer: ({ key, url, origin, role }, max) =>
       db.transaction().execute(async (trx) => {
         await sql`select pg_advisory_xact_lock(hashtext('peer.peer:reserve'))`.execute(trx);
         if (await trx.selectFrom('peer').select('key').where('key', '=', key).executeTakeFirst()) return 'known';
@@ -78,7 +105,16 @@ export function createDirectoryStore(db: PeerDb): DirectoryStore {
         if (Number(count) >= max) return 'full';
         const row = await trx
           .insertInto('peer')
-          .values({ key, url, origin, state: 'not-contacted', missed: 0, last_heartbeat_at: null, registered_at: null })
+          .values({
+            key,
+            url,
+            origin,
+            state: 'not-contacted',
+            missed: 0,
+            last_heartbeat_at: null,
+            registered_at: null,
+            role: role ?? 'peer',
+          })
           .returningAll()
           .executeTakeFirstOrThrow();
         await directoryOutbox.append(trx, [peerChanged(row)]);

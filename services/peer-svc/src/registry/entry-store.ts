@@ -1,7 +1,8 @@
 import type { DirectoryEntriesChanged } from '@switchyard/contracts';
-import { sql } from 'kysely';
-import type { DirectoryEntryTable, PeerDb } from '../db/schema.ts';
+import { sql, type Transaction } from 'kysely';
+import type { DirectoryEntryTable, PeerDatabase, PeerDb } from '../db/schema.ts';
 import { compareEntries, type DirectoryEntry } from '../directory/directory-entry.ts';
+import type { ProxyEntry } from '../directory/proxy-entries.ts';
 import { directoryOutbox, entriesChanged } from './directory-events.ts';
 
 /** The `source` of this peer's own entries (its configuration, and the directory place itself). */
@@ -43,13 +44,50 @@ export interface EntryStore {
    * peer's entries older than the zone transfer's start, less a slop window).
    */
   removeSource(source: string, options?: { seenBefore?: Date }): Promise<EntryChange>;
+  /**
+   * Removes every entry on the host `hostUrl` (`http://host:port/`) whatever directory it was learned from, local ones
+   * excepted (upstream's `removePlaces(getHostMatchKey(key))` when a directory fails). One `directory.entries_changed`
+   * per source touched.
+   */
+  removeHost(hostUrl: string): Promise<EntryChange[]>;
+  /** Removes the entries among `keys` that `source` holds (a peer's DeregisterPlace); others are left alone. */
+  removeKeys(source: string, keys: readonly string[]): Promise<EntryChange>;
+  /**
+   * Makes `proxies` the whole set of proxy entries: the entries whose key is on our directory place `selfLocation`
+   * (`DATATYPE.SERVICE_NAME.SERVICE_TYPE.<selfLocation>`) and whose source is a child directory. New ones are added, changed
+   * ones updated (source included), ones no longer among them removed; a key held by a local entry is left to it.
+   * Publishes one `directory.entries_changed` per source touched.
+   * @returns the changes, one per source touched (none when nothing changed)
+   */
+  replaceProxies(selfLocation: string, proxies: readonly ProxyEntry[]): Promise<EntryChange[]>;
 }
+
+/** `text` as a literal inside a LIKE pattern (PostgreSQL's default escape character, the backslash). */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Code-point order (the same on every machine, unlike locale order). */
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Serialises entry writes: a new key written by two transactions at once must not race on the primary key. */
 const ENTRY_WRITE_LOCK = sql`select pg_advisory_xact_lock(hashtext('peer.directory_entry'))`;
+
+/** Deletes the entries of `keys` (none: no statement). */
+async function deleteKeys(trx: Transaction<PeerDatabase>, keys: readonly string[]): Promise<void> {
+  if (keys.length > 0) await trx.deleteFrom('directory_entry').where('key', 'in', keys).execute();
+}
+
+/** Changes gathered by source, as the events carry them: sources, data ids and keys in code-point order, empty ones dropped. */
+function changesBySource(changes: ReadonlyMap<string, { dataIds: Set<string>; upserted: string[]; removed: string[] }>): EntryChange[] {
+  return [...changes.entries()]
+    .sort(([a], [b]) => byCodePoint(a, b))
+    .map(([source, change]) => ({
+      source,
+      data_ids: [...change.dataIds].sort(byCodePoint),
+      upserted: [...change.upserted].sort(byCodePoint),
+      removed: [...change.removed].sort(byCodePoint),
+    }))
+    .filter((change) => change.upserted.length > 0 || change.removed.length > 0);
+}
 
 const sortRows = (rows: EntryRow[]) => rows.sort((a, b) => byCodePoint(a.data_id, b.data_id) || compareEntries(a, b));
 
@@ -122,16 +160,10 @@ export function createEntryStore(db: PeerDb): EntryStore {
       }
       if (removeWhere !== undefined) {
         const doomed = [...existing.values()].filter((row) => row.source === source && !written.has(row.key) && removeWhere(row));
-        if (doomed.length > 0) {
-          await trx
-            .deleteFrom('directory_entry')
-            .where(
-              'key',
-              'in',
-              doomed.map((row) => row.key),
-            )
-            .execute();
-        }
+        await deleteKeys(
+          trx,
+          doomed.map((row) => row.key),
+        );
         for (const row of doomed) {
           removed.push(row.key);
           dataIds.add(row.data_id);
@@ -165,5 +197,92 @@ export function createEntryStore(db: PeerDb): EntryStore {
       const { seenBefore } = options;
       return write(source, [], new Date(), (row) => seenBefore === undefined || row.seen_at < seenBefore);
     },
+    removeHost: async (hostUrl) =>
+      db.transaction().execute(async (trx) => {
+        await ENTRY_WRITE_LOCK.execute(trx);
+        // A key's tuples hold no `:` or `/`: `.<hostUrl>` can only be where its location starts.
+        const rows = await trx
+          .deleteFrom('directory_entry')
+          .where('source', '<>', LOCAL_SOURCE)
+          .where('key', 'like', `%.${likeLiteral(hostUrl)}%`)
+          .returning(['key', 'data_id', 'source'])
+          .execute();
+        const bySource = new Map<string, { dataIds: Set<string>; upserted: string[]; removed: string[] }>();
+        for (const row of rows) {
+          const change = bySource.get(row.source) ?? { dataIds: new Set<string>(), upserted: [], removed: [] };
+          change.dataIds.add(row.data_id);
+          change.removed.push(row.key);
+          bySource.set(row.source, change);
+        }
+        const changes = changesBySource(bySource);
+        if (changes.length > 0) await directoryOutbox.append(trx, changes.map(entriesChanged));
+        return changes;
+      }),
+    removeKeys: async (source, keys) => {
+      const doomed = new Set(keys);
+      return write(source, [], new Date(), (row) => doomed.has(row.key));
+    },
+    replaceProxies: async (selfLocation, proxies) =>
+      db.transaction().execute(async (trx) => {
+        await ENTRY_WRITE_LOCK.execute(trx);
+        const suffix = `.${selfLocation}`;
+        const wanted = new Map(proxies.map((proxy) => [proxy.entry.key, proxy]));
+        let query = trx.selectFrom('directory_entry').selectAll();
+        query =
+          wanted.size > 0
+            ? query.where((eb) => eb.or([eb('key', 'like', `%${likeLiteral(suffix)}`), eb('key', 'in', [...wanted.keys()])]))
+            : query.where('key', 'like', `%${likeLiteral(suffix)}`);
+        const existing = new Map((await query.execute()).map((row) => [row.key, row]));
+        const changes = new Map<string, { dataIds: Set<string>; upserted: string[]; removed: string[] }>();
+        const changeOf = (source: string) => {
+          const held = changes.get(source);
+          if (held !== undefined) return held;
+          const change = { dataIds: new Set<string>(), upserted: [] as string[], removed: [] as string[] };
+          changes.set(source, change);
+          return change;
+        };
+        const now = new Date();
+        for (const { entry, source } of wanted.values()) {
+          const row = existing.get(entry.key);
+          if (row?.source === LOCAL_SOURCE) continue;
+          const values = {
+            data_id: entry.dataId,
+            cost: entry.cost,
+            quality: entry.quality,
+            expense: entry.expense,
+            description: entry.description,
+            source,
+            seen_at: now,
+          };
+          if (row === undefined)
+            await trx
+              .insertInto('directory_entry')
+              .values({ key: entry.key, ...values, created_at: now })
+              .execute();
+          else {
+            await trx.updateTable('directory_entry').set(values).where('key', '=', entry.key).execute();
+            if (row.source === source && sameValues(row, entry)) continue;
+            if (row.source !== source) changeOf(row.source).dataIds.add(row.data_id);
+          }
+          const change = changeOf(source);
+          change.upserted.push(entry.key);
+          change.dataIds.add(entry.dataId);
+        }
+        const doomed = [...existing.values()].filter(
+          (row) => row.source !== LOCAL_SOURCE && row.key.endsWith(suffix) && !wanted.has(row.key),
+        );
+        await deleteKeys(
+          trx,
+          doomed.map((row) => row.key),
+        );
+        for (const row of doomed) {
+          const change = changeOf(row.source);
+          change.removed.push(row.key);
+          change.dataIds.add(row.data_id);
+        }
+        const result = changesBySource(changes);
+        if (result.length > 0) await directoryOutbox.append(trx, result.map(entriesChanged));
+        return result;
+      }),
   };
 }

@@ -1,9 +1,8 @@
 import { parsePeerUrl } from '../directory/directory-name.ts';
 import { type HeartbeatEvent, nextPeerState, type PeerHealth, type PeerThresholds, peerThresholds } from '../directory/peer-state.ts';
 import type { PeerClient } from '../security/peer-client.ts';
+import type { DirectoryLinks } from './directory-links.ts';
 import type { DirectoryStore, PeerRow } from './directory-store.ts';
-import type { EntryStore } from './entry-store.ts';
-import type { Registrar } from './registrar.ts';
 
 /** A peer's health changed (what a directory event would carry). */
 export interface PeerHealthChange {
@@ -18,10 +17,11 @@ export interface PeerHealthChange {
 /** Dependencies of {@link createHeartbeatManager}. */
 export interface HeartbeatManagerDeps {
   store: DirectoryStore;
-  /** Directory entries: a peer's are removed when it fails. */
-  entries?: Pick<EntryStore, 'removeSource'>;
+  /** What is done when a directory comes back (re-registration, child transfer) or fails (its entries removed). */
+  links: DirectoryLinks;
   client: PeerClient;
-  registrar: Registrar;
+  /** This directory's key (`hbf`). */
+  selfKey: string;
   intervalMs: number;
   thresholds: PeerThresholds;
   /** Whether a failed peer is kept (configured peers are); others are dropped when they fail. */
@@ -53,16 +53,18 @@ export interface HeartbeatManager {
  * `src/main/java/emissary/directory/HeartbeatManager.java`): each round POSTs `hbf=<our key>`, `hbt=<peer url>`
  * without credentials to each peer's `Heartbeat.action`; a 2xx is `heartbeat-ok`, anything else (refusal, timeout,
  * not allow-listed) `heartbeat-missed`, fed to {@link nextPeerState}. A peer that becomes failed loses its directory
- * entries (`removeSource`, with its `directory.entries_changed`) before its state is saved. A peer that answers after being
- * not-contacted/unhealthy/failed is re-registered with (`Registrar.registerWith`) before it counts as up; if that
- * fails the round counts as missed. A peer that becomes failed is dropped unless `isConfigured(url)`.
+ * entries (`DirectoryLinks.forget`: a peer's entries, a child's places and proxies) before its state is saved. A peer
+ * that answers after being not-contacted/unhealthy/failed is contacted again (`DirectoryLinks.reconnect`: a peer
+ * re-registered with, a child's places transferred, our parent told again) before it counts as up; if that fails the
+ * round counts as missed. A state is saved only over the one the round read (`savePeer` with `ifState`), so a
+ * FailDirectory received meanwhile is not overwritten; a successful re-registration is saved in any case. A peer that becomes failed is dropped unless `isConfigured(url)`.
  * Expiry: a peer that is not configured and was never registered (`registered_at` unset: a registration from or with it
  * failed) is deleted once it has missed `expireAfter` heartbeats in a row (no successful contact meanwhile).
  * At most `concurrency` heartbeats (with their re-registrations) run at once.
  * @throws RangeError for bad thresholds, a concurrency or expireAfter that is not a positive integer
  */
 export function createHeartbeatManager(deps: HeartbeatManagerDeps): HeartbeatManager {
-  const { store, client, registrar, intervalMs, isConfigured, onChange, logger } = deps;
+  const { store, client, links, selfKey, intervalMs, isConfigured, onChange, logger } = deps;
   const thresholds = peerThresholds(deps.thresholds);
   const concurrency = deps.concurrency ?? 8;
   const expireAfter = deps.expireAfter ?? 3;
@@ -75,7 +77,7 @@ export function createHeartbeatManager(deps: HeartbeatManagerDeps): HeartbeatMan
     let event: HeartbeatEvent = 'heartbeat-missed';
     try {
       const url = parsePeerUrl(peer.url);
-      const answer = await client.post(`${url.hostUrl}emissary/Heartbeat.action`, { hbf: registrar.selfKey, hbt: url.href });
+      const answer = await client.post(`${url.hostUrl}emissary/Heartbeat.action`, { hbf: selfKey, hbt: url.href }, { authenticate: true });
       if (answer.status >= 200 && answer.status < 300) event = 'heartbeat-ok';
     } catch {
       event = 'heartbeat-missed';
@@ -85,7 +87,7 @@ export function createHeartbeatManager(deps: HeartbeatManagerDeps): HeartbeatMan
     let registered = false;
     if (transition.reRegister) {
       try {
-        await registrar.registerWith(peer.url);
+        await links.reconnect(peer);
         registered = true;
       } catch (error) {
         logger?.warn({ peer: peer.url, err: error }, 're-registration with a peer failed');
@@ -96,20 +98,27 @@ export function createHeartbeatManager(deps: HeartbeatManagerDeps): HeartbeatMan
     const failedOut = transition.state.health === 'failed' && transition.changed && !configured;
     const expired = !configured && !registered && peer.registered_at === null && transition.state.missed >= expireAfter;
     const dropped = failedOut || expired;
-    // Upstream `irdFailDirectory(key, permanent=true)`: a failed peer's places go.
-    if (transition.failure === 'permanent') await deps.entries?.removeSource(peer.key);
-    if (dropped) await store.deletePeer(peer.key);
-    else {
-      await store.savePeer({
+    // Upstream `irdFailDirectory(key, permanent=true)`: a failed peer's places go (a child's, with their proxies).
+    if (transition.failure === 'permanent') await links.forget(peer);
+    // Only over the state this round read: a FailDirectory that marked the peer failed meanwhile (or forgot it) wins.
+    let saved: boolean;
+    if (dropped) {
+      saved = (await store.getPeer(peer.key))?.state === peer.state;
+      if (saved) await store.deletePeer(peer.key);
+    } else {
+      saved = await store.savePeer({
         key: peer.key,
         url: peer.url,
         origin: peer.origin,
         state: transition.state.health,
         missed: transition.state.missed,
         registered,
+        ifState: registered ? undefined : peer.state,
       });
     }
-    if (transition.changed || dropped) onChange?.({ key: peer.key, url: peer.url, from: peer.state, to: transition.state.health, dropped });
+    if (saved && (transition.changed || dropped)) {
+      onChange?.({ key: peer.key, url: peer.url, from: peer.state, to: transition.state.health, dropped });
+    }
   };
 
   const beatOnce = async () => {

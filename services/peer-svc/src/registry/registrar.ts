@@ -1,4 +1,5 @@
 import { Forbidden } from '@switchyard/service-kit';
+import type { DirectoryRole } from '../db/schema.ts';
 import { type DirectoryName, type PeerUrl, parsePeerUrl } from '../directory/directory-name.ts';
 import { neutralise } from '../directory/neutralise.ts';
 import type { PeerAllowList } from '../security/peer-allow-list.ts';
@@ -62,9 +63,18 @@ export interface Registrar {
    * is heartbeated without credentials, recorded `up`, then registered with in turn (the call-back), whose answer is
    * taken by the zone transfer.
    * @throws PeerLimitError before any outbound request when the peer is unknown and `maxPeers` are recorded;
+   *   Forbidden when it is known here as a child or as our parent (a directory has one role);
    *   PeerError when the peer fails; it is then recorded `not-contacted`
    */
   acceptRegistration(peer: DirectoryName): Promise<void>;
+  /**
+   * Makes this directory a child of the directory whose place is `url` (`PEER_PARENT`, upstream's `RELAY_HOST` and
+   * `DirectoryPlace.resetParentStatus`): the parent is recorded (role `parent`, `not-contacted`) when unknown, then an
+   * authenticated POST to its `AddChildDirectory.action` (`targetDir` its URL, `directoryName` our key); it is recorded
+   * `up` when it answers 2xx. The parent then heartbeats us and transfers our places itself.
+   * @throws PeerNotAllowedError before any connection when the parent is not allow-listed; PeerLimitError; other PeerError
+   */
+  registerAsChild(url: string): Promise<void>;
 }
 
 /** Dependencies of {@link createRegistrar}. */
@@ -87,7 +97,7 @@ const ok = (status: number) => status >= 200 && status < 300;
 export function createRegistrar(deps: RegistrarDeps): Registrar {
   const { selfUrl, allowList, client, store } = deps;
   const maxPeers = deps.maxPeers ?? 256;
-  const reserve = async (peer: { key: string; url: string; origin: string }) => {
+  const reserve = async (peer: { key: string; url: string; origin: string; role?: DirectoryRole }) => {
     if ((await store.reservePeer(peer, maxPeers)) === 'full') throw new PeerLimitError(peer.key, maxPeers);
   };
   const selfKey = `${DIRECTORY_KEY_PREFIX}${selfUrl.href}`;
@@ -125,10 +135,18 @@ export function createRegistrar(deps: RegistrarDeps): Registrar {
     acceptRegistration: async (name) => {
       const peer = { key: name.peerKey, url: name.url.href, origin: name.url.origin };
       const known = await store.getPeer(peer.key);
+      if (known !== undefined && known.role !== 'peer') {
+        throw new Forbidden(`Registration failed for peer: ${neutralise(name.key)}: known here as a ${known.role} directory`);
+      }
       if (known?.state === 'up') return;
       if (known === undefined) await reserve(peer);
       try {
-        const beat = await client.post(`${name.url.hostUrl}emissary/Heartbeat.action`, { hbf: selfKey, hbt: name.url.href });
+        // With credentials for a peer that challenges it (the original engine's server guards every path with Digest).
+        const beat = await client.post(
+          `${name.url.hostUrl}emissary/Heartbeat.action`,
+          { hbf: selfKey, hbt: name.url.href },
+          { authenticate: true },
+        );
         if (!ok(beat.status)) throw new PeerRefusedError(name.url.origin, beat.status);
         await store.savePeer({ ...peer, state: 'up', missed: 0, registered: true });
         await postRegister(name.url);
@@ -136,6 +154,24 @@ export function createRegistrar(deps: RegistrarDeps): Registrar {
         await store.savePeer({ ...peer, state: 'not-contacted', missed: 0 });
         throw error;
       }
+    },
+    registerAsChild: async (text) => {
+      const url = parsePeerUrl(text);
+      if (!allowList.isAllowedPeer(url.href)) throw new PeerNotAllowedError(url.origin, 'not on the peer allow-list');
+      const parent = { key: keyOf(url), url: url.href, origin: url.origin, role: 'parent' as const };
+      await reserve(parent);
+      const answer = await client
+        .post(`${url.hostUrl}emissary/AddChildDirectory.action`, { targetDir: url.href, directoryName: selfKey }, { authenticate: true })
+        .catch(async (error: unknown) => {
+          const known = await store.getPeer(parent.key);
+          if (known?.state !== 'up') await store.savePeer({ ...parent, state: 'not-contacted', missed: 0 });
+          throw error;
+        });
+      if (!ok(answer.status)) {
+        await store.savePeer({ ...parent, state: 'not-contacted', missed: 0 });
+        throw new PeerRefusedError(url.origin, answer.status);
+      }
+      await store.savePeer({ ...parent, state: 'up', missed: 0, registered: true });
     },
   };
 }

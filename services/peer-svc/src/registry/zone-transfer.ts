@@ -1,3 +1,4 @@
+import type { DirectoryEntry } from '../directory/directory-entry.ts';
 import { DirectoryXmlError, parseDirectoryXml } from '../directory/directory-xml-reader.ts';
 import { selectTransferred, staleBefore, type TransferDrop, ZONE_SLOP_WINDOW_MS } from '../directory/zone-transfer-rules.ts';
 import { PeerError } from '../security/peer-errors.ts';
@@ -9,6 +10,54 @@ export class PeerDirectoryError extends PeerError {
     super(`peer ${peer} answered an unusable directory: ${reason}`, peer, options);
     this.name = 'PeerDirectoryError';
   }
+}
+
+/** What a directory document gave, after the transfer rules. */
+export interface TransferRead {
+  /** The entries kept, remote overhead added. */
+  kept: DirectoryEntry[];
+  /** Entries the document held (valid ones). */
+  received: number;
+  /** Entries left out as invalid. */
+  skipped: number;
+  /** Valid entries left out by the transfer rules, by reason. */
+  dropped: Record<TransferDrop, number>;
+}
+
+/** How a directory document is read: see {@link readTransfer}. */
+export interface TransferReadRules {
+  /** Our host URL (`http://host:port/`): entries on it are ours, never learned. */
+  selfHostUrl: string;
+  /** Data ids kept (`DIRECTORY_TRANSFER_DATA_IDS`). */
+  dataIds: ReadonlySet<string>;
+  /** Largest document read, in bytes (`PEER_TRANSFER_MAX_BYTES`). */
+  maxBytes: number;
+  logger?: { warn(obj: object, msg: string): void };
+}
+
+/**
+ * Reads the directory `xml` that the directory `source` (its key, `*.*.*.<hostUrl>DirectoryPlace`) answered
+ * (`parseDirectoryXml`: invalid entries skipped and logged) and selects what a transfer keeps (`selectTransferred`: data
+ * ids, our own host, `REMOTE_COST_OVERHEAD`). Shared by the zone transfer from peers and the transfer from children.
+ * @throws PeerDirectoryError when the document is unusable or names another directory than `source`
+ */
+export function readTransfer(source: string, xml: string, rules: TransferReadRules): TransferRead {
+  let read: ReturnType<typeof parseDirectoryXml>;
+  try {
+    read = parseDirectoryXml(xml, { maxBytes: rules.maxBytes });
+  } catch (error) {
+    if (error instanceof DirectoryXmlError) throw new PeerDirectoryError(source, error.message, { cause: error });
+    throw error;
+  }
+  if (read.peerKey !== source) throw new PeerDirectoryError(source, 'its location names another directory');
+  if (read.skipped.length > 0) {
+    rules.logger?.warn(
+      { peer: source, skipped: read.skipped.slice(0, 20), count: read.skipped.length },
+      'directory transfer: invalid entries skipped',
+    );
+  }
+  const selection = selectTransferred(read.entries, { dataIds: rules.dataIds, selfHostUrl: rules.selfHostUrl });
+  return { kept: selection.kept, received: read.entries.length, skipped: read.skipped.length, dropped: selection.dropped };
 }
 
 /** What one transfer did. */
@@ -61,29 +110,15 @@ export function createZoneTransfer(deps: ZoneTransferDeps): ZoneTransfer {
   const slopMs = deps.slopMs ?? ZONE_SLOP_WINDOW_MS;
   return {
     apply: async (source, xml, startedAt) => {
-      let read: ReturnType<typeof parseDirectoryXml>;
-      try {
-        read = parseDirectoryXml(xml, { maxBytes });
-      } catch (error) {
-        if (error instanceof DirectoryXmlError) throw new PeerDirectoryError(source, error.message, { cause: error });
-        throw error;
-      }
-      if (read.peerKey !== source) throw new PeerDirectoryError(source, 'its location names another directory');
-      if (read.skipped.length > 0) {
-        logger?.warn(
-          { peer: source, skipped: read.skipped.slice(0, 20), count: read.skipped.length },
-          'zone transfer: invalid entries skipped',
-        );
-      }
-      const selection = selectTransferred(read.entries, { dataIds, selfHostUrl });
-      const upserted = await entries.upsertFromSource(source, selection.kept);
+      const read = readTransfer(source, xml, { selfHostUrl, dataIds, maxBytes, ...(logger ? { logger } : {}) });
+      const upserted = await entries.upsertFromSource(source, read.kept);
       const removed = await entries.removeSource(source, { seenBefore: staleBefore(startedAt, slopMs) });
-      const result = { received: read.entries.length, skipped: read.skipped.length, dropped: selection.dropped, upserted, removed };
+      const result = { received: read.received, skipped: read.skipped, dropped: read.dropped, upserted, removed };
       logger?.debug(
         {
           peer: source,
           received: result.received,
-          kept: selection.kept.length,
+          kept: read.kept.length,
           upserted: upserted.upserted.length,
           removed: removed.removed.length,
         },

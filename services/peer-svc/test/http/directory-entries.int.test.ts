@@ -132,6 +132,28 @@ describe('directory entries', () => {
     ]);
   });
 
+  it('removes every entry on a failed host, whoever it was learned from, local ones excepted', async () => {
+    const hostC = 'http://10.0.0.3:8001/';
+    const viaB = 'EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.http://10.0.0.2:8001/DirectoryPlace';
+    const viaC = 'EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.http://10.0.0.3:8001/DirectoryPlace';
+    const onC = (name: string) => parseDirectoryEntry({ key: `INITIAL.${name}.INPUT.${hostC}${name}Place`, cost: 1000, quality: 90 });
+    // A host whose URL only starts like C's (port 80010 is not a port, so 8001 followed by a path: another host here).
+    const lookalike = parseDirectoryEntry({ key: 'INITIAL.NEAR.INPUT.http://10.0.0.30:8001/NearPlace', cost: 1000, quality: 90 });
+    await peer.entries.upsertFromSource(viaB, [onC('FROM_B'), lookalike]);
+    await peer.entries.upsertFromSource(viaC, [onC('FROM_C')]);
+    const changes = await peer.entries.removeHost(hostC);
+    expect(changes).toEqual([
+      { source: viaB, data_ids: ['INITIAL::INPUT'], upserted: [], removed: [onC('FROM_B').key] },
+      { source: viaC, data_ids: ['INITIAL::INPUT'], upserted: [], removed: [onC('FROM_C').key] },
+    ]);
+    const left = (await peer.entries.listEntries()).map((row) => row.key);
+    expect(left).toContain(lookalike.key);
+    expect(left.some((key) => key.includes(hostC))).toBe(false);
+    expect(await peer.entries.removeHost('http://peer-golden.test:8001/')).toEqual([]);
+    expect(left).toContain(UPPER);
+    await peer.entries.removeSource(viaB);
+  });
+
   it('replaces the local entries: new ones added, changed ones updated, missing ones removed', async () => {
     const self = parseDirectoryEntry({ key: GOLDEN_KEY, cost: 50, quality: 50 });
     const upper = parseDirectoryEntry({ key: UPPER, cost: 5, quality: 90 });

@@ -109,7 +109,7 @@ describe('zone transfer between two peers, and leaving', () => {
     const res = await digestPost(url, form({ targetDir: a.selfUrl, dirFailName: studyKey(b.selfUrl), dirAddPropFlag: 'true' }));
     expect(res).toMatchObject({
       status: 200,
-      body: `Modified 2 entries from ${studyKey(a.selfUrl)} due to failure of remote ${peerKey(b.selfUrl)}`,
+      body: `Modified 2 entries from ${studyKey(a.selfUrl)}$5050[1] due to failure of remote ${studyKey(b.selfUrl)}`,
     });
     const atA = byKey(await a.entries.listEntries());
     expect([...atA.values()].filter((row) => row.source === peerKey(b.selfUrl))).toEqual([]);
