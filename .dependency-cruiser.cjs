@@ -1,7 +1,8 @@
 /**
  * Import boundaries: services never import each other; packages never import services or apps; only apps (the
  * standalone launcher), the end-to-end suite and the benchmarks may import services; the GitHub emulator
- * (packages/github-emulator) is for tests, the standalone launcher, the end-to-end suite and the benchmarks only;
+ * (packages/github-emulator) and the package-registry emulator (packages/registry-emulator) are for tests, the
+ * standalone launcher, the end-to-end suite and the benchmarks only;
  * inside a service, imports go down `http/` → `*.service.ts` → `*.repository.ts`, never back up.
  * Run with `pnpm boundaries`.
  */
@@ -39,6 +40,18 @@ module.exports = {
         pathNot: '^(packages/github-emulator/|(packages|services|apps)/[^/]+/test/|deploy/[^/]+/test/|apps/standalone/)',
       },
       to: { path: '^packages/github-emulator/|node_modules/@switchyard/github-emulator/' },
+    },
+    {
+      name: 'registry-emulator-not-in-production',
+      comment:
+        'The package-registry emulator is a test double: production code of services and packages must not import it. Tests, ' +
+        'apps/standalone, e2e/ and bench/ may.',
+      severity: 'error',
+      from: {
+        path: '^(packages|services|apps|deploy)/',
+        pathNot: '^(packages/registry-emulator/|(packages|services|apps)/[^/]+/test/|deploy/[^/]+/test/|apps/standalone/)',
+      },
+      to: { path: '^packages/registry-emulator/|node_modules/@switchyard/registry-emulator/' },
     },
     {
       name: 'layers-go-down',

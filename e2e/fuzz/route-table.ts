@@ -43,7 +43,7 @@ export interface RouteContext {
 /** The path prefixes some service owns (the gateway README's table): a path outside them is the gateway's own. */
 export const OWNED_PATHS = {
   exact: ['/', '/books', '/accounts', '/repos', '/update_configs', '/WorkSpaceClientEnqueue.action'],
-  prefixes: ['/books/', '/update_configs/', '/release_notifications/', '/pull_request_jobs', '/emissary/'],
+  prefixes: ['/books/', '/accounts/', '/update_configs/', '/release_notifications/', '/pull_request_jobs', '/emissary/'],
 } as const;
 
 /** The peer endpoints peer-svc routes (POST; TransferDirectory GET too); any other request on a peer path is an unknown route there. */

@@ -92,9 +92,11 @@ export class CodeHostView {
   private readonly rejectedTtlMs: number;
   private readonly budget: FixedWindowLimiter | undefined;
   private readonly now: () => number;
+  private readonly host: CodeHost;
 
   /** @throws RangeError when a limit or window is negative or not an integer */
   constructor(host: CodeHost, options: CodeHostViewOptions) {
+    this.host = host;
     const ttl = Math.max(options.ttlMs, 1);
     this.now = options.now ?? Date.now;
     // A clock given by a test drives the caches' TTLs too, read afresh every time (`ttlResolution: 0`).
@@ -186,6 +188,16 @@ export class CodeHostView {
       .fetch(`${caller.tokenHash}:${repoId}`, { context: { token: caller.token, tokenHash: caller.tokenHash, repoId } })
       .catch(rethrowForCaller);
     return found || undefined;
+  }
+
+  /**
+   * The caller's role in the organisation `org` (`admin`, `member`, or undefined when not an active member), asked
+   * afresh every time (a role decides who may change an account's settings: a revoked admin must not keep it for a TTL).
+   * @throws RateLimited when the token's budget of code-host calls is spent, or a {@link callerFacingError}
+   */
+  async organisationRole(caller: Caller, org: CodeHostAccount): Promise<'admin' | 'member' | undefined> {
+    this.spend(caller.tokenHash, 1);
+    return this.host.organisationRole(caller.token, org).catch(rethrowForCaller);
   }
 
   /** Spends `calls` of the budget of the token whose hash is `tokenHash`. @throws RateLimited when they do not fit */

@@ -58,6 +58,7 @@ const PER_PAGE = 100;
  * - `currentUser`: `GET /user`; its `X-OAuth-Scopes` header gives a classic token's scopes (no header: a token with
  *   per-repository permissions, see {@link capabilityFrom});
  * - `organisations`: `GET /user/orgs` (all pages);
+ * - `organisationRole`: `GET /user/memberships/orgs/{org}` (`role` of an `active` membership; 404 or `pending` → undefined);
  * - `listRepos`: a user: `GET /user/repos?affiliation=owner` (the token owner's own repos; another user's account
  *   yields `[]`); an organisation: `GET /orgs/{org}/repos?type=all`;
  * - `getRepo`: `GET /repositories/{id}` (404 → undefined; an id that is not a positive integer → undefined without a request);
@@ -136,6 +137,15 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
     async organisations(token) {
       const orgs = await call(token, 'GET /user/orgs', (octokit) => octokit.paginate('GET /user/orgs', { per_page: PER_PAGE }));
       return orgs.map((org) => toAccount(org, 'org', 'GET /user/orgs'));
+    },
+
+    async organisationRole(token, org) {
+      const what = `GET /user/memberships/orgs/${org.login}`;
+      const membership = await undefinedWhenNotFound(
+        call(token, what, async (octokit) => (await octokit.request('GET /user/memberships/orgs/{org}', { org: org.login })).data),
+      );
+      if (membership === undefined || membership.state !== 'active') return undefined;
+      return membership.role === 'admin' ? 'admin' : 'member';
     },
 
     async listRepos(token, account) {

@@ -60,6 +60,8 @@ export interface CodeHost {
   currentUser(token: string): Promise<TokenOwner>;
   /** Every organisation the token's user is a member of. */
   organisations(token: string): Promise<CodeHostAccount[]>;
+  /** The token's user's role in the organisation `org`: `admin`, `member`, or undefined when not an active member. */
+  organisationRole(token: string, org: CodeHostAccount): Promise<'admin' | 'member' | undefined>;
   /** Every repo of `account` the token can see (all pages), with the caller's permission. */
   listRepos(token: string, account: CodeHostAccount): Promise<CodeHostRepo[]>;
   /** One repo by its numeric id, or undefined when it does not exist or the token cannot see it. */

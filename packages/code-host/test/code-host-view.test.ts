@@ -29,6 +29,7 @@ function fakeHost(failure: CodeHostError = new CodeHostError('unauthorized', 'Gi
   const host: CodeHost = {
     currentUser: async (token) => check(token, { account: ALICE, capability: { kind: 'scopes' as const, scopes: ['repo'] } }),
     organisations: async (token) => check(token, []),
+    organisationRole: async (token) => check(token, undefined),
     listRepos: async (token) => check(token, [repo(1)]),
     getRepo: async (token, id) => check(token, repo(id)),
     readFile: async (token) => check(token, undefined),

@@ -58,6 +58,12 @@ describe('GitHub adapter against the emulator', () => {
     expect(await host.organisations(BOB)).toEqual([account(2003, 'initech', 'org')]);
   });
 
+  it('organisationRole: admin or member of an organisation, undefined for one the user is not in', async () => {
+    expect(await host.organisationRole(ALICE, ACME)).toBe('admin');
+    expect(await host.organisationRole(ALICE, account(2002, 'globex', 'org'))).toBe('member');
+    expect(await host.organisationRole(BOB, ACME)).toBeUndefined();
+  });
+
   it('currentUser reads what the token may do: classic scopes from X-OAuth-Scopes, none for a fine-grained token', async () => {
     const capability = async (token: string) => (await host.currentUser(token)).capability;
     expect(await capability(ALICE_TOKENS.readOrg)).toEqual({ kind: 'scopes', scopes: ['read:org'] });

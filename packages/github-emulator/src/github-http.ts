@@ -6,6 +6,7 @@ export const DOCS = {
   root: 'https://docs.github.com/rest',
   user: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
   userOrgs: 'https://docs.github.com/rest/orgs/orgs#list-organizations-for-the-authenticated-user',
+  orgMembership: 'https://docs.github.com/rest/orgs/members#get-an-organization-membership-for-the-authenticated-user',
   userRepos: 'https://docs.github.com/rest/repos/repos#list-repositories-for-the-authenticated-user',
   orgRepos: 'https://docs.github.com/rest/repos/repos#list-organization-repositories',
   repo: 'https://docs.github.com/rest/repos/repos#get-a-repository',

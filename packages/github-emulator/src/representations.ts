@@ -119,6 +119,18 @@ export function organizationSimple(urls: Urls, org: EmulatedOrg) {
   };
 }
 
+/** GitHub's `org-membership` of the authenticated user: always `active` here (the seed has no pending invitations). */
+export function orgMembership(urls: Urls, org: EmulatedOrg, user: EmulatedUser, role: 'admin' | 'member') {
+  return {
+    url: `${urls.apiBase}/orgs/${org.login}/memberships/${user.login}`,
+    state: 'active',
+    role,
+    organization_url: `${urls.apiBase}/orgs/${org.login}`,
+    organization: organizationSimple(urls, org),
+    user: simpleUser(urls, { kind: 'user', user }),
+  };
+}
+
 /** GitHub's `permissions` object for a role (each role includes the ones below it). */
 export function permissionsOf(role: RepoRole) {
   const rank = { read: 1, triage: 2, write: 3, maintain: 4, admin: 5 }[role];

@@ -21,6 +21,7 @@ import {
   fullRepository,
   minimalRepository,
   organizationSimple,
+  orgMembership,
   privateUser,
   repository,
   type Urls,
@@ -48,7 +49,9 @@ const userOf = (res: Response): EmulatedUser => credentialOf(res).user;
  */
 function acceptedBy(path: string): { scopes: string; permissions: string } {
   if (path === '/user') return { scopes: '', permissions: '' };
-  if (path === '/user/orgs') return { scopes: 'admin:org, read:org, repo, user, write:org', permissions: '' };
+  if (path === '/user/orgs' || path.startsWith('/user/memberships/orgs/')) {
+    return { scopes: 'admin:org, read:org, repo, user, write:org', permissions: '' };
+  }
   if (/^\/repos\/[^/]+\/[^/]+\/contents/.test(path)) return { scopes: '', permissions: 'contents=read' };
   return { scopes: '', permissions: 'metadata=read' };
 }
@@ -165,6 +168,16 @@ export function mountGitHubRoutes(app: Express, context: RouteContext): void {
   app.get('/user/orgs', auth, (req, res) => {
     const urls = urlsOf(req, context);
     sendPage(req, res, world.orgsOf(userOf(res)), (org) => organizationSimple(urls, org));
+  });
+
+  // https://docs.github.com/rest/orgs/members#get-an-organization-membership-for-the-authenticated-user
+  app.get('/user/memberships/orgs/:org', auth, (req, res) => {
+    const user = userOf(res);
+    const login = String(req.params.org);
+    const role = world.orgRole(user, login);
+    const org = world.orgsOf(user).find((candidate) => candidate.login.toLowerCase() === login.toLowerCase());
+    if (role === undefined || org === undefined) throw notFound(DOCS.orgMembership);
+    sendOne(res, orgMembership(urlsOf(req, context), org, user, role));
   });
 
   // https://docs.github.com/rest/repos/repos#list-repositories-for-the-authenticated-user

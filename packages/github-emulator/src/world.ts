@@ -41,6 +41,8 @@ export interface World {
   repos(): readonly EmulatedRepo[];
   /** The organisations `user` is a member of, by id. */
   orgsOf(user: EmulatedUser): EmulatedOrg[];
+  /** `user`'s role in the organisation `login` (case-insensitive), or undefined when not a member (or no such org). */
+  orgRole(user: EmulatedUser, login: string): 'admin' | 'member' | undefined;
   /**
    * `user`'s role on `repo`, or undefined when they cannot see it. The highest of: admin for the owner of a user repo
    * and for org admins; the collaborator role; the org's `defaultRepoPermission` for members (unless `none`); and read
@@ -111,6 +113,7 @@ export function createWorld(seed: ParsedSeed): World {
     repos: () => seed.repos,
     orgsOf: (user) =>
       seed.organizations.filter((org) => memberships.get(lower(org.login))?.has(lower(user.login))).sort((a, b) => a.id - b.id),
+    orgRole: (user, login) => memberships.get(lower(login))?.get(lower(user.login)),
     roleOn,
     roleThrough({ user, grant }, repo) {
       const role = roleOn(user, repo);

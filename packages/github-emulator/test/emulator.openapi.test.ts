@@ -81,6 +81,17 @@ describe('GitHub emulator responses against GitHub OpenAPI description', () => {
     }
   });
 
+  it('GET /user/memberships/orgs/{org} answers an org-membership, 404 for an organisation the user is not in', async () => {
+    const openapiPath = '/user/memberships/orgs/{org}';
+    const admin = await get('/user/memberships/orgs/acme', ALICE);
+    expectValid(admin, openapiPath);
+    expect(admin.body).toMatchObject({ state: 'active', role: 'admin', organization: { login: 'acme' }, user: { login: 'alice' } });
+    expect(undocumented(admin.body, openapi.schema(openapiPath, '200'))).toEqual([]);
+    expect((await get('/user/memberships/orgs/GLOBEX', ALICE)).body).toMatchObject({ role: 'member' });
+    const stranger = await get('/user/memberships/orgs/acme', BOB);
+    expect(stranger.status).toBe(404);
+  });
+
   it('GET /user/repos answers repository items on every page', async () => {
     const first = await get('/user/repos?per_page=100', ALICE);
     expectValid(first, '/user/repos');
@@ -137,6 +148,7 @@ describe('GitHub emulator responses against GitHub OpenAPI description', () => {
     const paths = [
       '/user',
       '/user/orgs',
+      '/user/memberships/orgs/acme',
       '/user/repos',
       '/orgs/acme/repos',
       '/repositories/3001',

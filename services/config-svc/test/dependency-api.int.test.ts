@@ -90,6 +90,75 @@ describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () =
     });
   });
 
+  describe('PATCH /accounts/:id', () => {
+    it("lets an admin change an organisation's settings: validated, written with revision + 1 and account.updated", async () => {
+      await call('GET', '/accounts', ALICE);
+      const res = await call('PATCH', '/accounts/2001', ALICE, {
+        'update-run-time': '07:30',
+        'weekly-update-run-day': 'thursday',
+        'time-zone': 'Europe/Paris',
+        'limit-initial-update-runs': true,
+        'current-installation-id': 42,
+      });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.data.attributes).toMatchObject({
+        'github-id': 2001,
+        'update-run-time': '07:30',
+        'weekly-update-run-day': 'thursday',
+        'time-zone': 'Europe/Paris',
+        'limit-initial-update-runs': true,
+      });
+      // What the code host decides is not the caller's to set: ignored.
+      expect(res.body.data.attributes['current-installation-id']).not.toBe(42);
+      const updated = await h.waitForEvent((e) => e.type === 'account.updated' && (e.data as { id: number }).id === 2001);
+      expect(updated.data).toMatchObject({
+        revision: 2,
+        settings: { updateRunTime: '07:30', weeklyUpdateRunDay: 'thursday', timeZone: 'Europe/Paris', limitInitialUpdateRuns: true },
+      });
+      // GET /accounts shows it; the same body again changes nothing (no revision, no event).
+      const listed = AccountsDocument.parse((await call('GET', '/accounts', ALICE)).body);
+      expect(listed.data.find((a) => a.id === '2001')?.attributes['time-zone']).toBe('Europe/Paris');
+      expect((await call('PATCH', '/accounts/2001', ALICE, { 'update-run-time': '07:30' })).status).toBe(200);
+      expect(h.events.filter((e) => e.type === 'account.updated' && (e.data as { id: number }).id === 2001)).toHaveLength(1);
+    });
+
+    it('lets a user change their own account, and refuses a member (403) and an account the token does not reach (404)', async () => {
+      const own = await call('PATCH', '/accounts/1001', ALICE, { 'automatically-rebase-prs': false });
+      expect(own.status, own.text).toBe(200);
+      expect(own.body.data.attributes['automatically-rebase-prs']).toBe(false);
+      expectEnvelope(
+        await call('PATCH', '/accounts/2002', ALICE, { 'update-run-time': '09:00' }),
+        403,
+        /Only admins of the organisation globex/,
+      );
+      expectEnvelope(await call('PATCH', '/accounts/2001', BOB, { 'update-run-time': '09:00' }), 404);
+      expect(
+        AccountsDocument.parse((await call('GET', '/accounts', ALICE)).body).data.find((a) => a.id === '2002')?.attributes[
+          'update-run-time'
+        ],
+      ).toBe('05:00');
+    });
+
+    it('names each invalid setting with 400, and answers 405 to other methods', async () => {
+      expectEnvelope(
+        await call('PATCH', '/accounts/2001', ALICE, {
+          'update-run-time': '24:00',
+          'weekly-update-run-day': 'someday',
+          'time-zone': 'Mars/Olympus',
+        }),
+        400,
+        /update-run-time.*weekly-update-run-day.*time-zone|update-run-time|time-zone/,
+      );
+      const bad = await call('PATCH', '/accounts/2001', ALICE, { 'time-zone': 'Mars/Olympus', 'create-merge-commits': 'yes' });
+      expectEnvelope(bad, 400, /time-zone/);
+      expectEnvelope(bad, 400, /create-merge-commits/);
+      expectEnvelope(await call('PATCH', '/accounts/abc', ALICE, {}), 400, /id/);
+      const other = await call('GET', '/accounts/2001', ALICE);
+      expectEnvelope(other, 405);
+      expect(other.headers.get('allow')).toBe('PATCH');
+    });
+  });
+
   describe('GET /repos', () => {
     const bigcoInactive = (page?: number) =>
       `/repos?account-id=${BIGCO.id}&account-type=org&installation-state=inactive${page === undefined ? '' : `&page=${page}`}`;

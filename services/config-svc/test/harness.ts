@@ -48,6 +48,7 @@ export function countingCodeHost(inner: CodeHost, calls: CodeHostCall[]): CodeHo
   return {
     currentUser: record('currentUser', inner.currentUser),
     organisations: record('organisations', inner.organisations),
+    organisationRole: record('organisationRole', inner.organisationRole),
     listRepos: record('listRepos', inner.listRepos),
     getRepo: record('getRepo', inner.getRepo),
     readFile: record('readFile', inner.readFile),

@@ -46,6 +46,7 @@ const REPOS = [repo(3101, ACME, 'write'), repo(3201, GLOBEX, 'write'), repo(3203
 const codeHost: CodeHost = {
   currentUser: async () => ({ account: ALICE, capability: caller.capability }),
   organisations: async () => [ACME, GLOBEX],
+  organisationRole: async (_token, org) => (org.id === ACME.id ? 'admin' : 'member'),
   listRepos: async (_token, account) => REPOS.filter((r) => r.owner.id === account.id),
   getRepo: async (_token, id) => REPOS.find((r) => r.id === id),
   readFile: async () => undefined,

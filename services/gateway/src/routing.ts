@@ -42,7 +42,12 @@ interface RouteRule {
 /** Which service owns which paths, and which API (so which error format) they belong to. */
 export const ROUTING_TABLE: readonly RouteRule[] = [
   { service: 'catalog-svc', api: 'catalogue', exact: ['/', '/books'], prefixes: ['/books/'] },
-  { service: 'config-svc', api: 'dependency-api', exact: ['/accounts', '/repos', '/update_configs'], prefixes: ['/update_configs/'] },
+  {
+    service: 'config-svc',
+    api: 'dependency-api',
+    exact: ['/accounts', '/repos', '/update_configs'],
+    prefixes: ['/accounts/', '/update_configs/'],
+  },
   { service: 'release-svc', api: 'dependency-api', exact: [], prefixes: ['/release_notifications/', '/pull_request_jobs'] },
   // `/emissary/` holds the peer endpoints and this project's extension `/emissary/client-places/{name}/bundles`.
   { service: 'peer-svc', api: 'peer', exact: ['/WorkSpaceClientEnqueue.action'], prefixes: ['/emissary/'] },

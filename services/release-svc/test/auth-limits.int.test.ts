@@ -32,6 +32,7 @@ describe("release-svc's API against brute force", () => {
       const codeHost: CodeHost = {
         currentUser: (token) => counted(token).currentUser(token),
         organisations: (token) => counted(token).organisations(token),
+        organisationRole: (token, org) => counted(token).organisationRole(token, org),
         listRepos: (token, account) => counted(token).listRepos(token, account),
         getRepo: (token, id) => counted(token).getRepo(token, id),
         readFile: (token, repo, path, ref) => counted(token).readFile(token, repo, path, ref),

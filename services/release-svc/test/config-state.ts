@@ -25,6 +25,7 @@ export function orgState(id: number, login: string): AccountState {
       weeklyUpdateRunDay: 'monday',
       limitInitialUpdateRuns: true,
       limitOpenPullRequests: true,
+      timeZone: 'UTC',
     },
   };
 }

@@ -27,6 +27,8 @@ export const AccountState = z.object({
     weeklyUpdateRunDay: z.enum(WEEKDAYS),
     limitInitialUpdateRuns: z.boolean(),
     limitOpenPullRequests: z.boolean(),
+    /** The IANA time zone of `updateRunTime`; events written before it existed carry none: UTC. */
+    timeZone: z.string().default('UTC'),
   }),
 });
 export type AccountState = z.infer<typeof AccountState>;

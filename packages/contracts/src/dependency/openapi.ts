@@ -1,8 +1,8 @@
 import { jsonContent, jsonSchema } from '../openapi-helpers.ts';
 import { DependencyApiErrors } from './errors.ts';
 import { PullRequestJobResource, ReleaseNotificationBody, ReleaseNotificationResource } from './release.ts';
-import { CreateUpdateConfig, PatchUpdateConfig } from './requests.ts';
-import { AccountsDocument, ReposDocument, UpdateConfigDocument } from './resources.ts';
+import { CreateUpdateConfig, PatchAccount, PatchUpdateConfig } from './requests.ts';
+import { AccountDocument, AccountsDocument, ReposDocument, UpdateConfigDocument } from './resources.ts';
 
 /** Paths and component schemas of the dependency update API (https://github.com/dependabot/api-docs), served by config-svc and release-svc. */
 export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: Record<string, unknown> } {
@@ -22,6 +22,21 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
           security,
           summary: 'Accounts the token reaches: its user first, then its organisations',
           responses: { '200': { description: 'Accounts', content: jsonContent('AccountsDocument') }, ...auth },
+        },
+      },
+      '/accounts/{id}': {
+        patch: {
+          tags,
+          security,
+          summary: "Change an account's settings (this service's extension): its admins only",
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } }],
+          requestBody: { required: true, content: jsonContent('PatchAccount') },
+          responses: {
+            '200': { description: 'The changed account', content: jsonContent('AccountDocument') },
+            '400': errors('Invalid body'),
+            ...auth,
+            '404': errors('No such account reachable with this token'),
+          },
         },
       },
       '/repos': {
@@ -158,6 +173,8 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
       ReleaseNotificationDocument: { type: 'object', properties: { data: jsonSchema(ReleaseNotificationResource) } },
       PullRequestJob: jsonSchema(PullRequestJobResource),
       AccountsDocument: jsonSchema(AccountsDocument),
+      AccountDocument: jsonSchema(AccountDocument),
+      PatchAccount: jsonSchema(PatchAccount),
       ReposDocument: jsonSchema(ReposDocument),
       UpdateConfigDocument: jsonSchema(UpdateConfigDocument),
       CreateUpdateConfig: jsonSchema(CreateUpdateConfig),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACCOUNT_TYPES, AUTOMERGE_RULES, PACKAGE_MANAGERS, UPDATE_SCHEDULES } from './resources.ts';
+import { ACCOUNT_TYPES, AUTOMERGE_RULES, PACKAGE_MANAGERS, UPDATE_SCHEDULES, WEEKDAYS } from './resources.ts';
 
 /**
  * Request bodies and queries of the dependency update API. Bodies are flat dasherized JSON objects (not
@@ -94,6 +94,50 @@ export const PatchUpdateConfig = z.object(
   { error: 'must be a JSON object' },
 );
 export type PatchUpdateConfig = z.output<typeof PatchUpdateConfig>;
+
+/** `HH:MM`, 24-hour, as `update-run-time` is shown. */
+export const UpdateRunTime = z
+  .string({ error: 'must be a time HH:MM' })
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:MM, from 00:00 to 23:59');
+
+/** An IANA time zone name the runtime knows (`Europe/Paris`, `America/New_York`, `UTC`), kept as given. */
+export const TimeZone = z
+  .string({ error: 'must be an IANA time zone name' })
+  .max(64, 'must be an IANA time zone name')
+  .refine((value) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: value });
+      return /^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(value);
+    } catch {
+      return false;
+    }
+  }, 'must be an IANA time zone name, e.g. Europe/Paris');
+
+/**
+ * Body of `PATCH /accounts/:id` (this service's extension; the original's dashboard changed these settings in its own
+ * UI): any of the account's settings; unknown members (and the attributes the code host decides, such as
+ * `current-installation-id`) are ignored.
+ */
+export const PatchAccount = z.object(
+  {
+    'update-run-time': UpdateRunTime.optional(),
+    'weekly-update-run-day': enumOf(WEEKDAYS).optional(),
+    'automatically-rebase-prs': flag.optional(),
+    'create-merge-commits': flag.optional(),
+    'limit-initial-update-runs': flag.optional(),
+    'limit-open-pull-requests': flag.optional(),
+    'time-zone': TimeZone.optional(),
+  },
+  { error: 'must be a JSON object' },
+);
+export type PatchAccount = z.output<typeof PatchAccount>;
+
+/** The `:id` of `/accounts/:id`: the code host's numeric account id, as a string. */
+export const AccountId = z
+  .string()
+  .regex(/^\d{1,16}$/, 'must be a numeric account id')
+  .transform(Number)
+  .pipe(z.number().min(1, 'must be a positive account id').max(MAX_GITHUB_ID, 'is too large'));
 
 /** Page numbers start at 1. */
 export const PageNumber = z

@@ -87,6 +87,8 @@ export const AccountResource = z.object({
     'weekly-update-run-day': z.enum(WEEKDAYS),
     'limit-initial-update-runs': z.boolean(),
     'limit-open-pull-requests': z.boolean(),
+    /** This service's extension: the IANA time zone of `update-run-time` (`UTC` unless the account set one). */
+    'time-zone': z.string(),
   }),
 });
 export type AccountResource = z.infer<typeof AccountResource>;
@@ -134,6 +136,8 @@ export type UpdateConfigResource = z.infer<typeof UpdateConfigResource>;
 
 /** `GET /accounts`. */
 export const AccountsDocument = z.object({ data: z.array(AccountResource) });
+/** `PATCH /accounts/{id}` (this service's extension): the changed account. */
+export const AccountDocument = z.object({ data: AccountResource });
 /** `GET /repos`: `meta.pages.next` is the next page number, `null` on the last page. */
 export const ReposDocument = z.object({
   data: z.array(RepoResource),

@@ -22,6 +22,7 @@ export function accountState(row: AccountRow): AccountState {
       weeklyUpdateRunDay: row.weekly_update_run_day,
       limitInitialUpdateRuns: row.limit_initial_update_runs,
       limitOpenPullRequests: row.limit_open_pull_requests,
+      timeZone: row.time_zone,
     },
   };
 }

@@ -1,6 +1,7 @@
-import type { Caller, CodeHostAccount } from '@switchyard/code-host';
-import { NotFound } from '@switchyard/service-kit';
-import type { Kysely } from 'kysely';
+import type { Caller, CodeHostAccount, CodeHostView } from '@switchyard/code-host';
+import type { PatchAccount } from '@switchyard/contracts';
+import { Forbidden, NotFound } from '@switchyard/service-kit';
+import { type Kysely, sql } from 'kysely';
 import { configOutbox } from '../db/outbox.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import { accountEvents } from './account.events.ts';
@@ -33,6 +34,54 @@ export async function recordAccounts(trx: Db, accounts: readonly CodeHostAccount
  */
 export function syncAndListAccounts(db: Db, caller: Caller): Promise<AccountRow[]> {
   return db.transaction().execute((trx) => recordAccounts(trx, caller.accounts));
+}
+
+/** What `PATCH /accounts/:id` writes: each attribute of the body to its column. */
+const PATCHED_COLUMNS = {
+  'update-run-time': 'update_run_time',
+  'weekly-update-run-day': 'weekly_update_run_day',
+  'automatically-rebase-prs': 'automatically_rebase_prs',
+  'create-merge-commits': 'create_merge_commits',
+  'limit-initial-update-runs': 'limit_initial_update_runs',
+  'limit-open-pull-requests': 'limit_open_pull_requests',
+  'time-zone': 'time_zone',
+} as const satisfies Record<keyof PatchAccount, keyof AccountRow>;
+
+/**
+ * `PATCH /accounts/:id` (this service's extension): changes the settings of the account `id`, which the caller must
+ * reach and administer: their own user account, or an organisation the code host says they are an `admin` of (asked
+ * afresh, not cached). The account is recorded first if it is not yet (as `GET /accounts` would); the change is written
+ * with `revision + 1` and `account.updated` in one transaction. A body that changes nothing writes nothing.
+ * @throws NotFound when the caller does not reach the account; Forbidden when they do not administer it; what the code
+ *   host view throws (RateLimited, Unauthenticated, …)
+ */
+export async function patchAccount(db: Db, view: CodeHostView, caller: Caller, id: number, patch: PatchAccount): Promise<AccountRow> {
+  const account = caller.accounts.find((a) => a.id === id);
+  if (!account) throw new NotFound(`No account ${id} is reachable with this access token`);
+  if (account.type === 'user' && account.id !== caller.user.id) {
+    throw new Forbidden(`Only ${account.login} may change the settings of the user account ${account.login}`);
+  }
+  if (account.type === 'org' && (await view.organisationRole(caller, account)) !== 'admin') {
+    throw new Forbidden(`Only admins of the organisation ${account.login} may change its settings`);
+  }
+  return db.transaction().execute(async (trx) => {
+    const [row] = await recordAccounts(trx, [account]);
+    if (row === undefined) throw new Error(`account ${id} was not recorded`);
+    const values: Record<string, unknown> = {};
+    for (const [attribute, column] of Object.entries(PATCHED_COLUMNS) as [keyof PatchAccount, keyof AccountRow][]) {
+      const value = patch[attribute];
+      if (value !== undefined && value !== row[column]) values[column] = value;
+    }
+    if (Object.keys(values).length === 0) return row;
+    const updated = await trx
+      .updateTable('account')
+      .set({ ...values, revision: sql`revision + 1`, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await configOutbox.append(trx, accountEvents([updated]));
+    return updated;
+  });
 }
 
 /**

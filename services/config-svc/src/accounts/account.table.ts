@@ -19,6 +19,8 @@ export interface AccountTable {
   weekly_update_run_day: Generated<'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday'>;
   limit_initial_update_runs: Generated<boolean>;
   limit_open_pull_requests: Generated<boolean>;
+  /** The IANA time zone of `update_run_time` (this service's extension), `UTC` by default. */
+  time_zone: Generated<string>;
   revision: Generated<number>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;

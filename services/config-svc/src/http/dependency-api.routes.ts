@@ -1,10 +1,10 @@
 import type { CodeHostView } from '@switchyard/code-host';
 import { authenticate, callerOf } from '@switchyard/code-host';
-import { CreateUpdateConfig, PatchUpdateConfig, ReposQuery, UpdateConfigId } from '@switchyard/contracts';
+import { AccountId, CreateUpdateConfig, PatchAccount, PatchUpdateConfig, ReposQuery, UpdateConfigId } from '@switchyard/contracts';
 import { methodNotAllowed, parseInput } from '@switchyard/service-kit';
 import { type Request, type Response, Router } from 'express';
 import type { Kysely } from 'kysely';
-import { syncAndListAccounts } from '../accounts/account.service.ts';
+import { patchAccount, syncAndListAccounts } from '../accounts/account.service.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import { syncAndListRepos } from '../repos/repo.service.ts';
 import { createUpdateConfig, getUpdateConfig, removeUpdateConfig, updateUpdateConfig } from '../update-configs/update-config.service.ts';
@@ -12,7 +12,8 @@ import { accountResource, reposDocument, updateConfigResource } from './resource
 
 /**
  * The routes of the dependency update API (https://github.com/dependabot/api-docs) that config-svc serves:
- * `GET /accounts`, `GET /repos`, `POST /update_configs`, `GET`/`PATCH`/`DELETE /update_configs/:id`. Every one
+ * `GET /accounts`, `PATCH /accounts/:id` (this service's extension), `GET /repos`, `POST /update_configs`,
+ * `GET`/`PATCH`/`DELETE /update_configs/:id`. Every one
  * authenticates first, calls its service and maps the result to JSON:API resources (`resources.ts`); the services'
  * domain errors are answered by the app's error format.
  */
@@ -27,6 +28,16 @@ export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostVi
       res.json({ data: accounts.map(accountResource) });
     })
     .all(methodNotAllowed(['GET']));
+
+  // This service's extension: an account's settings, changed by its admins.
+  router
+    .route('/accounts/:id')
+    .patch(auth, async (req, res) => {
+      const id = parseInput(AccountId, req.params.id, 'path', 'id');
+      const patch = parseInput(PatchAccount, bodyOf(req), 'body');
+      res.json({ data: accountResource(await patchAccount(db, view, callerOf(res), id, patch)) });
+    })
+    .all(methodNotAllowed(['PATCH']));
 
   router
     .route('/repos')

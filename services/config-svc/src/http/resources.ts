@@ -30,6 +30,7 @@ export function accountResource(row: AccountRow): AccountResource {
       'weekly-update-run-day': row.weekly_update_run_day,
       'limit-initial-update-runs': row.limit_initial_update_runs,
       'limit-open-pull-requests': row.limit_open_pull_requests,
+      'time-zone': row.time_zone,
     },
   };
 }

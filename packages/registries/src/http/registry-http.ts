@@ -1,0 +1,185 @@
+import { Agent, cacheStores, DecoratorHandler, type Dispatcher, errors, interceptors } from 'undici';
+import { type RegistryCredentials, RegistryError, type RegistryRequestStats } from '../port.ts';
+
+/**
+ * What every adapter's factory takes: the base URL (default the public registry's), credentials, and the HTTP bounds
+ * of {@link RegistryHttpOptions}.
+ */
+export interface RegistryAdapterOptions extends Omit<RegistryHttpOptions, 'baseUrl' | 'credentials'> {
+  baseUrl?: string;
+  credentials?: RegistryCredentials;
+}
+
+/** Options of {@link createRegistryHttp}; times in milliseconds, sizes in bytes. */
+export interface RegistryHttpOptions {
+  /** The registry's base URL; relative paths are resolved against it (a trailing `/` is added when missing). */
+  baseUrl: string;
+  /** Sent to the base URL's origin only (a redirect to another host drops them). */
+  credentials?: RegistryCredentials;
+  /** Bound on connecting, default 5000. */
+  connectTimeoutMs?: number;
+  /** Bound on the answer's headers, and then on each gap in its body, default 15 000. */
+  responseTimeoutMs?: number;
+  /** Retries of a request that got no answer, a 429 or a 5xx, with exponential back-off from `retryDelayMs`; default 2. */
+  retries?: number;
+  /** First back-off, default 250 (then doubled, at most 4 s; a `Retry-After` is honoured). */
+  retryDelayMs?: number;
+  /** Largest answer read, default 64 MiB (a big npm packument is tens of MiB). */
+  maxResponseBytes?: number;
+  /** Bytes of answers kept for conditional requests, default 256 MiB; the least recently used go first. */
+  cacheMaxBytes?: number;
+  /** `User-Agent` header, default `switchyard-registries`. */
+  userAgent?: string;
+}
+
+/** A registry's answer: 200 with its body (from the network or, after a 304, from the cache), or 404/410. */
+export interface RegistryAnswer {
+  status: 200 | 404 | 410;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The URL asked (without user info), before any redirect. */
+  url: string;
+}
+
+/** GETs against one registry; see {@link createRegistryHttp}. */
+export interface RegistryHttp {
+  readonly baseUrl: URL;
+  /**
+   * GETs `path` (relative to the base URL, or absolute), always revalidating what the cache holds (`If-None-Match` /
+   * `If-Modified-Since`): an unchanged answer costs a 304, never a second download.
+   * @returns the answer for 200, 404 and 410
+   * @throws RegistryError `auth_failed` (401, 403), `unreachable` (no answer, a timeout, 5xx or 429 after the retries),
+   *   `bad_response` (any other status, a body over `maxResponseBytes`)
+   */
+  get(path: string, options?: { accept?: string; signal?: AbortSignal }): Promise<RegistryAnswer>;
+  stats(): RegistryRequestStats;
+  /** Closes the connections. */
+  close(): Promise<void>;
+}
+
+type ResponseStart = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>;
+const decorated = DecoratorHandler.prototype as unknown as Required<Pick<Dispatcher.DispatchHandler, 'onResponseStart'>>;
+
+/** Counts what reaches the network (placed innermost, under the retries and the cache). */
+class CountingHandler extends DecoratorHandler {
+  readonly #stats: RegistryRequestStats;
+
+  constructor(handler: Dispatcher.DispatchHandler, stats: RegistryRequestStats) {
+    super(handler);
+    this.#stats = stats;
+  }
+
+  onResponseStart(...args: ResponseStart): void {
+    const statusCode = args[1];
+    if (statusCode === 304) this.#stats.notModified++;
+    else if (statusCode === 200) this.#stats.fullDownloads++;
+    decorated.onResponseStart.apply(this, args);
+  }
+}
+
+const authorizationOf = (credentials: RegistryCredentials | undefined): string | undefined => {
+  if (credentials === undefined) return undefined;
+  if ('authorization' in credentials) return credentials.authorization;
+  if ('token' in credentials) return `Bearer ${credentials.token}`;
+  return `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`, 'utf8').toString('base64')}`;
+};
+
+/** The URL without user info, query kept: what errors and logs may show. */
+const shown = (url: URL) => `${url.origin}${url.pathname}${url.search}`;
+
+/**
+ * The HTTP side of every registry adapter, on undici: one connection pool per registry; redirects followed (at most 3)
+ * and credentials dropped on a redirect to another origin (undici's redirect interceptor); retries with back-off on no
+ * answer, 429 and 5xx (undici's retry interceptor, `Retry-After` honoured); answers cached in memory by URL and always
+ * revalidated with conditional requests (undici's cache interceptor, RFC 9111, a private cache, bounded by
+ * `cacheMaxBytes`): the registry's `ETag` / `Last-Modified` make an unchanged package a 304. Credentials go only to the
+ * base URL's origin. The cache belongs to this instance: one per registry and credentials, so no account's private
+ * answers reach another's.
+ * @throws TypeError for a base URL that is not http(s)
+ */
+export function createRegistryHttp(options: RegistryHttpOptions): RegistryHttp {
+  const baseUrl = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
+  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:')
+    throw new TypeError(`registry base URL must be http(s): ${shown(baseUrl)}`);
+  const authorization = authorizationOf(options.credentials);
+  const stats: RegistryRequestStats = { requests: 0, notModified: 0, fullDownloads: 0 };
+  const responseTimeout = options.responseTimeoutMs ?? 15_000;
+  const maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
+  const counting: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
+    stats.requests++;
+    return dispatch(opts, new CountingHandler(handler, stats));
+  };
+  const agent = new Agent({
+    connect: { timeout: options.connectTimeoutMs ?? 5_000 },
+    headersTimeout: responseTimeout,
+    bodyTimeout: responseTimeout,
+    maxResponseSize: maxResponseBytes,
+  });
+  const dispatcher = agent.compose(
+    counting,
+    interceptors.retry({
+      maxRetries: options.retries ?? 2,
+      minTimeout: options.retryDelayMs ?? 250,
+      maxTimeout: 4_000,
+      timeoutFactor: 2,
+      methods: ['GET', 'HEAD'],
+      statusCodes: [429, 500, 502, 503, 504],
+    }),
+    interceptors.cache({
+      store: new cacheStores.MemoryCacheStore({ maxSize: options.cacheMaxBytes ?? 256 * 1024 * 1024, maxEntrySize: maxResponseBytes }),
+      type: 'private',
+      methods: ['GET'],
+    }),
+    interceptors.redirect({ maxRedirections: 3 }),
+  );
+
+  return {
+    baseUrl,
+    get: async (path, getOptions = {}) => {
+      const url = new URL(path, baseUrl);
+      const headers: Record<string, string> = {
+        accept: getOptions.accept ?? 'application/json',
+        'user-agent': options.userAgent ?? 'switchyard-registries',
+        // Revalidate whatever the cache holds: a registry's max-age must not hide a version published a minute ago.
+        'cache-control': 'no-cache',
+      };
+      if (authorization !== undefined && url.origin === baseUrl.origin) headers.authorization = authorization;
+      let answer: Dispatcher.ResponseData;
+      try {
+        answer = await dispatcher.request({
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: 'GET',
+          headers,
+          ...(getOptions.signal ? { signal: getOptions.signal } : {}),
+        });
+      } catch (error) {
+        if (error instanceof errors.ResponseExceededMaxSizeError) {
+          throw new RegistryError('bad_response', shown(url), `answer over ${maxResponseBytes} bytes`, { cause: error });
+        }
+        if (getOptions.signal?.aborted) throw error;
+        throw new RegistryError('unreachable', shown(url), `no answer from ${url.origin}: ${(error as Error).message}`, { cause: error });
+      }
+      let body: string;
+      try {
+        body = await answer.body.text();
+      } catch (error) {
+        if (error instanceof errors.ResponseExceededMaxSizeError) {
+          throw new RegistryError('bad_response', shown(url), `answer over ${maxResponseBytes} bytes`, { cause: error });
+        }
+        throw new RegistryError('unreachable', shown(url), `answer from ${url.origin} cut short: ${(error as Error).message}`, {
+          cause: error,
+        });
+      }
+      const { statusCode: status } = answer;
+      if (status === 200 || status === 404 || status === 410) return { status, body, headers: answer.headers, url: shown(url) };
+      if (status === 401 || status === 403)
+        throw new RegistryError('auth_failed', shown(url), `${url.origin} refused the credentials (${status})`, { status });
+      if (status === 429 || status >= 500)
+        throw new RegistryError('unreachable', shown(url), `${url.origin} answered ${status}`, { status });
+      throw new RegistryError('bad_response', shown(url), `${url.origin} answered ${status}`, { status });
+    },
+    stats: () => ({ ...stats }),
+    close: () => agent.close(),
+  };
+}

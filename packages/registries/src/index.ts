@@ -1,0 +1,15 @@
+export * from './adapters/crates.ts';
+export * from './adapters/maven.ts';
+export * from './adapters/npm.ts';
+export * from './adapters/packagist.ts';
+export * from './adapters/pypi.ts';
+export * from './adapters/rubygems.ts';
+export {
+  createRegistryHttp,
+  type RegistryAdapterOptions,
+  type RegistryAnswer,
+  type RegistryHttp,
+  type RegistryHttpOptions,
+} from './http/registry-http.ts';
+export * from './port.ts';
+export * from './registry-for.ts';
