@@ -276,10 +276,17 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
 
     // Killed: A fails it by heartbeats (20 × 200 ms), removes its proxies and tells its peers (DeregisterPlace).
     expect(await child.process?.stop('SIGKILL')).toBeNull();
-    await waitFor(async () => {
-      for (const peer of [a, b, c]) if ((await directoryOf(peer)).has(proxy)) return false;
-      return true;
-    }, 20_000);
+    const holders = async () =>
+      (await Promise.all([a, b, c].map(async (peer) => [peer.name, (await directoryOf(peer)).get(proxy)?.source] as const))).filter(
+        ([, source]) => source !== undefined,
+      );
+    await waitFor(async () => (await holders()).length === 0, 20_000).catch(async (error: unknown) => {
+      // Say who still holds it, from whom, and what A records of the child.
+      const { rows } = await a.pool.query('select role, state, missed from peer.peer where url = $1', [child.selfUrl]);
+      throw new Error(`proxy still held: ${JSON.stringify(await holders())}; A's record of the child: ${JSON.stringify(rows)}`, {
+        cause: error,
+      });
+    });
     await startPeer(processes, child);
     await waitFor(proxiedEverywhere, 15_000);
   });

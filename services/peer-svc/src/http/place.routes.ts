@@ -55,8 +55,8 @@ function numberedKeys(form: Form): string[] {
  *   `dirAddQual<i>`, `dirAddPropFlag` ignored): places of one host, whose directory must be an allow-listed peer
  *   recorded here `up` or `unhealthy`, are recorded as learned from it, as a zone transfer would (data ids kept, remote
  *   overhead added). 200 `Directory.addPlace succeeded`.
- * - `POST /emissary/DeregisterPlace.action` (`targetDir`, `dirAddKey<i>`): the same peer's places among the keys are
- *   removed. 200 `Successfully removed <n> place(s) with keys: [<k>, …]`.
+ * - `POST /emissary/DeregisterPlace.action` (`targetDir`, `dirAddKey<i>`): those places of the peer's host are removed,
+ *   whichever peer we learned them from (the sender is their authority). 200 `Successfully removed <n> place(s) with keys: [<k>, …]`.
  * - `GET /emissary/TransferDirectory.action?targetDir=` and `POST` (`targetDir`, `directoryName`): the directory as XML,
  *   exactly as a successful RegisterPeer answers it, registering nothing (how a parent reads its child).
  */
@@ -140,13 +140,14 @@ export function placeRouter(deps: PlaceRoutesDeps): Router {
         throw error;
       }
     });
-    const sender = await senderOf(
+    await senderOf(
       names.map((name) => name.url),
       'Directory.removePlaces',
     );
     const normalised = names.map((name) => name.keyWithoutExpense);
-    const { removed } = await entries.removeKeys(sender, normalised);
-    sendText(res, 200, `Successfully removed ${removed.length} place(s) with keys: [${normalised.map((key) => n(key)).join(', ')}]`);
+    // The sender is the authority on the places of its host: copies learned through a third peer go too.
+    const removed = (await entries.removeKeys(normalised)).reduce((count, change) => count + change.removed.length, 0);
+    sendText(res, 200, `Successfully removed ${removed} place(s) with keys: [${normalised.map((key) => n(key)).join(', ')}]`);
   });
 
   const transfer = async (target: unknown, res: Response) => {

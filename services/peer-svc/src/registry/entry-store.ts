@@ -1,5 +1,5 @@
 import type { DirectoryEntriesChanged } from '@switchyard/contracts';
-import { sql, type Transaction } from 'kysely';
+import { type DeleteQueryBuilder, type DeleteResult, sql, type Transaction } from 'kysely';
 import type { DirectoryEntryTable, PeerDatabase, PeerDb } from '../db/schema.ts';
 import { compareEntries, type DirectoryEntry } from '../directory/directory-entry.ts';
 import type { ProxyEntry } from '../directory/proxy-entries.ts';
@@ -50,8 +50,12 @@ export interface EntryStore {
    * per source touched.
    */
   removeHost(hostUrl: string): Promise<EntryChange[]>;
-  /** Removes the entries among `keys` that `source` holds (a peer's DeregisterPlace); others are left alone. */
-  removeKeys(source: string, keys: readonly string[]): Promise<EntryChange>;
+  /**
+   * Removes the entries of `keys` whatever directory they were learned from, local ones excepted (a peer's
+   * DeregisterPlace of places on its own host: copies learned through a third peer are as stale as its own). One
+   * `directory.entries_changed` per source touched.
+   */
+  removeKeys(keys: readonly string[]): Promise<EntryChange[]>;
   /**
    * Makes `proxies` the whole set of proxy entries: the entries whose key is on our directory place `selfLocation`
    * (`DATATYPE.SERVICE_NAME.SERVICE_TYPE.<selfLocation>`) and whose source is a child directory. New ones are added, changed
@@ -179,6 +183,32 @@ export function createEntryStore(db: PeerDb): EntryStore {
       return change;
     });
 
+  /**
+   * Deletes the non-local entries `narrow` selects (a key pattern, a key list), under the entry write lock, with one
+   * `directory.entries_changed` per source touched.
+   */
+  const removeRemote = (
+    narrow: (
+      query: DeleteQueryBuilder<PeerDatabase, 'directory_entry', DeleteResult>,
+    ) => DeleteQueryBuilder<PeerDatabase, 'directory_entry', DeleteResult>,
+  ): Promise<EntryChange[]> =>
+    db.transaction().execute(async (trx) => {
+      await ENTRY_WRITE_LOCK.execute(trx);
+      const rows = await narrow(trx.deleteFrom('directory_entry').where('source', '<>', LOCAL_SOURCE))
+        .returning(['key', 'data_id', 'source'])
+        .execute();
+      const bySource = new Map<string, { dataIds: Set<string>; upserted: string[]; removed: string[] }>();
+      for (const row of rows) {
+        const change = bySource.get(row.source) ?? { dataIds: new Set<string>(), upserted: [], removed: [] };
+        change.dataIds.add(row.data_id);
+        change.removed.push(row.key);
+        bySource.set(row.source, change);
+      }
+      const changes = changesBySource(bySource);
+      if (changes.length > 0) await directoryOutbox.append(trx, changes.map(entriesChanged));
+      return changes;
+    });
+
   return {
     listEntries: async () => sortRows(await db.selectFrom('directory_entry').selectAll().orderBy('data_id').orderBy('expense').execute()),
     listByDataId: async (dataId) =>
@@ -197,31 +227,9 @@ export function createEntryStore(db: PeerDb): EntryStore {
       const { seenBefore } = options;
       return write(source, [], new Date(), (row) => seenBefore === undefined || row.seen_at < seenBefore);
     },
-    removeHost: async (hostUrl) =>
-      db.transaction().execute(async (trx) => {
-        await ENTRY_WRITE_LOCK.execute(trx);
-        // A key's tuples hold no `:` or `/`: `.<hostUrl>` can only be where its location starts.
-        const rows = await trx
-          .deleteFrom('directory_entry')
-          .where('source', '<>', LOCAL_SOURCE)
-          .where('key', 'like', `%.${likeLiteral(hostUrl)}%`)
-          .returning(['key', 'data_id', 'source'])
-          .execute();
-        const bySource = new Map<string, { dataIds: Set<string>; upserted: string[]; removed: string[] }>();
-        for (const row of rows) {
-          const change = bySource.get(row.source) ?? { dataIds: new Set<string>(), upserted: [], removed: [] };
-          change.dataIds.add(row.data_id);
-          change.removed.push(row.key);
-          bySource.set(row.source, change);
-        }
-        const changes = changesBySource(bySource);
-        if (changes.length > 0) await directoryOutbox.append(trx, changes.map(entriesChanged));
-        return changes;
-      }),
-    removeKeys: async (source, keys) => {
-      const doomed = new Set(keys);
-      return write(source, [], new Date(), (row) => doomed.has(row.key));
-    },
+    // A key's tuples hold no `:` or `/`: `.<hostUrl>` can only be where its location starts.
+    removeHost: (hostUrl) => removeRemote((query) => query.where('key', 'like', `%.${likeLiteral(hostUrl)}%`)),
+    removeKeys: (keys) => removeRemote((query) => query.where('key', 'in', keys.length > 0 ? [...keys] : [''])),
     replaceProxies: async (selfLocation, proxies) =>
       db.transaction().execute(async (trx) => {
         await ENTRY_WRITE_LOCK.execute(trx);

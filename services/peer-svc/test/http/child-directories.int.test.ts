@@ -1,5 +1,6 @@
 import { waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDirectoryEntry } from '../../src/directory/directory-entry.ts';
 import type { EntryRow } from '../../src/registry/entry-store.ts';
 import { digestGet, digestPost, form, reservePeerUrl, startTestPeer, type TestPeer } from '../start-peer.ts';
 
@@ -67,8 +68,13 @@ describe('child directories: a child’s places are proxied by its parent and re
     expect(atParent.has(childInput)).toBe(false);
     expect([...atParent.keys()].some((key) => key.startsWith('UNKNOWN.TO_UPPER.'))).toBe(false);
     expect(atParent.get(studyKey(parent.selfUrl))?.source).toBe('local');
-    expect(await parent.store.getPeer(peerKey(child.selfUrl))).toMatchObject({ role: 'child', state: 'up' });
-    expect((await parent.store.getPeer(peerKey(child.selfUrl)))?.registered_at).not.toBeNull();
+    // Recorded up once the transfer is applied (the proxies are written just before).
+    const recorded = await waitFor(async () => {
+      const row = await parent.store.getPeer(peerKey(reservedChild.selfUrl));
+      return row?.state === 'up' && row;
+    });
+    expect(recorded).toMatchObject({ role: 'child' });
+    expect(recorded.registered_at).not.toBeNull();
     // The child records its parent up once the parent answered its AddChildDirectory (after the transfer).
     const running = child;
     expect(
@@ -184,16 +190,28 @@ describe('child directories: a child’s places are proxied by its parent and re
     expect(elsewhere.status).toBe(404);
     expect(byKey(await peer.entries.listEntries()).has(fromChild)).toBe(false);
 
-    // DeregisterPlace removes only what that peer holds.
+    // DeregisterPlace removes those places of the sender's host, also a copy learned through a third peer; a local
+    // entry never.
+    const viaThird = place(parent.selfUrl, 'RELAYED');
+    await peer.entries.upsertFromSource('*.*.*.http://10.9.9.9:8001/DirectoryPlace', [
+      parseDirectoryEntry({ key: viaThird, cost: 2000, quality: 90 }),
+    ]);
     const deregister = await digestPost(
       `${peer.url}/emissary/DeregisterPlace.action`,
-      form({ targetDir: peer.selfUrl, dirAddKey0: fromParent, dirAddKey1: place(parent.selfUrl, 'NEVER'), dirAddPropFlag: 'false' }),
+      form({
+        targetDir: peer.selfUrl,
+        dirAddKey0: fromParent,
+        dirAddKey1: place(parent.selfUrl, 'NEVER'),
+        dirAddKey2: viaThird,
+        dirAddPropFlag: 'false',
+      }),
     );
     expect(deregister).toMatchObject({
       status: 200,
-      body: `Successfully removed 1 place(s) with keys: [${fromParent}, ${place(parent.selfUrl, 'NEVER')}]`,
+      body: `Successfully removed 2 place(s) with keys: [${fromParent}, ${place(parent.selfUrl, 'NEVER')}, ${viaThird}]`,
     });
-    expect(byKey(await peer.entries.listEntries()).has(fromParent)).toBe(false);
+    const left = byKey(await peer.entries.listEntries());
+    expect(left.has(fromParent) || left.has(viaThird)).toBe(false);
     expect((await digestPost(`${peer.url}/emissary/DeregisterPlace.action`, form({ targetDir: peer.selfUrl }))).status).toBe(400);
   });
 });
