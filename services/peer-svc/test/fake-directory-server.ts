@@ -6,8 +6,8 @@ import { DIRECTORY_KEY_PREFIX } from '../src/registry/registrar.ts';
 
 /**
  * A fake host of directory places on one loopback port: each directory place `http://127.0.0.1:<port><base>DirectoryPlace`
- * answers `<base>emissary/Heartbeat.action` and `<base>emissary/RegisterPeer.action` with 200 (RegisterPeer: its
- * directory as XML, holding only its own entry), unless its base is in
+ * answers `<base>emissary/Heartbeat.action`, `<base>emissary/RegisterPeer.action` and `…/TransferDirectory.action` with
+ * 200 (RegisterPeer and TransferDirectory: its directory as XML, holding only its own entry), unless its base is in
  * `failing` (500). Heartbeats to a base in `slow` take `slowMs`. Every request path is recorded in `requests`, and the
  * most heartbeats in flight at once in `maxInFlight`.
  */
@@ -40,11 +40,11 @@ export async function startFakeDirectoryServer(): Promise<FakeDirectoryServer> {
     const path = req.url ?? '';
     fake.requests.push(path);
     req.resume();
-    const match = /^(.*\/)emissary\/(Heartbeat|RegisterPeer)\.action$/.exec(path);
+    const match = /^(.*\/)emissary\/(Heartbeat|RegisterPeer|TransferDirectory)\.action$/.exec(path);
     const base = match?.[1] ?? '';
     const answer = () => {
       if (match === null || fake.failing.has(base)) res.writeHead(500).end('no');
-      else if (match[2] === 'RegisterPeer') {
+      else if (match[2] === 'RegisterPeer' || match[2] === 'TransferDirectory') {
         const key = `${DIRECTORY_KEY_PREFIX}${fake.directoryUrl(base)}`;
         const entry = directoryPlaceEntry(key);
         res.writeHead(200, { 'content-type': 'application/xml' }).end(directoryXml(key, [{ dataId: entry.dataId, entries: [entry] }]));

@@ -23,7 +23,7 @@ import { readTransfer, type TransferReadRules } from './zone-transfer.ts';
 export interface ChildDirectories {
   /**
    * AddChildDirectory from `child` (allow-listed by the caller): it is recorded as a child (`peer.peer` role `child`, and
-   * `peer.child_directory`), then its places are transferred. A failed transfer leaves it `not-contacted` (the heartbeats
+   * `peer.child_directory`), then its places are transferred. A failed transfer leaves it as it was (`not-contacted` when new; the heartbeats
    * retry; upstream answers the child 200 all the same).
    * @returns whether the transfer succeeded
    * @throws AlreadyExists (409) when the directory is known here as a peer or as our parent; Forbidden (403) when it is
@@ -115,9 +115,10 @@ export function createChildDirectories(deps: ChildDirectoriesDeps): ChildDirecto
         await transferFrom(peer.url);
         return true;
       } catch (error) {
+        // Nothing written: a new child stays `not-contacted` as reserved, a known one keeps its state (its heartbeats
+        // fail it, and its places with it, if it is gone).
         if (!(error instanceof PeerError)) throw error;
-        deps.logger?.warn({ child: peer.url, err: error }, 'transfer from a new child directory failed');
-        await store.savePeer({ ...peer, state: 'not-contacted', missed: 0 });
+        deps.logger?.warn({ child: peer.url, err: error }, 'transfer from a child directory failed');
         return false;
       }
     },

@@ -53,6 +53,7 @@ export interface Registrar {
    * when unknown, so that its call-back heartbeat is answered, then an authenticated POST to its
    * `RegisterPeer.action`, whose answer (the peer's directory) is taken by the zone transfer; the peer is recorded `up`
    * on success. A directory that cannot be read fails the registration (upstream: "Remote directory failed zone transfer").
+   * A failure changes no state: a new peer stays `not-contacted`, a known one is left to its heartbeats.
    * @throws PeerNotAllowedError before any connection when the peer is not allow-listed; PeerLimitError when it is
    *   unknown and `maxPeers` are recorded; other PeerError
    */
@@ -64,7 +65,7 @@ export interface Registrar {
    * taken by the zone transfer.
    * @throws PeerLimitError before any outbound request when the peer is unknown and `maxPeers` are recorded;
    *   Forbidden when it is known here as a child or as our parent (a directory has one role);
-   *   PeerError when the peer fails; it is then recorded `not-contacted`
+   *   PeerError when the peer fails; it is then recorded as it was before (`not-contacted` when new)
    */
   acceptRegistration(peer: DirectoryName): Promise<void>;
   /**
@@ -123,13 +124,10 @@ export function createRegistrar(deps: RegistrarDeps): Registrar {
       if (!allowList.isAllowedPeer(url.href)) throw new PeerNotAllowedError(url.origin, 'not on the peer allow-list');
       const peer = { key: keyOf(url), url: url.href, origin: url.origin };
       await reserve(peer);
-      try {
-        await postRegister(url);
-      } catch (error) {
-        const known = await store.getPeer(peer.key);
-        if (known?.state !== 'up') await store.savePeer({ ...peer, state: 'not-contacted', missed: 0 });
-        throw error;
-      }
+      // A failure writes nothing: a new peer stays `not-contacted` as reserved, a known one keeps its state for its
+      // heartbeats to judge (never `not-contacted` again once it answered: that state is never failed, so a peer put
+      // back there would keep its entries for ever).
+      await postRegister(url);
       await store.savePeer({ ...peer, state: 'up', missed: 0, registered: true });
     },
     acceptRegistration: async (name) => {
@@ -151,7 +149,8 @@ export function createRegistrar(deps: RegistrarDeps): Registrar {
         await store.savePeer({ ...peer, state: 'up', missed: 0, registered: true });
         await postRegister(name.url);
       } catch (error) {
-        await store.savePeer({ ...peer, state: 'not-contacted', missed: 0 });
+        // Back to what it was (`not-contacted` when new): its heartbeats judge it from there.
+        await store.savePeer({ ...peer, state: known?.state ?? 'not-contacted', missed: known?.missed ?? 0 });
         throw error;
       }
     },
@@ -160,17 +159,13 @@ export function createRegistrar(deps: RegistrarDeps): Registrar {
       if (!allowList.isAllowedPeer(url.href)) throw new PeerNotAllowedError(url.origin, 'not on the peer allow-list');
       const parent = { key: keyOf(url), url: url.href, origin: url.origin, role: 'parent' as const };
       await reserve(parent);
-      const answer = await client
-        .post(`${url.hostUrl}emissary/AddChildDirectory.action`, { targetDir: url.href, directoryName: selfKey }, { authenticate: true })
-        .catch(async (error: unknown) => {
-          const known = await store.getPeer(parent.key);
-          if (known?.state !== 'up') await store.savePeer({ ...parent, state: 'not-contacted', missed: 0 });
-          throw error;
-        });
-      if (!ok(answer.status)) {
-        await store.savePeer({ ...parent, state: 'not-contacted', missed: 0 });
-        throw new PeerRefusedError(url.origin, answer.status);
-      }
+      // A failure writes nothing (as registerWith): the heartbeats judge the parent.
+      const answer = await client.post(
+        `${url.hostUrl}emissary/AddChildDirectory.action`,
+        { targetDir: url.href, directoryName: selfKey },
+        { authenticate: true },
+      );
+      if (!ok(answer.status)) throw new PeerRefusedError(url.origin, answer.status);
       await store.savePeer({ ...parent, state: 'up', missed: 0, registered: true });
     },
   };
