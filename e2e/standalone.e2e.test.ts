@@ -6,6 +6,12 @@ import { freePort, ProcessStack, type RunningProcess, request, waitFor } from '@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestGet, digestPost, latin1Form } from './support/digest-form.ts';
 
+/**
+ * How long the launcher may take to answer `/readyz`: it creates and migrates a fresh PGlite data directory for every
+ * service at start, about 20 s on an idle two-core machine and several times that beside the rest of the suite.
+ */
+const LAUNCHER_READY_MS = 150_000;
+
 const standaloneMain = new URL('../apps/standalone/src/main.ts', import.meta.url).pathname;
 
 /** A non-loopback IPv4 address of this machine, where a server bound to every interface answers and one on loopback does not. */
@@ -53,8 +59,8 @@ describe('standalone launcher on embedded PGlite', () => {
 
   beforeAll(async () => {
     const vars = await env();
-    switchyard = await processes.start(standaloneMain, vars, `${url}/readyz`, 60_000);
-  });
+    switchyard = await processes.start(standaloneMain, vars, `${url}/readyz`, LAUNCHER_READY_MS);
+  }, LAUNCHER_READY_MS + 10_000);
   afterAll(() => processes.disposeAsync());
 
   it('prints the gateway URL, the demo token and example requests for every API', () => {
@@ -167,14 +173,18 @@ describe('standalone launcher on embedded PGlite', () => {
     expect(unknown).toMatchObject({ status: 404, body: 'No client place found using name nope' });
   });
 
-  it('shuts down cleanly on SIGINT and keeps its books across a restart', async () => {
-    const created = await request(url, 'POST', '/books', { body: { Name: 'Kept', Author: 'Restart', Price: 1, Year: 2000 } });
-    expect(created.status).toBe(201);
-    expect(await switchyard.stop('SIGINT')).toBe(0);
-    expect(switchyard.output()).toContain('switchyard stopped');
-    switchyard = await processes.start(standaloneMain, await env(), `${url}/readyz`, 60_000);
-    expect((await request(url, 'GET', `/books/${created.body.Id}`)).body).toEqual(created.body);
-  });
+  it(
+    'shuts down cleanly on SIGINT and keeps its books across a restart',
+    async () => {
+      const created = await request(url, 'POST', '/books', { body: { Name: 'Kept', Author: 'Restart', Price: 1, Year: 2000 } });
+      expect(created.status).toBe(201);
+      expect(await switchyard.stop('SIGINT')).toBe(0);
+      expect(switchyard.output()).toContain('switchyard stopped');
+      switchyard = await processes.start(standaloneMain, await env(), `${url}/readyz`, LAUNCHER_READY_MS);
+      expect((await request(url, 'GET', `/books/${created.body.Id}`)).body).toEqual(created.body);
+    },
+    LAUNCHER_READY_MS + 20_000,
+  );
 
   it('keeps a work bundle not taken yet across the restart', async () => {
     const taken = await digestGet(url, '/emissary/client-places/demo-pickup/bundles', DEMO_PEER_USER);
@@ -200,9 +210,9 @@ describe.skipIf(!lanAddress)(
         standaloneMain,
         { ...ports, HOST: '0.0.0.0', DATA_DIR: dataDir, DATABASE_URL: '', AMQP_URL: '', CODE_HOST_API_URL: '' },
         `http://127.0.0.1:${ports.GATEWAY_PORT}/readyz`,
-        60_000,
+        LAUNCHER_READY_MS,
       );
-    });
+    }, LAUNCHER_READY_MS + 10_000);
     afterAll(() => processes.disposeAsync());
 
     it(`serves the gateway on this machine's non-loopback address (${lanAddress}), and keeps the services behind it on loopback`, async () => {
