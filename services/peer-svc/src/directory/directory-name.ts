@@ -213,8 +213,25 @@ export function parseDirectoryName(text: unknown): DirectoryName {
     url,
     keyWithoutExpense,
     key: expense === undefined ? keyWithoutExpense : `${keyWithoutExpense}$${expense}`,
-    peerKey: `*.*.*.${url.hostUrl}${DIRECTORY_PLACE_NAME}`,
+    peerKey: directoryKeyOf(url),
   };
+}
+
+/**
+ * The key of the directory place on `url`'s host (`KeyManipulator.getDefaultDirectoryKey`):
+ * `http://host:8001/ToUpperPlace` → `*.*.*.http://host:8001/DirectoryPlace`. A peer's identity.
+ */
+export function directoryKeyOf(url: PeerUrl): string {
+  return `*.*.*.${url.hostUrl}${DIRECTORY_PLACE_NAME}`;
+}
+
+/** Whether `text` is the directory place URL `self` (after normalisation); false for anything that is not a URL. */
+export function isSameDirectoryUrl(text: unknown, self: PeerUrl): boolean {
+  try {
+    return parsePeerUrl(text).href === self.href;
+  } catch {
+    return false;
+  }
 }
 
 /**

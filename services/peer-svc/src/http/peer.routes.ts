@@ -8,7 +8,13 @@ import {
   UpstreamTimeout,
 } from '@switchyard/service-kit';
 import { type RequestHandler, type Response, Router } from 'express';
-import { type DirectoryName, DirectoryNameError, parseDirectoryName, parsePeerUrl } from '../directory/directory-name.ts';
+import {
+  type DirectoryName,
+  DirectoryNameError,
+  directoryKeyOf,
+  isSameDirectoryUrl,
+  parseDirectoryName,
+} from '../directory/directory-name.ts';
 import { neutralise } from '../directory/neutralise.ts';
 import type { WorkQueue } from '../queue/work-queue.ts';
 import type { ChildDirectories } from '../registry/child-directories.ts';
@@ -74,13 +80,7 @@ export function peerRouter(deps: PeerRoutesDeps): Router {
   const { store, registrar, allowList, workQueue, authenticate } = deps;
   const form = formBody(deps.formLimitBytes);
   const router = Router();
-  const isSelf = (text: string) => {
-    try {
-      return parsePeerUrl(text).href === registrar.selfUrl.href;
-    } catch {
-      return false;
-    }
-  };
+  const isSelf = (text: string) => isSameDirectoryUrl(text, registrar.selfUrl);
   const directoryName = (text: string, bad: () => DomainError): DirectoryName => {
     try {
       return parseDirectoryName(text);
@@ -128,7 +128,7 @@ export function peerRouter(deps: PeerRoutesDeps): Router {
       if (!isSelf(target)) throw new NotFound(`Remote directory lookup failed for dirName: ${n(target)}`);
       // The allow-list is checked here, before any outbound request.
       if (!allowList.isAllowedPeer(peer.url.href)) throw new Forbidden(`Registration failed for peer: ${n(name)}`);
-      if (peer.peerKey === `*.*.*.${registrar.selfUrl.hostUrl}DirectoryPlace`) {
+      if (peer.peerKey === directoryKeyOf(registrar.selfUrl)) {
         await sendDirectoryXml(res, deps.entries, registrar.selfKey);
         return;
       }

@@ -1,7 +1,14 @@
 import { Forbidden, InvalidInput, NotFound } from '@switchyard/service-kit';
 import { type Request, type RequestHandler, type Response, Router } from 'express';
 import { type DirectoryEntry, DirectoryEntryError, parseDirectoryEntry } from '../directory/directory-entry.ts';
-import { DirectoryNameError, type PeerUrl, parseDirectoryName, parsePeerUrl } from '../directory/directory-name.ts';
+import {
+  DirectoryNameError,
+  directoryKeyOf,
+  isSameDirectoryUrl,
+  type PeerUrl,
+  parseDirectoryName,
+  parsePeerUrl,
+} from '../directory/directory-name.ts';
 import { neutralise } from '../directory/neutralise.ts';
 import { selectTransferred } from '../directory/zone-transfer-rules.ts';
 import type { DirectoryStore } from '../registry/directory-store.ts';
@@ -64,13 +71,7 @@ export function placeRouter(deps: PlaceRoutesDeps): Router {
   const { store, entries, registrar, allowList, authenticate } = deps;
   const form = formBody(deps.formLimitBytes, PLACE_FORM_MAX_FIELDS);
   const router = Router();
-  const isSelf = (text: string | undefined) => {
-    try {
-      return parsePeerUrl(text).href === registrar.selfUrl.href;
-    } catch {
-      return false;
-    }
-  };
+  const isSelf = (text: string | undefined) => isSameDirectoryUrl(text, registrar.selfUrl);
 
   /**
    * The directory (`*.*.*.<hostUrl>DirectoryPlace`) the places at `urls` belong to: one host, not ours, an allow-listed
@@ -82,8 +83,9 @@ export function placeRouter(deps: PlaceRoutesDeps): Router {
     const hostUrl = urls[0]?.hostUrl ?? '';
     if (urls.some((url) => url.hostUrl !== hostUrl)) throw refuse('the places are not all on one host');
     if (hostUrl === registrar.selfUrl.hostUrl) throw refuse('the places are on this directory');
-    const key = `*.*.*.${hostUrl}DirectoryPlace`;
-    if (!allowList.isAllowedPeer(`${hostUrl}DirectoryPlace`)) throw refuse(`peer not allowed ${n(key)}`);
+    const directoryUrl = parsePeerUrl(`${hostUrl}DirectoryPlace`);
+    const key = directoryKeyOf(directoryUrl);
+    if (!allowList.isAllowedPeer(directoryUrl.href)) throw refuse(`peer not allowed ${n(key)}`);
     const peer = await store.getPeer(key);
     if (peer === undefined || peer.role !== 'peer' || (peer.state !== 'up' && peer.state !== 'unhealthy')) {
       throw refuse(`not a peer up here ${n(key)}`);

@@ -1,5 +1,5 @@
 import { AlreadyExists, Forbidden } from '@switchyard/service-kit';
-import { type DirectoryName, type PeerUrl, parsePeerUrl } from '../directory/directory-name.ts';
+import { type DirectoryName, directoryKeyOf, type PeerUrl, parsePeerUrl } from '../directory/directory-name.ts';
 import { neutralise } from '../directory/neutralise.ts';
 import { proxiesOf } from '../directory/proxy-entries.ts';
 import { staleBefore } from '../directory/zone-transfer-rules.ts';
@@ -66,7 +66,6 @@ export interface ChildDirectoriesDeps {
 export function createChildDirectories(deps: ChildDirectoriesDeps): ChildDirectories {
   const { selfUrl, selfKey, store, entries, childEntries, client, advertiser, transferRules } = deps;
   const maxPeers = deps.maxPeers ?? 256;
-  const keyOf = (url: PeerUrl) => `*.*.*.${url.hostUrl}DirectoryPlace`;
   // Proxies are derived from every child's places at once: one derivation at a time, so none writes an older picture
   // over a newer one.
   let syncing: Promise<unknown> = Promise.resolve();
@@ -86,7 +85,7 @@ export function createChildDirectories(deps: ChildDirectoriesDeps): ChildDirecto
 
   const transferFrom = async (text: string) => {
     const url = parsePeerUrl(text);
-    const key = keyOf(url);
+    const key = directoryKeyOf(url);
     const startedAt = new Date();
     const answer = await client.post(
       `${url.hostUrl}emissary/TransferDirectory.action`,

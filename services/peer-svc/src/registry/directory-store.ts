@@ -34,8 +34,12 @@ export interface DirectoryStore {
     role?: DirectoryRole;
     ifState?: PeerHealth;
   }): Promise<boolean>;
-  /** Forgets a peer (and, for a child, its `child_directory` record). */
-  deletePeer(key: string): Promise<void>;
+  /**
+   * Forgets a peer (and, for a child, its `child_directory` record). With `ifState`, only a peer still recorded in
+   * that state (as `savePeer`'s `ifState`).
+   * @returns whether a peer was deleted
+   */
+  deletePeer(key: string, options?: { ifState?: PeerHealth }): Promise<boolean>;
   /**
    * Adds `peer` as `not-contacted` unless it is already known, provided fewer than `max` peers are recorded (checked and
    * inserted under a transaction-scoped advisory lock, so concurrent registrations cannot pass the bound together).
@@ -87,13 +91,16 @@ export function createDirectoryStore(db: PeerDb): DirectoryStore {
         return true;
       });
     },
-    deletePeer: async (key) => {
-      await db.transaction().execute(async (trx) => {
+    deletePeer: (key, { ifState } = {}) =>
+      db.transaction().execute(async (trx) => {
+        let query = trx.deleteFrom('peer').where('key', '=', key);
+        if (ifState !== undefined) query = query.where('state', '=', ifState);
+        const removed = await query.returningAll().executeTakeFirst();
+        if (!removed) return false;
         await trx.deleteFrom('child_directory').where('key', '=', key).execute();
-        const removed = await trx.deleteFrom('peer').where('key', '=', key).returningAll().executeTakeFirst();
-        if (removed) await directoryOutbox.append(trx, [peerRemoved(removed)]);
-      });
-    },
+        await directoryOutbox.append(trx, [peerRemoved(removed)]);
+        return true;
+      }),
     reservePeer: ({ key, url, origin, role }, max) =>
       db.transaction().execute(async (trx) => {
         await sql`select pg_advisory_xact_lock(hashtext('peer.peer:reserve'))`.execute(trx);

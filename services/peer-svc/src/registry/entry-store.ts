@@ -75,22 +75,55 @@ const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Serialises entry writes: a new key written by two transactions at once must not race on the primary key. */
 const ENTRY_WRITE_LOCK = sql`select pg_advisory_xact_lock(hashtext('peer.directory_entry'))`;
 
+/** The columns of `entry` held by `source`, confirmed at `seenAt` (all but `key` and `created_at`). */
+const rowValues = (entry: DirectoryEntry, source: string, seenAt: Date) => ({
+  data_id: entry.dataId,
+  cost: entry.cost,
+  quality: entry.quality,
+  expense: entry.expense,
+  description: entry.description,
+  source,
+  seen_at: seenAt,
+});
+
+/** Changes gathered by source while a write goes (see {@link changeLog}). */
+interface SourceChange {
+  dataIds: Set<string>;
+  upserted: string[];
+  removed: string[];
+}
+
+/**
+ * A per-source record of what one write changed: `of(source)` is that source's record (created empty), `changes()`
+ * the events' form, sources, data ids and keys in code-point order, empty ones dropped.
+ */
+function changeLog(): { of(source: string): SourceChange; changes(): EntryChange[] } {
+  const bySource = new Map<string, SourceChange>();
+  return {
+    of: (source) => {
+      let change = bySource.get(source);
+      if (change === undefined) {
+        change = { dataIds: new Set(), upserted: [], removed: [] };
+        bySource.set(source, change);
+      }
+      return change;
+    },
+    changes: () =>
+      [...bySource.entries()]
+        .sort(([a], [b]) => byCodePoint(a, b))
+        .map(([source, change]) => ({
+          source,
+          data_ids: [...change.dataIds].sort(byCodePoint),
+          upserted: [...change.upserted].sort(byCodePoint),
+          removed: [...change.removed].sort(byCodePoint),
+        }))
+        .filter((change) => change.upserted.length > 0 || change.removed.length > 0),
+  };
+}
+
 /** Deletes the entries of `keys` (none: no statement). */
 async function deleteKeys(trx: Transaction<PeerDatabase>, keys: readonly string[]): Promise<void> {
   if (keys.length > 0) await trx.deleteFrom('directory_entry').where('key', 'in', keys).execute();
-}
-
-/** Changes gathered by source, as the events carry them: sources, data ids and keys in code-point order, empty ones dropped. */
-function changesBySource(changes: ReadonlyMap<string, { dataIds: Set<string>; upserted: string[]; removed: string[] }>): EntryChange[] {
-  return [...changes.entries()]
-    .sort(([a], [b]) => byCodePoint(a, b))
-    .map(([source, change]) => ({
-      source,
-      data_ids: [...change.dataIds].sort(byCodePoint),
-      upserted: [...change.upserted].sort(byCodePoint),
-      removed: [...change.removed].sort(byCodePoint),
-    }))
-    .filter((change) => change.upserted.length > 0 || change.removed.length > 0);
 }
 
 const sortRows = (rows: EntryRow[]) => rows.sort((a, b) => byCodePoint(a.data_id, b.data_id) || compareEntries(a, b));
@@ -133,15 +166,7 @@ export function createEntryStore(db: PeerDb): EntryStore {
       const written = new Set<string>();
       for (const entry of entries) {
         const row = existing.get(entry.key);
-        const values = {
-          data_id: entry.dataId,
-          cost: entry.cost,
-          quality: entry.quality,
-          expense: entry.expense,
-          description: entry.description,
-          source,
-          seen_at: seenAt,
-        };
+        const values = rowValues(entry, source, seenAt);
         if (row === undefined) {
           await trx
             .insertInto('directory_entry')
@@ -197,14 +222,13 @@ export function createEntryStore(db: PeerDb): EntryStore {
       const rows = await narrow(trx.deleteFrom('directory_entry').where('source', '<>', LOCAL_SOURCE))
         .returning(['key', 'data_id', 'source'])
         .execute();
-      const bySource = new Map<string, { dataIds: Set<string>; upserted: string[]; removed: string[] }>();
+      const log = changeLog();
       for (const row of rows) {
-        const change = bySource.get(row.source) ?? { dataIds: new Set<string>(), upserted: [], removed: [] };
+        const change = log.of(row.source);
         change.dataIds.add(row.data_id);
         change.removed.push(row.key);
-        bySource.set(row.source, change);
       }
-      const changes = changesBySource(bySource);
+      const changes = log.changes();
       if (changes.length > 0) await directoryOutbox.append(trx, changes.map(entriesChanged));
       return changes;
     });
@@ -241,27 +265,12 @@ export function createEntryStore(db: PeerDb): EntryStore {
             ? query.where((eb) => eb.or([eb('key', 'like', `%${likeLiteral(suffix)}`), eb('key', 'in', [...wanted.keys()])]))
             : query.where('key', 'like', `%${likeLiteral(suffix)}`);
         const existing = new Map((await query.execute()).map((row) => [row.key, row]));
-        const changes = new Map<string, { dataIds: Set<string>; upserted: string[]; removed: string[] }>();
-        const changeOf = (source: string) => {
-          const held = changes.get(source);
-          if (held !== undefined) return held;
-          const change = { dataIds: new Set<string>(), upserted: [] as string[], removed: [] as string[] };
-          changes.set(source, change);
-          return change;
-        };
+        const log = changeLog();
         const now = new Date();
         for (const { entry, source } of wanted.values()) {
           const row = existing.get(entry.key);
           if (row?.source === LOCAL_SOURCE) continue;
-          const values = {
-            data_id: entry.dataId,
-            cost: entry.cost,
-            quality: entry.quality,
-            expense: entry.expense,
-            description: entry.description,
-            source,
-            seen_at: now,
-          };
+          const values = rowValues(entry, source, now);
           if (row === undefined)
             await trx
               .insertInto('directory_entry')
@@ -270,9 +279,9 @@ export function createEntryStore(db: PeerDb): EntryStore {
           else {
             await trx.updateTable('directory_entry').set(values).where('key', '=', entry.key).execute();
             if (row.source === source && sameValues(row, entry)) continue;
-            if (row.source !== source) changeOf(row.source).dataIds.add(row.data_id);
+            if (row.source !== source) log.of(row.source).dataIds.add(row.data_id);
           }
-          const change = changeOf(source);
+          const change = log.of(source);
           change.upserted.push(entry.key);
           change.dataIds.add(entry.dataId);
         }
@@ -284,11 +293,11 @@ export function createEntryStore(db: PeerDb): EntryStore {
           doomed.map((row) => row.key),
         );
         for (const row of doomed) {
-          const change = changeOf(row.source);
+          const change = log.of(row.source);
           change.removed.push(row.key);
           change.dataIds.add(row.data_id);
         }
-        const result = changesBySource(changes);
+        const result = log.changes();
         if (result.length > 0) await directoryOutbox.append(trx, result.map(entriesChanged));
         return result;
       }),

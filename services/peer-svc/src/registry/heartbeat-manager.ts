@@ -103,8 +103,7 @@ export function createHeartbeatManager(deps: HeartbeatManagerDeps): HeartbeatMan
     // Only over the state this round read: a FailDirectory that marked the peer failed meanwhile (or forgot it) wins.
     let saved: boolean;
     if (dropped) {
-      saved = (await store.getPeer(peer.key))?.state === peer.state;
-      if (saved) await store.deletePeer(peer.key);
+      saved = await store.deletePeer(peer.key, { ifState: peer.state });
     } else {
       saved = await store.savePeer({
         key: peer.key,

@@ -1,6 +1,6 @@
 import { Forbidden } from '@switchyard/service-kit';
 import type { DirectoryRole } from '../db/schema.ts';
-import { type DirectoryName, type PeerUrl, parsePeerUrl } from '../directory/directory-name.ts';
+import { type DirectoryName, directoryKeyOf, type PeerUrl, parsePeerUrl } from '../directory/directory-name.ts';
 import { neutralise } from '../directory/neutralise.ts';
 import type { PeerAllowList } from '../security/peer-allow-list.ts';
 import type { PeerClient } from '../security/peer-client.ts';
@@ -102,7 +102,6 @@ export function createRegistrar(deps: RegistrarDeps): Registrar {
     if ((await store.reservePeer(peer, maxPeers)) === 'full') throw new PeerLimitError(peer.key, maxPeers);
   };
   const selfKey = `${DIRECTORY_KEY_PREFIX}${selfUrl.href}`;
-  const keyOf = (url: PeerUrl) => `*.*.*.${url.hostUrl}DirectoryPlace`;
 
   /** RegisterPeer to the peer at `url`, then the zone transfer of its answer (PeerDirectoryError when unusable). */
   const postRegister = async (url: PeerUrl) => {
@@ -113,7 +112,7 @@ export function createRegistrar(deps: RegistrarDeps): Registrar {
       { authenticate: true, ...(deps.transferMaxBytes === undefined ? {} : { maxResponseBytes: deps.transferMaxBytes }) },
     );
     if (!ok(answer.status)) throw new PeerRefusedError(url.origin, answer.status);
-    await deps.zoneTransfer?.apply(keyOf(url), answer.body, startedAt);
+    await deps.zoneTransfer?.apply(directoryKeyOf(url), answer.body, startedAt);
   };
 
   return {
@@ -122,7 +121,7 @@ export function createRegistrar(deps: RegistrarDeps): Registrar {
     registerWith: async (text) => {
       const url = parsePeerUrl(text);
       if (!allowList.isAllowedPeer(url.href)) throw new PeerNotAllowedError(url.origin, 'not on the peer allow-list');
-      const peer = { key: keyOf(url), url: url.href, origin: url.origin };
+      const peer = { key: directoryKeyOf(url), url: url.href, origin: url.origin };
       await reserve(peer);
       // A failure writes nothing: a new peer stays `not-contacted` as reserved, a known one keeps its state for its
       // heartbeats to judge (never `not-contacted` again once it answered: that state is never failed, so a peer put
@@ -157,7 +156,7 @@ export function createRegistrar(deps: RegistrarDeps): Registrar {
     registerAsChild: async (text) => {
       const url = parsePeerUrl(text);
       if (!allowList.isAllowedPeer(url.href)) throw new PeerNotAllowedError(url.origin, 'not on the peer allow-list');
-      const parent = { key: keyOf(url), url: url.href, origin: url.origin, role: 'parent' as const };
+      const parent = { key: directoryKeyOf(url), url: url.href, origin: url.origin, role: 'parent' as const };
       await reserve(parent);
       // A failure writes nothing (as registerWith): the heartbeats judge the parent.
       const answer = await client.post(
