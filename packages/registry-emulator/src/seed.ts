@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { issueLines, readJsonFile } from '@switchyard/service-kit';
 import { z } from 'zod';
 import { PackageManager } from './package-managers.ts';
 import { isValidPackageName, packageKey } from './versions.ts';
@@ -129,12 +129,7 @@ export class SeedError extends Error {
  */
 export function parseSeed(input: unknown, source = 'seed'): ParsedSeed {
   const result = Seed.safeParse(input);
-  if (!result.success) {
-    throw new SeedError(
-      source,
-      result.error.issues.map((issue) => `${issue.path.join('.') || '(seed)'}: ${issue.message}`),
-    );
-  }
+  if (!result.success) throw new SeedError(source, issueLines(result.error, '(seed)'));
   return result.data;
 }
 
@@ -143,14 +138,10 @@ export function parseSeed(input: unknown, source = 'seed'): ParsedSeed {
  * @throws SeedError when the file is not valid JSON or not a valid seed; the fs error when it cannot be read
  */
 export function loadSeedFile(path: string): ParsedSeed {
-  const text = readFileSync(path, 'utf8');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new SeedError(path, [`not JSON: ${(error as Error).message}`]);
-  }
-  return parseSeed(json, path);
+  return parseSeed(
+    readJsonFile(path, (reason) => new SeedError(path, [reason])),
+    path,
+  );
 }
 
 /** Absolute path of the bundled demo seed (`demo-seed.json`: the packages of the GitHub emulator's demo repos). */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 /**
@@ -27,12 +28,35 @@ export function parseConfig<S extends z.ZodType>(
   const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const result = schema.safeParse(set);
   if (!result.success) {
-    throw new ConfigError(
-      service,
-      result.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`),
-    );
+    throw new ConfigError(service, issueLines(result.error, '(env)'));
   }
   return Object.freeze(result.data);
+}
+
+/**
+ * Each issue of a failed zod parse as one `path: reason` line, `root` standing for the path of an issue about the whole
+ * input (e.g. `PORT: Too big`, `repos.0.name: duplicate repository acme/web`). An invalid record key gives the reason
+ * of its own issue (zod's `invalid_key` wraps it).
+ */
+export function issueLines(error: z.ZodError, root: string): string[] {
+  return error.issues.map((issue) => {
+    const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+    return `${issue.path.join('.') || root}: ${message}`;
+  });
+}
+
+/**
+ * Reads and parses the JSON file at `path` (UTF-8), e.g. an emulator's seed.
+ * @throws what `invalid(reason)` returns when the text is not JSON (`reason`: `not JSON: <parser's message>`); the fs
+ *   error when the file cannot be read
+ */
+export function readJsonFile(path: string, invalid: (reason: string) => Error): unknown {
+  const text = readFileSync(path, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw invalid(`not JSON: ${(error as Error).message}`);
+  }
 }
 
 /** A TCP port from the environment (`0` lets the OS choose); `fallback` when unset. */
