@@ -5,15 +5,16 @@
 #   docker build --build-arg SERVICE=services/release-svc --build-arg MAIN=src/worker-main.ts --build-arg PORT=8085 \
 #                -t switchyard/release-worker .
 #
-# | image          | SERVICE                  | MAIN               | PORT |
-# |----------------|--------------------------|--------------------|------|
-# | gateway        | services/gateway         | src/main.ts        | 8080 |
-# | config-svc     | services/config-svc      | src/main.ts        | 8081 |
-# | release-svc    | services/release-svc     | src/main.ts        | 8082 |
-# | release-worker | services/release-svc     | src/worker-main.ts | 8085 |
-# | catalog-svc    | services/catalog-svc     | src/main.ts        | 8083 |
-# | peer-svc       | services/peer-svc        | src/main.ts        | 8084 |
-# | code-host      | packages/github-emulator | src/main.ts        | 8090 | (the GitHub emulator, for demos and tests)
+# | image          | SERVICE                    | MAIN               | PORT |
+# |----------------|----------------------------|--------------------|------|
+# | gateway        | services/gateway           | src/main.ts        | 8080 |
+# | config-svc     | services/config-svc        | src/main.ts        | 8081 |
+# | release-svc    | services/release-svc       | src/main.ts        | 8082 |
+# | release-worker | services/release-svc       | src/worker-main.ts | 8085 |
+# | catalog-svc    | services/catalog-svc       | src/main.ts        | 8083 |
+# | peer-svc       | services/peer-svc          | src/main.ts        | 8084 |
+# | code-host      | packages/github-emulator   | src/main.ts        | 8090 | (the GitHub emulator, for demos and tests)
+# | registries     | packages/registry-emulator | src/main.ts        | 8091 | (the package-registry emulator, likewise)
 #
 # No compile step: Node.js 24 runs the TypeScript sources as they are (type stripping). The runtime stage holds
 # the sources and the production dependencies of SERVICE and the workspace packages it uses, owned by root and

@@ -1,14 +1,20 @@
 /**
- * `pnpm bench:catalog`: requests per second and p99 latency of catalog-svc, directly and through the
- * gateway, in one run. It makes a fresh database, starts catalog-svc and the gateway as their own
- * processes (LOG_LEVEL=warn), seeds 10,000 books, warms up, then measures each scenario with autocannon
- * and prints a table and the gateway/direct throughput ratios.
+ * `pnpm bench:catalog`: requests per second and p99 latency of `GET /books/{id}` (random ids over 10,000 books) from four
+ * servers, each its own process as compose runs them, measured one after the other in one run: json-server (the CRUD
+ * server a user would otherwise pick, `json-server-catalog.ts`), the bare handler (`node:http` + `pg` with one prepared
+ * statement: a practical ceiling, `bare-catalog.ts`), catalog-svc directly, and catalog-svc through the gateway; then
+ * `GET /books?limit=20` directly and through the gateway. It makes a fresh database, seeds it, writes the same books to
+ * json-server's file, warms each target up, measures with autocannon, and prints the table and the ratios the
+ * performance goals name (direct / bare, gateway / direct, gateway / json-server, gateway p99 / direct p99).
  *
  * Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres, a user that may
  * CREATE DATABASE), BENCH_DURATION seconds per measurement (10), BENCH_CONNECTIONS (50).
  */
 
-import { createTestDatabase, freePort, startProcess } from '@switchyard/service-kit/testing';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDatabase, freePort, type RunningProcess, startProcess } from '@switchyard/service-kit/testing';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
@@ -20,7 +26,7 @@ const root = new URL('../', import.meta.url);
 
 interface Result {
   scenario: string;
-  target: 'direct' | 'gateway';
+  target: 'json-server' | 'bare' | 'direct' | 'gateway';
   requests: number;
   p99: number;
   errors: number;
@@ -36,14 +42,18 @@ function measure(url: string, path: () => string, seconds: number): Promise<auto
 }
 
 const database = await createTestDatabase(adminUrl, 'bench_catalog');
-const [catalogPort, gatewayPort] = [await freePort(), await freePort()];
+const [catalogPort, gatewayPort, barePort, jsonServerPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
 const direct = `http://127.0.0.1:${catalogPort}`;
 const viaGateway = `http://127.0.0.1:${gatewayPort}`;
+const bareUrl = `http://127.0.0.1:${barePort}`;
+const jsonServerUrl = `http://127.0.0.1:${jsonServerPort}`;
+const scratch = mkdtempSync(join(tmpdir(), 'bench-catalog-'));
 const catalog = await startProcess(
   new URL('services/catalog-svc/src/main.ts', root).pathname,
   { PORT: String(catalogPort), HOST: '127.0.0.1', DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
   `${direct}/readyz`,
 );
+const others: RunningProcess[] = [];
 const gateway = await startProcess(
   new URL('services/gateway/src/main.ts', root).pathname,
   { PORT: String(gatewayPort), HOST: '127.0.0.1', CATALOG_SVC_URL: direct, LOG_LEVEL: 'warn' },
@@ -60,42 +70,66 @@ try {
     [BOOKS],
   );
   await client.query('analyze catalog.book');
+  const books = (await client.query('select id, name, author, price, year from catalog.book order by id')).rows;
   await client.end();
+  const dbFile = join(scratch, 'db.json');
+  writeFileSync(dbFile, JSON.stringify({ books }));
+  others.push(
+    await startProcess(
+      new URL('bench/bare-catalog.ts', root).pathname,
+      { PORT: String(barePort), DATABASE_URL: database.url },
+      `${bareUrl}/readyz`,
+    ),
+    await startProcess(
+      new URL('bench/json-server-catalog.ts', root).pathname,
+      { PORT: String(jsonServerPort), DB: dbFile },
+      `${jsonServerUrl}/books/1`,
+    ),
+  );
 
-  const scenarios: Array<[string, () => string]> = [
-    ['GET /books/{id}', () => `/books/${1 + Math.floor(Math.random() * BOOKS)}`],
-    ['GET /books?limit=20', () => '/books?limit=20'],
+  const byId = () => `/books/${1 + Math.floor(Math.random() * BOOKS)}`;
+  const runs: Array<[string, Result['target'], string, () => string]> = [
+    ['GET /books/{id}', 'json-server', jsonServerUrl, byId],
+    ['GET /books/{id}', 'bare', bareUrl, byId],
+    ['GET /books/{id}', 'direct', direct, byId],
+    ['GET /books/{id}', 'gateway', viaGateway, byId],
+    ['GET /books?limit=20', 'direct', direct, () => '/books?limit=20'],
+    ['GET /books?limit=20', 'gateway', viaGateway, () => '/books?limit=20'],
   ];
   const results: Result[] = [];
-  for (const [scenario, path] of scenarios) {
-    for (const [target, url] of [
-      ['direct', direct],
-      ['gateway', viaGateway],
-    ] as const) {
-      await measure(url, path, 3); // warm-up: JIT, connection pools, PostgreSQL caches
-      const r = await measure(url, path, duration);
-      results.push({ scenario, target, requests: r.requests.average, p99: r.latency.p99, errors: r.errors + r.non2xx });
-    }
+  for (const [scenario, target, url, path] of runs) {
+    await measure(url, path, 3); // warm-up: JIT, connection pools, PostgreSQL caches
+    const r = await measure(url, path, duration);
+    results.push({ scenario, target, requests: r.requests.average, p99: r.latency.p99, errors: r.errors + r.non2xx });
   }
+  const scenarios = [...new Set(runs.map(([scenario]) => scenario))];
 
   const pad = (value: string | number, width: number) => String(value).padStart(width);
   process.stdout.write(
     `\ncatalog-svc benchmark: ${BOOKS} books, ${connections} connections, ${duration} s per run, Node ${process.versions.node}\n\n`,
   );
-  process.stdout.write(`${'scenario'.padEnd(22)}${pad('target', 9)}${pad('req/s', 10)}${pad('p99 ms', 9)}${pad('errors', 8)}\n`);
+  process.stdout.write(`${'scenario'.padEnd(22)}${pad('target', 12)}${pad('req/s', 10)}${pad('p99 ms', 9)}${pad('errors', 8)}\n`);
   for (const r of results) {
     process.stdout.write(
-      `${r.scenario.padEnd(22)}${pad(r.target, 9)}${pad(Math.round(r.requests), 10)}${pad(r.p99, 9)}${pad(r.errors, 8)}\n`,
+      `${r.scenario.padEnd(22)}${pad(r.target, 12)}${pad(Math.round(r.requests), 10)}${pad(r.p99, 9)}${pad(r.errors, 8)}\n`,
     );
   }
   process.stdout.write('\n');
-  for (const [scenario] of scenarios) {
-    const d = results.find((r) => r.scenario === scenario && r.target === 'direct');
-    const g = results.find((r) => r.scenario === scenario && r.target === 'gateway');
-    if (d && g) process.stdout.write(`${scenario.padEnd(22)} gateway/direct throughput: ${(g.requests / d.requests).toFixed(2)}\n`);
+  const of = (scenario: string, target: Result['target']) => results.find((r) => r.scenario === scenario && r.target === target);
+  const ratio = (label: string, a: number | undefined, b: number | undefined) =>
+    a !== undefined && b ? process.stdout.write(`  ${label.padEnd(40)}${(a / b).toFixed(2)}\n`) : undefined;
+  for (const scenario of scenarios) {
+    process.stdout.write(`${scenario}\n`);
+    const [json, bare, d, g] = (['json-server', 'bare', 'direct', 'gateway'] as const).map((target) => of(scenario, target));
+    ratio('direct / bare handler, req/s', d?.requests, bare?.requests);
+    ratio('gateway / direct, req/s', g?.requests, d?.requests);
+    ratio('gateway / json-server, req/s', g?.requests, json?.requests);
+    ratio('gateway p99 / direct p99', g?.p99, d?.p99);
   }
 } finally {
+  for (const other of others) await other.stop();
   await gateway.stop();
   await catalog.stop();
   await database.drop();
+  rmSync(scratch, { recursive: true, force: true });
 }

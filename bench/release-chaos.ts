@@ -22,9 +22,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseSeed } from '@switchyard/github-emulator';
+import { emulatorRegistryEnv } from '@switchyard/registry-emulator';
 import {
   createTestDatabase,
   type EventTap,
@@ -282,6 +283,18 @@ async function run(
     120_000,
   );
 
+  // A registry that knows no package: each job targets the notified version (unverified), which the checks expect.
+  const registrySeedPath = join(dirname(seedPath), 'registry-seed.json');
+  writeFileSync(registrySeedPath, JSON.stringify({ packages: [], credentials: [] }));
+  const registryPort = await freePort();
+  const registryUrl = `http://127.0.0.1:${registryPort}`;
+  await start(
+    'registry-emulator',
+    SCRIPTS.registry,
+    { PORT: String(registryPort), REGISTRY_SEED: registrySeedPath, LOG_LEVEL: 'error' },
+    `${registryUrl}/readyz`,
+  );
+
   const database = await createTestDatabase(options.databaseUrl, 'chaos_release');
   cleanups.unshift(['database', () => database.drop()]);
   const suffix = randomBytes(4).toString('hex');
@@ -302,6 +315,7 @@ async function run(
     // This stack plays config-svc's state events, not its checkpoints: plan each notification on arrival.
     CONFIG_CHECKPOINT_TIMEOUT_MS: '0',
     CODE_HOST_API_URL: emulatorUrl,
+    ...emulatorRegistryEnv(registryUrl),
   };
   const api = await startReleaseApi(start, common);
   const workerEnv = { ...options.workerTuning, CODE_HOST_TOKEN: BOT.token };

@@ -19,6 +19,7 @@ export const ROOT = new URL('../', import.meta.url);
 /** The scripts the stack runs, relative to {@link ROOT}. */
 export const SCRIPTS = {
   emulator: 'packages/github-emulator/src/main.ts',
+  registry: 'packages/registry-emulator/src/main.ts',
   api: 'services/release-svc/src/main.ts',
   worker: 'services/release-svc/src/worker-main.ts',
   gateway: 'services/gateway/src/main.ts',
@@ -43,16 +44,27 @@ export async function runCleanups(cleanups: Cleanup[]): Promise<void> {
  * @returns file contents by path
  */
 export function lodashManifests(lodash: string): Record<string, string> {
-  const runtime: Record<string, string> = { express: '4.18.2', lodash, react: '18.2.0', 'react-dom': '18.2.0' };
-  const development: Record<string, string> = { jest: '29.7.0', typescript: '5.4.5' };
+  return npmManifests(
+    'bench-app',
+    { express: '4.18.2', lodash, react: '18.2.0', 'react-dom': '18.2.0' },
+    { jest: '29.7.0', typescript: '5.4.5' },
+  );
+}
+
+/**
+ * A package.json of package `name` that needs each of `runtime` and `development` (name → version) at `^<version>`,
+ * and the package-lock.json (lockfileVersion 3) that locks each at that version.
+ * @returns file contents by path
+ */
+export function npmManifests(name: string, runtime: Record<string, string>, development: Record<string, string>): Record<string, string> {
   const ranges = (versions: Record<string, string>) => Object.fromEntries(Object.entries(versions).map(([n, v]) => [n, `^${v}`]));
-  const top = { name: 'bench-app', version: '1.0.0' };
+  const top = { name, version: '1.0.0' };
   const packageJson = { ...top, private: true, dependencies: ranges(runtime), devDependencies: ranges(development) };
-  const entry = (name: string, version: string, dev: boolean) => [
-    `node_modules/${name}`,
+  const entry = (dep: string, version: string, dev: boolean) => [
+    `node_modules/${dep}`,
     {
       version,
-      resolved: `https://registry.npmjs.org/${name}/-/${name}-${version}.tgz`,
+      resolved: `https://registry.npmjs.org/${dep}/-/${dep}-${version}.tgz`,
       integrity: `sha512-${'A'.repeat(86)}==`,
       ...(dev ? { dev: true } : {}),
     },
@@ -212,9 +224,9 @@ export async function waitForReadModel(
 // ---------------------------------------------------------------------------------------------------------------
 // Queues and processes.
 
-/** The worker's queues under `prefix`: main, parking and retry queues of its three consumers. */
+/** The worker's queues under `prefix`: main, parking and retry queues of its consumers (release-svc's `RELEASE_CONSUMERS`). */
 export function releaseQueues(prefix: string): string[] {
-  return ['read-model', 'notifications', 'scans'].flatMap((q) => {
+  return ['read-model', 'notifications', 'scans', 'update-runs'].flatMap((q) => {
     const base = `${prefix}.${q}`;
     return [base, `${base}.parking`, `${base}.retry.1000ms`, `${base}.retry.5000ms`, `${base}.retry.30000ms`];
   });

@@ -37,6 +37,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseSeed, type SeedInput } from '@switchyard/github-emulator';
+import { emulatorRegistryEnv } from '@switchyard/registry-emulator';
 import { createTestDatabase, freePort, type RunningProcess } from '@switchyard/service-kit/testing';
 import amqplib, { type ChannelModel } from 'amqplib';
 import pg from 'pg';
@@ -267,6 +268,9 @@ const starterFor = (cleanups: Cleanup[]) =>
     },
   });
 
+/** The worker's registries: an emulator that knows no package (each job targets the notified version, unverified). */
+let registryEnv: Record<string, string> = {};
+
 async function runRound(
   workers: number,
   connection: ChannelModel,
@@ -292,6 +296,7 @@ async function runRound(
       // This stack plays config-svc's state events, not its checkpoints: plan each notification on arrival.
       CONFIG_CHECKPOINT_TIMEOUT_MS: '0',
       CODE_HOST_API_URL: emulator.url,
+      ...registryEnv,
     };
     // the API migrates the database before the workers open it
     const { process: api, url: apiUrl } = await startReleaseApi(run, common);
@@ -460,6 +465,18 @@ try {
     `${emulatorUrl}/readyz`,
     120_000,
   );
+
+  const registrySeedPath = join(workDir, 'registry-seed.json');
+  writeFileSync(registrySeedPath, JSON.stringify({ packages: [], credentials: [] }));
+  const registryPort = await freePort();
+  const registryUrl = `http://127.0.0.1:${registryPort}`;
+  await starterFor(globalCleanups)(
+    'registry-emulator',
+    SCRIPTS.registry,
+    { PORT: String(registryPort), REGISTRY_SEED: registrySeedPath, LOG_LEVEL: 'error' },
+    `${registryUrl}/readyz`,
+  );
+  registryEnv = emulatorRegistryEnv(registryUrl);
 
   // Warm-up of the emulator (JIT), which every round shares: the files of 500 repos, 16 at a time.
   let next = 0;

@@ -572,7 +572,7 @@ describe('dependency update API through the gateway, every service its own proce
       bad('id with an encoded slash', 'GET /update_configs/1%2F2', 400, undefined, { source: 'id' }),
       bad('id badly percent-encoded', 'GET /update_configs/%E0%A4%A', 400),
       bad('id of no config', 'GET /update_configs/99999', 404),
-      bad('a sub-resource that does not exist', 'POST /update_configs/:id/trigger_update_job', 404),
+      bad('a sub-resource that does not exist', 'POST /update_configs/:id/rebase_all', 404),
       // query parameters
       bad('page 0', `GET ${reposOf('&page=0')}`, 400, undefined, { source: 'page' }),
       bad('page negative', `GET ${reposOf('&page=-1')}`, 400, undefined, { source: 'page' }),

@@ -10,6 +10,7 @@ import {
   ReleaseNotificationResource,
 } from '@switchyard/contracts';
 import { DEMO_SEED_PATH } from '@switchyard/github-emulator';
+import { emulatorRegistryEnv } from '@switchyard/registry-emulator';
 import {
   createTestDatabase,
   deleteConsumerQueues,
@@ -34,6 +35,7 @@ import { expectEnvelope, JSON_UTF8, type SendOptions } from './support/wire.ts';
  */
 
 const emulatorMain = new URL('../packages/github-emulator/src/main.ts', import.meta.url).pathname;
+const registryMain = new URL('../packages/registry-emulator/src/main.ts', import.meta.url).pathname;
 const configMain = new URL('../services/config-svc/src/main.ts', import.meta.url).pathname;
 const releaseMain = new URL('../services/release-svc/src/main.ts', import.meta.url).pathname;
 const workerMain = new URL('../services/release-svc/src/worker-main.ts', import.meta.url).pathname;
@@ -78,7 +80,7 @@ describe('release notifications through the gateway, every service its own proce
     processes.defer(() =>
       deleteConsumerQueues(
         inject('amqpUrl'),
-        ['read-model', 'notifications', 'scans', 'release-notifications'].map((consumer) => `${queuePrefix}.${consumer}`),
+        ['read-model', 'notifications', 'scans', 'update-runs', 'release-notifications'].map((consumer) => `${queuePrefix}.${consumer}`),
       ),
     );
     const tap = await tapEvents(inject('amqpUrl'), exchange, {
@@ -89,6 +91,8 @@ describe('release notifications through the gateway, every service its own proce
     events = tap.deliveries;
 
     emulator = await processes.service(emulatorMain, { CODE_HOST_SEED: DEMO_SEED_PATH });
+    // The registry emulator with its demo seed: the worker asks it, never a public registry.
+    const registry = await processes.service(registryMain, {});
     const backend = {
       DATABASE_URL: testDb.url,
       AMQP_URL: inject('amqpUrl'),
@@ -105,7 +109,7 @@ describe('release notifications through the gateway, every service its own proce
       // PORT is the API's: the worker serves only its health on WORKER_PORT.
       processes.service(
         workerMain,
-        { ...backend, PORT: String(releasePort), QUEUE_PREFIX: queuePrefix, CODE_HOST_TOKEN: BOT },
+        { ...backend, PORT: String(releasePort), QUEUE_PREFIX: queuePrefix, CODE_HOST_TOKEN: BOT, ...emulatorRegistryEnv(registry.url) },
         { portVariable: 'WORKER_PORT' },
       ),
     ]);
@@ -183,7 +187,15 @@ describe('release notifications through the gateway, every service its own proce
           release: releaseOf('lodash', '4.17.21', 'npm_and_yarn'),
           config: storefront.id,
           repo: '3101',
-          job: { ...common, 'version-in-use': '4.17.15', 'update-kind': 'patch', automerge: false },
+          // The code host's advisories (the emulator's seed: GHSA-35jh-r3h4-6jhm and others) say 4.17.15 is vulnerable.
+          job: {
+            ...common,
+            'version-in-use': '4.17.15',
+            'update-kind': 'patch',
+            automerge: false,
+            unverified: false,
+            'security-fix': true,
+          },
           counts: { 'configs-total': 2, 'repos-scanned': 2, 'jobs-recorded': 1, 'repos-skipped': 0, 'repos-failed': 1 },
           outcomes: [{ 'repo-id': '3104', 'update-config-id': cli.id, outcome: 'failed', reason: 'no package.json in / on branch main' }],
         },
@@ -191,8 +203,9 @@ describe('release notifications through the gateway, every service its own proce
           release: releaseOf('stripe', '5.23.0', 'bundler'),
           config: billing.id,
           repo: '3102',
-          // automerge-rule-runtime-deps semver:minor, as config-svc stored it, decides this one.
-          job: { ...common, 'version-in-use': '5.22.0', 'update-kind': 'minor', automerge: true },
+          // automerge-rule-runtime-deps semver:minor, as config-svc stored it, decides this one. The registry does not list
+          // 5.23.0: the job targets it all the same, unverified.
+          job: { ...common, 'version-in-use': '5.22.0', 'update-kind': 'minor', automerge: true, unverified: true },
           counts: { 'configs-total': 1, 'repos-scanned': 1, 'jobs-recorded': 1, 'repos-skipped': 0, 'repos-failed': 0 },
           outcomes: [],
         },
@@ -200,8 +213,10 @@ describe('release notifications through the gateway, every service its own proce
           release: releaseOf('requests', '2.31.0', 'pip'),
           config: pipeline.id,
           repo: '3103',
+          // The run asks the registry: 2.32.3 is out, newer than the notified 2.31.0, so the job targets it.
+          target: '2.32.3',
           // globex/analytics (analytics.id) is scanned too and does not use requests.
-          job: { ...common, 'version-in-use': '2.23.0', 'update-kind': 'minor', automerge: false },
+          job: { ...common, 'version-in-use': '2.23.0', 'update-kind': 'minor', automerge: false, unverified: false, 'security-fix': true },
           counts: { 'configs-total': 2, 'repos-scanned': 2, 'jobs-recorded': 1, 'repos-skipped': 0, 'repos-failed': 0 },
           outcomes: [],
         },
@@ -221,7 +236,7 @@ describe('release notifications through the gateway, every service its own proce
         expect(others).toEqual([]);
         expect(job?.attributes).toMatchObject({
           'dependency-name': c.release.name,
-          'target-version': c.release.version,
+          'target-version': c.target ?? c.release.version,
           'package-manager': c.release['package-manager'],
           ...c.job,
         });
@@ -229,6 +244,7 @@ describe('release notifications through the gateway, every service its own proce
           repo: { data: { id: c.repo, type: 'repos' } },
           'update-config': { data: { id: c.config, type: 'update-configs' } },
           'release-notification': { data: { id, type: 'release-notifications' } },
+          'update-run': { data: { id: expect.any(String), type: 'update-runs' } },
         });
         byId.set(job?.id as string, c.release.name);
       }
@@ -242,11 +258,12 @@ describe('release notifications through the gateway, every service its own proce
       expect(await jobs('dependency-name=lodash&repo-id=3102')).toEqual([]);
     });
 
-    it('records one job for one release, however the senders spell its version (v2.32.0, 2.32.0 and 2.32 are one PEP 440 version)', async () => {
-      // A tag-driven sender notifies "v2.32.0", setup.py --version "2.32.0", someone by hand "2.32": the same release of requests.
-      // The scan compares them by PEP 440 (each is newer than 2.23.0), but a job is unique by the version string as sent.
-      for (const version of ['v2.32.0', '2.32.0', '2.32']) await finished(await notify(releaseOf('requests', version, 'pip')));
-      const recorded = (await jobs('repo-id=3103&dependency-name=requests')).filter((j) => j.attributes['target-version'] !== '2.31.0');
+    it('records one job for one release, however the senders spell its version (v2.33.0, 2.33.0 and 2.33 are one PEP 440 version)', async () => {
+      // A tag-driven sender notifies "v2.33.0", setup.py --version "2.33.0", someone by hand "2.33": the same release of requests,
+      // one the registry does not list yet (so the jobs target the notified version, unverified). The scan compares them by
+      // PEP 440 (each is newer than 2.23.0), and a job is unique by that comparison, not by the string as sent.
+      for (const version of ['v2.33.0', '2.33.0', '2.33']) await finished(await notify(releaseOf('requests', version, 'pip')));
+      const recorded = (await jobs('repo-id=3103&dependency-name=requests')).filter((j) => j.attributes['target-version'] !== '2.32.3');
       expect(
         recorded.map((j) => j.attributes['target-version']),
         'one pull-request job per update config, dependency and version',
@@ -721,7 +738,9 @@ describe('release notifications through the gateway, every service its own proce
         const a = job.attributes;
         expect(PullRequestJobCreated.parse(envelope.data)).toEqual({
           id: Number(job.id),
-          notificationId: job.relationships['release-notification'].data.id,
+          notificationId: job.relationships['release-notification'].data?.id ?? null,
+          updateRunId: job.relationships['update-run'].data?.id ?? null,
+          unverified: a.unverified,
           updateConfigId: Number(job.relationships['update-config'].data.id),
           repoId: Number(job.relationships.repo.data.id),
           accountId: job.relationships.repo.data.id === '3303' ? INITECH : ACME,

@@ -12,6 +12,9 @@ import { digestGet, digestPost, latin1Form } from './support/digest-form.ts';
  */
 const LAUNCHER_READY_MS = 150_000;
 
+/** How long the launcher may take to stop after SIGINT before the test kills it: its own shutdown deadline (30 s) and a margin. */
+const LAUNCHER_STOP_MS = 40_000;
+
 const standaloneMain = new URL('../apps/standalone/src/main.ts', import.meta.url).pathname;
 
 /** A non-loopback IPv4 address of this machine, where a server bound to every interface answers and one on loopback does not. */
@@ -33,7 +36,36 @@ async function answersAt(address: string, port: string): Promise<boolean> {
 const DEMO_PEER_USER = { user: 'emissary', password: 'emissary-demo' };
 
 /** The launcher's port variables (the gateway's first). */
-const PORT_VARIABLES = ['GATEWAY_PORT', 'CATALOG_PORT', 'CONFIG_PORT', 'CODE_HOST_PORT', 'RELEASE_PORT', 'PEER_PORT'] as const;
+const PORT_VARIABLES = [
+  'GATEWAY_PORT',
+  'CATALOG_PORT',
+  'CONFIG_PORT',
+  'CODE_HOST_PORT',
+  'RELEASE_PORT',
+  'PEER_PORT',
+  'REGISTRY_PORT',
+] as const;
+
+/**
+ * A time zone where it is a weekday now and stays one for the next `minutes` (so a `daily` slot a minute or two ahead
+ * falls on a weekday there), with the local time `minutes` from now as `HH:MM`; undefined in the hours of a weekend
+ * when no time zone has a weekday.
+ */
+function weekdayZone(minutes: number): { timeZone: string; time: string } | undefined {
+  const at = new Date(Date.now() + minutes * 60_000);
+  for (const timeZone of ['UTC', ...Intl.supportedValuesOf('timeZone')]) {
+    const parts = (date: Date) =>
+      Object.fromEntries(
+        new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+          .formatToParts(date)
+          .map((p) => [p.type, p.value]),
+      );
+    const [now, then] = [parts(new Date()), parts(at)];
+    if (['Sat', 'Sun'].includes(now.weekday ?? '') || now.weekday !== then.weekday) continue;
+    return { timeZone, time: `${then.hour}:${then.minute}` };
+  }
+  return undefined;
+}
 
 describe('standalone launcher on embedded PGlite', () => {
   const processes = new ProcessStack();
@@ -52,9 +84,21 @@ describe('standalone launcher on embedded PGlite', () => {
       CODE_HOST_PORT: String(codeHostPort),
       RELEASE_PORT: String(await freePort()),
       PEER_PORT: String(await freePort()),
+      REGISTRY_PORT: String(await freePort()),
     };
-    // HOST empty counts as unset, whatever the environment running the tests says.
-    return { ...ports, DATA_DIR: dataDir, DATABASE_URL: '', AMQP_URL: '', CODE_HOST_API_URL: '', HOST: '' };
+    // HOST empty counts as unset, whatever the environment running the tests says. The scheduler and the registry watch
+    // look every second, so a slot or a new version shows within the tests' patience.
+    return {
+      ...ports,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      AMQP_URL: '',
+      CODE_HOST_API_URL: '',
+      REGISTRY_URLS: '',
+      HOST: '',
+      SCHEDULER_INTERVAL_MS: '1000',
+      REGISTRY_WATCH_INTERVAL_MS: '1000',
+    };
   };
 
   beforeAll(async () => {
@@ -69,6 +113,10 @@ describe('standalone launcher on embedded PGlite', () => {
     expect(switchyard.output()).toContain('embedded PGlite');
     expect(switchyard.output()).toContain(`curl ${url}/accounts -H 'Authorization: Personal demo-token-alice'`);
     for (const path of ['/repos?', '/update_configs ', '/update_configs/1 ']) expect(switchyard.output()).toContain(`${url}${path}`);
+    // The notification's job becomes a pull request on the emulator: the banner shows where to see it.
+    expect(switchyard.output()).toMatch(
+      /curl http:\/\/127\.0\.0\.1:\d+\/repos\/acme\/web-storefront\/pulls -H 'Authorization: token demo-token-alice'/,
+    );
   });
 
   it('serves the dependency update API from the emulator demo data on PGlite', async () => {
@@ -118,6 +166,136 @@ describe('standalone launcher on embedded PGlite', () => {
     const jobs = await request(url, 'GET', '/pull_request_jobs?dependency-name=stripe', { headers: auth });
     expect(jobs.body.data).toHaveLength(1);
     expect(jobs.body.data[0].attributes).toMatchObject({ 'version-in-use': '5.22.0', 'target-version': '5.23.0', 'update-kind': 'minor' });
+  });
+
+  describe('update runs through the gateway, against the registry emulator', () => {
+    const auth = { authorization: 'Personal demo-token-alice' };
+    const registry = () => `http://127.0.0.1:${ports.REGISTRY_PORT}`;
+    const publish = async (packageManager: string, name: string, version: string) => {
+      const res = await fetch(`${registry()}/admin/publish`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ packageManager, name, version }),
+      });
+      expect(res.status).toBe(201);
+    };
+    const createConfig = async (body: Record<string, unknown>) => {
+      const created = await request(url, 'POST', '/update_configs', {
+        headers: auth,
+        body: { 'account-type': 'org', directory: '/', 'update-schedule': 'daily', ...body },
+      });
+      expect(created.status, created.text).toBe(201);
+      return created.body.data as { id: string; attributes: Record<string, unknown> };
+    };
+    type Run = { id: string; attributes: { trigger: string; status: string; dependencies: Array<Record<string, unknown>> } };
+    const runsOf = async (configId: string): Promise<Run[]> =>
+      (await request(url, 'GET', `/update_runs?update-config-id=${configId}`, { headers: auth })).body.data ?? [];
+    const finishedRun = (configId: string, match: (run: Run) => boolean, timeoutMs = 30_000) =>
+      waitFor(
+        async () => (await runsOf(configId)).find((run) => match(run) && ['done', 'failed'].includes(run.attributes.status)),
+        timeoutMs,
+      );
+    const dependency = (run: Run, name: string) => run.attributes.dependencies.find((d) => d.name === name);
+    /** "Bump now", once the config has reached release-svc (its events travel through config-svc's outbox first). */
+    const bumpNow = (configId: string) =>
+      waitFor(async () => {
+        const res = await request(url, 'POST', `/update_configs/${configId}/trigger_update_job`, { headers: auth });
+        if (res.status === 404) return undefined;
+        expect(res.status, res.text).toBe(202);
+        return res.body.data as Run;
+      }, 30_000);
+
+    it('"bump now" records the job to a version just published, at once', async () => {
+      const config = await createConfig({ 'repo-id': 3101, 'account-id': '2001', 'package-manager': 'npm_and_yarn' });
+      await publish('npm_and_yarn', 'lodash', '4.17.22');
+      const queued = await bumpNow(config.id);
+      expect(queued.attributes).toMatchObject({ trigger: 'manual', status: 'queued' });
+      const run = await finishedRun(config.id, (r) => r.id === queued.id);
+      expect(run.attributes.status).toBe('done');
+      expect(dependency(run, 'lodash')).toMatchObject({
+        'version-in-use': '4.17.15',
+        'latest-allowed-version': '4.17.22',
+        outcome: 'job-recorded',
+      });
+      const jobs = await request(url, 'GET', '/pull_request_jobs?repo-id=3101&dependency-name=lodash', { headers: auth });
+      expect(jobs.body.data.map((j: { attributes: { 'target-version': string } }) => j.attributes['target-version'])).toContain('4.17.22');
+    });
+
+    it("a daily config's next slot records the job of a version published before it", async () => {
+      // The account's run time a minute or two ahead, in a time zone where today is a weekday (daily runs Monday to Friday).
+      const zone = weekdayZone(2);
+      const schedule = zone ? 'daily' : 'weekly';
+      const config = await createConfig({ 'repo-id': 3103, 'account-id': '2001', 'package-manager': 'pip', 'update-schedule': schedule });
+      const local = zone ?? { timeZone: 'UTC', time: new Date(Date.now() + 120_000).toISOString().slice(11, 16) };
+      const day = new Intl.DateTimeFormat('en-GB', { timeZone: local.timeZone, weekday: 'long' }).format(new Date(Date.now() + 120_000));
+      const patched = await request(url, 'PATCH', '/accounts/2001', {
+        headers: auth,
+        body: { 'update-run-time': local.time, 'time-zone': local.timeZone, 'weekly-update-run-day': day.toLowerCase() },
+      });
+      expect(patched.status, patched.text).toBe(200);
+      await publish('pip', 'requests', '2.33.0');
+      const shown = await waitFor(async () => {
+        const res = await request(url, 'GET', `/update_configs/${config.id}`, { headers: auth });
+        return res.body.data.attributes['next-run-at'] as string | null;
+      }, 10_000);
+      expect(Date.parse(shown ?? '') - Date.now()).toBeLessThanOrEqual(180_000);
+      const run = await finishedRun(config.id, (r) => r.attributes.trigger === 'schedule', 200_000);
+      expect(dependency(run, 'requests')).toMatchObject({
+        'version-in-use': '2.23.0',
+        'latest-allowed-version': '2.33.0',
+        outcome: 'job-recorded',
+      });
+    }, 240_000);
+
+    it('a live config records a new version within the registry watch interval', async () => {
+      const config = await createConfig({ 'repo-id': 3201, 'account-id': '2002', 'package-manager': 'pip', 'update-schedule': 'live' });
+      // Its initial run lists what the watch then polls; the watch sees flask's current version once before the new one.
+      await finishedRun(config.id, (r) => r.attributes.trigger === 'live');
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      await publish('pip', 'Flask', '3.0.4');
+      const run = await finishedRun(
+        config.id,
+        (r) => r.attributes.trigger === 'live' && dependency(r, 'flask')?.['latest-allowed-version'] === '3.0.4',
+      );
+      expect(dependency(run, 'flask')).toMatchObject({ 'version-in-use': '1.1.2', outcome: 'job-recorded' });
+    });
+
+    it('a private package fails with a clear error without registry credentials, and is found with them', async () => {
+      const config = await createConfig({
+        'repo-id': 3101,
+        'account-id': '2001',
+        'package-manager': 'npm_and_yarn',
+        'target-branch': 'develop',
+      });
+      const first = await bumpNow(config.id);
+      const refused = await finishedRun(config.id, (r) => r.id === first.id);
+      expect(dependency(refused, '@acme/widgets')).toMatchObject({ outcome: 'error', 'error-kind': 'package_not_found' });
+      expect(dependency(refused, '@acme/widgets')?.reason).toContain('no registry credentials');
+
+      const credential = await request(url, 'POST', '/registry_credentials', {
+        headers: auth,
+        body: {
+          'account-id': '2001',
+          'package-manager': 'npm_and_yarn',
+          'base-url': `${registry()}/private/npm/`,
+          'auth-type': 'token',
+          token: 'demo-registry-token',
+        },
+      });
+      expect(credential.status, credential.text).toBe(201);
+      expect(JSON.stringify(credential.body)).not.toContain('demo-registry-token');
+      const answered = await waitFor(async () => {
+        const second = await bumpNow(config.id);
+        const run = await finishedRun(config.id, (r) => r.id === second.id);
+        return dependency(run, '@acme/widgets')?.outcome === 'error' ? undefined : run;
+      }, 30_000);
+      expect(dependency(answered, '@acme/widgets')).toMatchObject({
+        'version-in-use': '1.0.0',
+        'latest-allowed-version': '1.1.0',
+        outcome: 'job-recorded',
+      });
+      expect(dependency(answered, '@acme/widgets')?.registry).toContain('/private/npm/');
+    });
   });
 
   it.skipIf(!lanAddress)(
@@ -178,12 +356,13 @@ describe('standalone launcher on embedded PGlite', () => {
     async () => {
       const created = await request(url, 'POST', '/books', { body: { Name: 'Kept', Author: 'Restart', Price: 1, Year: 2000 } });
       expect(created.status).toBe(201);
-      expect(await switchyard.stop('SIGINT')).toBe(0);
+      // Closing every service and its embedded database can take several seconds beside the rest of the suite.
+      expect(await switchyard.stop('SIGINT', LAUNCHER_STOP_MS), switchyard.output()).toBe(0);
       expect(switchyard.output()).toContain('switchyard stopped');
       switchyard = await processes.start(standaloneMain, await env(), `${url}/readyz`, LAUNCHER_READY_MS);
       expect((await request(url, 'GET', `/books/${created.body.Id}`)).body).toEqual(created.body);
     },
-    LAUNCHER_READY_MS + 20_000,
+    LAUNCHER_READY_MS + LAUNCHER_STOP_MS + 10_000,
   );
 
   it('keeps a work bundle not taken yet across the restart', async () => {

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_SEED_PATH } from '@switchyard/github-emulator';
+import { emulatorRegistryEnv } from '@switchyard/registry-emulator';
 import {
   createTestDatabase,
   deleteConsumerQueues,
@@ -15,6 +16,7 @@ import amqplib from 'amqplib';
 
 const main = (path: string) => new URL(`../../${path}`, import.meta.url).pathname;
 const emulatorMain = main('packages/github-emulator/src/main.ts');
+const registryMain = main('packages/registry-emulator/src/main.ts');
 const catalogMain = main('services/catalog-svc/src/main.ts');
 const configMain = main('services/config-svc/src/main.ts');
 const releaseMain = main('services/release-svc/src/main.ts');
@@ -79,7 +81,7 @@ export async function startFuzzStack(processes: ProcessStack, options: FuzzStack
   processes.defer(async () => {
     await deleteConsumerQueues(
       options.amqpUrl,
-      ['read-model', 'notifications', 'scans', 'release-notifications'].map((consumer) => `${queuePrefix}.${consumer}`),
+      ['read-model', 'notifications', 'scans', 'update-runs', 'release-notifications'].map((consumer) => `${queuePrefix}.${consumer}`),
     );
     const channel = await amqp.createChannel();
     await channel.deleteQueue(placeQueue).catch(() => undefined);
@@ -99,6 +101,8 @@ export async function startFuzzStack(processes: ProcessStack, options: FuzzStack
   writeFileSync(seedPath, JSON.stringify({ ...seed, rateLimit: { limit: 10_000_000, windowSeconds: 3_600 } }));
 
   const emulator = await processes.service(emulatorMain, { CODE_HOST_SEED: seedPath, LOG_LEVEL: 'error' });
+  // The registry emulator with its demo seed: the worker asks it, never a public registry.
+  const registry = await processes.service(registryMain, { LOG_LEVEL: 'error' });
   const backend = {
     DATABASE_URL: dependencyDb?.url ?? '',
     AMQP_URL: options.amqpUrl,
@@ -118,7 +122,13 @@ export async function startFuzzStack(processes: ProcessStack, options: FuzzStack
     processes.service(releaseMain, backend, { port: releasePort }),
     processes.service(
       workerMain,
-      { ...backend, PORT: String(releasePort), QUEUE_PREFIX: queuePrefix, CODE_HOST_TOKEN: DEMO_TOKENS.bot },
+      {
+        ...backend,
+        PORT: String(releasePort),
+        QUEUE_PREFIX: queuePrefix,
+        CODE_HOST_TOKEN: DEMO_TOKENS.bot,
+        ...emulatorRegistryEnv(registry.url),
+      },
       { portVariable: 'WORKER_PORT' },
     ),
     processes.service(

@@ -3,6 +3,8 @@ import {
   ReleaseNotificationResource,
   UpdateConfigDocument,
   type UpdateConfigResource,
+  UpdateRunDocument,
+  type UpdateRunResource,
 } from '@switchyard/contracts';
 import { waitFor } from '@switchyard/service-kit/testing';
 import { expect } from 'vitest';
@@ -34,6 +36,13 @@ export interface ReleaseApi {
   notifyAndFinish(body: unknown, token?: string): Promise<{ id: string; done: Notification }>;
   /** `GET /pull_request_jobs?<query>`: the one page's jobs, parsed (fails the test unless 200 JSON with no next page). */
   jobs(query: string, token?: string): Promise<PullRequestJobResource[]>;
+  /**
+   * "Bump now" (`POST /update_configs/:id/trigger_update_job`), asked again while release-svc does not know the config
+   * yet (404: config-svc's events are on their way), for up to 30 s; fails the test unless 202. Returns the queued run.
+   */
+  bumpNow(configId: string, token?: string): Promise<UpdateRunResource>;
+  /** Polls `GET /update_runs/:id` until the run is `done` or `failed` (for up to `timeoutMs`, default 60 s). */
+  finishedRun(runId: string, timeoutMs?: number, token?: string): Promise<UpdateRunResource>;
 }
 
 /**
@@ -76,6 +85,24 @@ export function releaseApi(baseUrl: () => string, defaultToken: string, timeouts
       const id = await notify(body, token);
       return { id, done: await finished(id, token) };
     },
+    bumpNow: (configId, token = defaultToken) =>
+      waitFor(async () => {
+        const res = await send('POST', `/update_configs/${configId}/trigger_update_job`, { token });
+        if (res.status === 404) return undefined;
+        expect(res.status, res.text).toBe(202);
+        return UpdateRunDocument.parse(res.body).data;
+      }, 30_000),
+    finishedRun: (runId, timeoutMs = 60_000, token = defaultToken) =>
+      waitFor(
+        async () => {
+          const res = await send('GET', `/update_runs/${runId}`, { token });
+          expect(res.status, res.text).toBe(200);
+          const run = UpdateRunDocument.parse(res.body).data;
+          return ['done', 'failed'].includes(run.attributes.status) ? run : undefined;
+        },
+        timeoutMs,
+        250,
+      ),
     async jobs(query, token = defaultToken) {
       const res = await send('GET', `/pull_request_jobs${query ? `?${query}` : ''}`, { token });
       expect(res.status, res.text).toBe(200);

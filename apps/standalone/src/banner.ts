@@ -9,6 +9,10 @@ export interface BannerFacts {
   codeHost: string;
   /** Whether the bundled emulator's demo users and repos are there (their tokens are printed). */
   demoData: boolean;
+  /** The code host's API base URL (the emulator's, with demo data: its pull requests are shown). */
+  codeHostUrl?: string | undefined;
+  /** The package-registry emulator's URL, when the launcher started it (update runs ask it). */
+  registryUrl?: string | undefined;
   /** Base URL of peer-svc (its directory place is `<peerUrl>/DirectoryPlace`). */
   peerUrl: string;
   /** Where peer-svc keeps enqueued work bundles: RabbitMQ (AMQP_URL) or its database. */
@@ -27,6 +31,8 @@ export function banner({
   bus,
   codeHost,
   demoData,
+  codeHostUrl,
+  registryUrl,
   peerUrl,
   workQueue,
 }: BannerFacts): string {
@@ -50,6 +56,7 @@ switchyard is running
   database   ${storage}
   events     ${bus}
   code host  ${codeHost}
+  registries ${registryUrl ? `package-registry emulator with demo packages at ${registryUrl}` : 'REGISTRY_URLS (or the public registries)'}
   API docs   ${g}/docs
 ${demo}
 Book catalogue:
@@ -73,11 +80,27 @@ Dependency update service:
   curl -i -X DELETE ${g}/update_configs/1 ${auth}
 
 Private release notifications (after creating an npm_and_yarn config for acme/web-storefront, repo 3101):
-  curl -i -X POST ${g}/release_notifications/private ${auth} -H 'content-type: application/json' \
+  curl -i -X POST ${g}/release_notifications/private ${auth} -H 'content-type: application/json' \\
        -H 'Prefer: return=representation' -d '{"name":"lodash","version":"4.17.21","package-manager":"npm_and_yarn"}'
   curl ${g}/release_notifications/<id from the answer> ${auth}
   curl '${g}/pull_request_jobs?dependency-name=lodash' ${auth}
-
+${
+  demoData && codeHostUrl
+    ? `  curl ${codeHostUrl}/repos/acme/web-storefront/pulls -H 'Authorization: token demo-token-alice'   (the job's pull request)
+`
+    : ''
+}${
+  registryUrl
+    ? `
+Update runs (config 1 above; a new lodash on the registry emulator, then "bump now", then the run and its jobs):
+  curl -i -X POST ${registryUrl}/admin/publish -H 'content-type: application/json' \\
+       -d '{"packageManager":"npm_and_yarn","name":"lodash","version":"4.17.22"}'
+  curl -i -X POST ${g}/update_configs/1/trigger_update_job ${auth}
+  curl ${g}/update_runs/<id from the answer> ${auth}
+  curl '${g}/update_runs?update-config-id=1' ${auth}
+`
+    : ''
+}
 Peer directory (Digest user emissary / emissary-demo; client place demo-pickup, its queue ${queueStore}):
   curl -X POST ${g}/emissary/Heartbeat.action -H 'X-Requested-By: curl' \\
        --data-urlencode 'hbf=EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.${peerUrl}/DirectoryPlace' \\

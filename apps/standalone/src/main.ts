@@ -1,24 +1,29 @@
+import { randomBytes } from 'node:crypto';
 import { loadCatalogConfig } from '@switchyard/catalog-svc/config';
 import { startCatalogService } from '@switchyard/catalog-svc/start';
 import { loadConfigServiceConfig } from '@switchyard/config-svc/config';
 import { startConfigService } from '@switchyard/config-svc/start';
 import { loadGatewayConfig } from '@switchyard/gateway/config';
 import { startGateway } from '@switchyard/gateway/start';
-import { loadDemoSeed, startGitHubEmulator } from '@switchyard/github-emulator';
+import { loadDemoSeed, startGitHubEmulator, type WebhookOptions } from '@switchyard/github-emulator';
 import { createInProcessBus, type MessageBus } from '@switchyard/messaging';
 import { loadPeerConfig } from '@switchyard/peer-svc/config';
 import { startPeerService } from '@switchyard/peer-svc/start';
+import { emulatorRegistryEnv, loadDemoSeed as loadRegistrySeed, startRegistryEmulator } from '@switchyard/registry-emulator';
 import { loadReleaseConfig } from '@switchyard/release-svc/config';
 import { startReleaseApi } from '@switchyard/release-svc/start';
 import { startReleaseWorker } from '@switchyard/release-svc/worker';
 import { createLogger, runService, startService } from '@switchyard/service-kit';
 import { banner } from './banner.ts';
+import { demoSecretsKey } from './demo-secrets-key.ts';
 
 /**
  * `pnpm start`: the whole stack in one process, each service on its own port behind the gateway.
  * With nothing configured it uses embedded PGlite under `DATA_DIR` (default `.data/`), an in-process
- * message bus, and the GitHub emulator with its demo data on :8090 (release-svc's worker reads manifests
- * with the demo bot's token). `DATABASE_URL`, `AMQP_URL` and `CODE_HOST_API_URL` (with `CODE_HOST_TOKEN` for
+ * message bus, the GitHub emulator with its demo data on :8090 (release-svc's worker reads manifests
+ * with the demo bot's token) and the package-registry emulator with its demo packages on :8091 (`REGISTRY_PORT`;
+ * `REGISTRY_URLS` points update runs at real registries instead). Without `SECRETS_KEY`, registry credentials are
+ * sealed with a key the launcher keeps in `DATA_DIR/secrets.key` (made on first start). `DATABASE_URL`, `AMQP_URL` and `CODE_HOST_API_URL` (with `CODE_HOST_TOKEN` for
  * the worker) switch to the real ones. `GATEWAY_PORT` (8080), `CONFIG_PORT` (8081), `RELEASE_PORT` (8082),
  * `CATALOG_PORT` (8083), `PEER_PORT` (8084) and `CODE_HOST_PORT` (8090) move the ports; `LOG_LEVEL` defaults to
  * `warn` here. peer-svc runs with a demo Digest user `emissary`/`emissary-demo`, itself on its allow-list, and a client
@@ -32,109 +37,146 @@ const env: Record<string, string | undefined> = { LOG_LEVEL: 'warn', ...process.
 const loopback = '127.0.0.1';
 // An empty HOST counts as unset, as it does for every service's configuration.
 const gatewayHost = env.HOST || loopback;
+/**
+ * How long a signal gives the launcher to close every service (and their embedded database) before it exits with
+ * status 1: longer than one service's deadline, since it closes them all, one after another.
+ */
+const LAUNCHER_SHUTDOWN_DEADLINE_MS = 30_000;
 
-await runService('switchyard', async () => {
-  // Each part is registered as it starts: a failure closes those started so far, and close() stops them last first.
-  const switchyard = await startService(async (scope) => {
-    const level = env.LOG_LEVEL ?? 'warn';
-    let codeHostUrl = env.CODE_HOST_API_URL;
-    if (!codeHostUrl) {
-      const emulator = await startGitHubEmulator({
-        seed: loadDemoSeed(),
-        logger: createLogger('code-host-emulator', env.CODE_HOST_LOG_LEVEL ?? 'error'),
-        port: Number(env.CODE_HOST_PORT ?? 8090),
-        host: loopback,
+await runService(
+  'switchyard',
+  async () => {
+    // Each part is registered as it starts: a failure closes those started so far, and close() stops them last first.
+    const switchyard = await startService(async (scope) => {
+      const level = env.LOG_LEVEL ?? 'warn';
+      let codeHostUrl = env.CODE_HOST_API_URL;
+      // The emulator's webhooks go to the gateway's POST /webhooks/github, signed with the release API's WEBHOOK_SECRET
+      // (a fresh one per start unless given); `url` is set once the gateway listens (the sender reads it per delivery).
+      const webhookSecret = env.WEBHOOK_SECRET || randomBytes(24).toString('hex');
+      const webhooks: WebhookOptions = { secret: webhookSecret };
+      if (!codeHostUrl) {
+        const emulator = await startGitHubEmulator({
+          seed: loadDemoSeed(),
+          logger: createLogger('code-host-emulator', env.CODE_HOST_LOG_LEVEL ?? 'error'),
+          port: Number(env.CODE_HOST_PORT ?? 8090),
+          host: loopback,
+          webhooks,
+        });
+        scope.use(emulator);
+        codeHostUrl = emulator.url;
+      }
+      let registryEnv: Record<string, string> = {};
+      let registryUrl: string | undefined;
+      if (!env.REGISTRY_URLS) {
+        const registries = await startRegistryEmulator({
+          seed: loadRegistrySeed(),
+          logger: createLogger('registry-emulator', env.REGISTRY_LOG_LEVEL ?? 'error'),
+          port: Number(env.REGISTRY_PORT ?? 8091),
+          host: loopback,
+        });
+        scope.use(registries);
+        registryUrl = registries.url;
+        registryEnv = emulatorRegistryEnv(registries.url);
+      }
+      const secretsKey = env.SECRETS_KEY || demoSecretsKey(env.DATA_DIR || '.data');
+      const bus: MessageBus | undefined = env.AMQP_URL
+        ? undefined
+        : scope.adopt(createInProcessBus({ logger: createLogger('bus', level) }), (inProcess) => inProcess.close());
+
+      const catalogConfig = loadCatalogConfig({ ...env, HOST: loopback, PORT: env.CATALOG_PORT ?? '8083' });
+      const catalog = scope.use(await startCatalogService(catalogConfig, createLogger('catalog-svc', catalogConfig.LOG_LEVEL)));
+
+      const configConfig = loadConfigServiceConfig({
+        ...env,
+        SECRETS_KEY: secretsKey,
+        HOST: loopback,
+        PORT: env.CONFIG_PORT ?? '8081',
+        CODE_HOST_API_URL: codeHostUrl,
+        // The gateway is in front: its X-Forwarded-For names the client whose failed authentications count.
+        TRUST_PROXY: env.TRUST_PROXY ?? '1',
       });
-      scope.use(emulator);
-      codeHostUrl = emulator.url;
-    }
-    const bus: MessageBus | undefined = env.AMQP_URL
-      ? undefined
-      : scope.adopt(createInProcessBus({ logger: createLogger('bus', level) }), (inProcess) => inProcess.close());
+      const config = scope.use(
+        await startConfigService(configConfig, createLogger('config-svc', configConfig.LOG_LEVEL), bus ? { bus } : {}),
+      );
 
-    const catalogConfig = loadCatalogConfig({ ...env, HOST: loopback, PORT: env.CATALOG_PORT ?? '8083' });
-    const catalog = scope.use(await startCatalogService(catalogConfig, createLogger('catalog-svc', catalogConfig.LOG_LEVEL)));
+      const releaseConfig = loadReleaseConfig({
+        ...env,
+        ...registryEnv,
+        SECRETS_KEY: secretsKey,
+        HOST: loopback,
+        PORT: env.RELEASE_PORT ?? '8082',
+        CODE_HOST_API_URL: codeHostUrl,
+        CODE_HOST_TOKEN: env.CODE_HOST_API_URL ? env.CODE_HOST_TOKEN : 'demo-token-bot',
+        TRUST_PROXY: env.TRUST_PROXY ?? '1',
+        WEBHOOK_SECRET: webhookSecret,
+        // The demo shows jobs becoming pull requests on the emulator.
+        PULL_REQUESTS: env.PULL_REQUESTS ?? 'on',
+      });
+      const release = scope.use(
+        await startReleaseApi(releaseConfig, createLogger('release-svc', releaseConfig.LOG_LEVEL), bus ? { bus } : {}),
+      );
+      // The worker shares the API's database (one embedded PGlite per folder): the API closes it, after the worker stopped.
+      scope.use(
+        await startReleaseWorker(releaseConfig, createLogger('release-worker', releaseConfig.LOG_LEVEL), {
+          ...(bus ? { bus } : {}),
+          database: release.database,
+          health: false,
+        }),
+      );
 
-    const configConfig = loadConfigServiceConfig({
-      ...env,
-      HOST: loopback,
-      PORT: env.CONFIG_PORT ?? '8081',
-      CODE_HOST_API_URL: codeHostUrl,
-      // The gateway is in front: its X-Forwarded-For names the client whose failed authentications count.
-      TRUST_PROXY: env.TRUST_PROXY ?? '1',
+      const peerPort = env.PEER_PORT ?? '8084';
+      const peerConfig = loadPeerConfig({
+        PEER_USERS: 'emissary:emissary-demo',
+        PEER_SELF_URL: `http://127.0.0.1:${peerPort}/DirectoryPlace`,
+        CLIENT_PLACES: 'demo-pickup=switchyard.demo-pickup',
+        PEER_ALLOW_LIST: `http://127.0.0.1:${peerPort}/DirectoryPlace`,
+        // MD5 as well as SHA-256, for Digest clients that answer MD5 only (such as the end-to-end suites' client).
+        DIGEST_ALGORITHMS: 'SHA-256,MD5',
+        ...env,
+        HOST: loopback,
+        PORT: peerPort,
+      });
+      const peer = scope.use(await startPeerService(peerConfig, createLogger('peer-svc', peerConfig.LOG_LEVEL)));
+
+      const gatewayConfig = loadGatewayConfig({
+        ...env,
+        HOST: gatewayHost,
+        PORT: env.GATEWAY_PORT ?? '8080',
+        CATALOG_SVC_URL: catalog.url,
+        CONFIG_SVC_URL: config.url,
+        RELEASE_SVC_URL: release.url,
+        PEER_SVC_URL: peer.url,
+      });
+      const gatewayLogger = createLogger('gateway', gatewayConfig.LOG_LEVEL);
+      const gateway = scope.use(await startGateway(gatewayConfig, gatewayLogger));
+      webhooks.url = `${gateway.url}/webhooks/github`;
+
+      process.stdout.write(
+        banner({
+          gatewayUrl: gateway.url,
+          gatewayHost,
+          database: catalog.database.kind,
+          dataDir: catalogConfig.DATA_DIR,
+          bus: bus ? 'in-process' : 'RabbitMQ (AMQP_URL)',
+          codeHost: env.CODE_HOST_API_URL ? `${codeHostUrl} (CODE_HOST_API_URL)` : `GitHub emulator with demo data at ${codeHostUrl}`,
+          demoData: !env.CODE_HOST_API_URL,
+          codeHostUrl,
+          registryUrl,
+          peerUrl: peer.url,
+          workQueue: peerConfig.AMQP_URL ? 'rabbitmq' : 'database',
+        }),
+      );
+      return { logger: gatewayLogger };
     });
-    const config = scope.use(
-      await startConfigService(configConfig, createLogger('config-svc', configConfig.LOG_LEVEL), bus ? { bus } : {}),
-    );
-
-    const releaseConfig = loadReleaseConfig({
-      ...env,
-      HOST: loopback,
-      PORT: env.RELEASE_PORT ?? '8082',
-      CODE_HOST_API_URL: codeHostUrl,
-      CODE_HOST_TOKEN: env.CODE_HOST_API_URL ? env.CODE_HOST_TOKEN : 'demo-token-bot',
-      TRUST_PROXY: env.TRUST_PROXY ?? '1',
-    });
-    const release = scope.use(
-      await startReleaseApi(releaseConfig, createLogger('release-svc', releaseConfig.LOG_LEVEL), bus ? { bus } : {}),
-    );
-    // The worker shares the API's database (one embedded PGlite per folder): the API closes it, after the worker stopped.
-    scope.use(
-      await startReleaseWorker(releaseConfig, createLogger('release-worker', releaseConfig.LOG_LEVEL), {
-        ...(bus ? { bus } : {}),
-        database: release.database,
-        health: false,
-      }),
-    );
-
-    const peerPort = env.PEER_PORT ?? '8084';
-    const peerConfig = loadPeerConfig({
-      PEER_USERS: 'emissary:emissary-demo',
-      PEER_SELF_URL: `http://127.0.0.1:${peerPort}/DirectoryPlace`,
-      CLIENT_PLACES: 'demo-pickup=switchyard.demo-pickup',
-      PEER_ALLOW_LIST: `http://127.0.0.1:${peerPort}/DirectoryPlace`,
-      // MD5 as well as SHA-256, for Digest clients that answer MD5 only (such as the end-to-end suites' client).
-      DIGEST_ALGORITHMS: 'SHA-256,MD5',
-      ...env,
-      HOST: loopback,
-      PORT: peerPort,
-    });
-    const peer = scope.use(await startPeerService(peerConfig, createLogger('peer-svc', peerConfig.LOG_LEVEL)));
-
-    const gatewayConfig = loadGatewayConfig({
-      ...env,
-      HOST: gatewayHost,
-      PORT: env.GATEWAY_PORT ?? '8080',
-      CATALOG_SVC_URL: catalog.url,
-      CONFIG_SVC_URL: config.url,
-      RELEASE_SVC_URL: release.url,
-      PEER_SVC_URL: peer.url,
-    });
-    const gatewayLogger = createLogger('gateway', gatewayConfig.LOG_LEVEL);
-    const gateway = scope.use(await startGateway(gatewayConfig, gatewayLogger));
-
-    process.stdout.write(
-      banner({
-        gatewayUrl: gateway.url,
-        gatewayHost,
-        database: catalog.database.kind,
-        dataDir: catalogConfig.DATA_DIR,
-        bus: bus ? 'in-process' : 'RabbitMQ (AMQP_URL)',
-        codeHost: env.CODE_HOST_API_URL ? `${codeHostUrl} (CODE_HOST_API_URL)` : `GitHub emulator with demo data at ${codeHostUrl}`,
-        demoData: !env.CODE_HOST_API_URL,
-        peerUrl: peer.url,
-        workQueue: peerConfig.AMQP_URL ? 'rabbitmq' : 'database',
-      }),
-    );
-    return { logger: gatewayLogger };
-  });
-  return {
-    logger: switchyard.logger,
-    service: {
-      [Symbol.asyncDispose]: async () => {
-        await switchyard.close();
-        process.stdout.write('switchyard stopped\n');
+    return {
+      logger: switchyard.logger,
+      service: {
+        [Symbol.asyncDispose]: async () => {
+          await switchyard.close();
+          process.stdout.write('switchyard stopped\n');
+        },
       },
-    },
-  };
-});
+    };
+  },
+  LAUNCHER_SHUTDOWN_DEADLINE_MS,
+);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, matchesGlob } from 'node:path';
 import type { IScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
@@ -58,6 +59,16 @@ const services = ofKind<IService & KubernetesObject>('Service');
 const configMaps: Generator[] = kustomization.configMapGenerator ?? [];
 const secrets: Generator[] = kustomization.secretGenerator ?? [];
 
+/**
+ * The `.env.example` files' placeholder for an AES-256 key (`SECRETS_KEY`). The services refuse it, so a key left as it
+ * is stops them at start; the checks that start a configuration put a key in its place, as an operator makes one
+ * (`openssl rand -hex 32`).
+ */
+const KEY_PLACEHOLDER = 'change-me-32-bytes';
+const OPERATOR_KEY = randomBytes(32).toString('hex');
+/** A Secret's example value as an operator fills it in: a key for {@link KEY_PLACEHOLDER}, the others as they are. */
+const filledIn = (value: string) => (value === KEY_PLACEHOLDER ? OPERATOR_KEY : value);
+
 /** Each generated Secret's keys and example values, from the committed `.env.example` of each of its env files. */
 const secretExamples = new Map(
   secrets.map((generator) => {
@@ -94,21 +105,23 @@ const containerPortNumber = (containers: readonly IContainer[], port: number | s
 
 /**
  * The environment a container starts with: its ConfigMaps' entries (`envFrom`), then its own `env`, with each
- * secretKeyRef and configMapKeyRef resolved to the generated object's entry (a Secret's from its `.env.example`).
+ * secretKeyRef and configMapKeyRef resolved to the generated object's entry (a Secret's from its `.env.example`, filled
+ * in as {@link filledIn} says).
  */
 function environmentOf(container: IContainer): Record<string, string> {
   const env: Record<string, string> = {};
   for (const source of container.envFrom ?? []) {
-    const entries = source.configMapRef
-      ? configMapEntries.get(source.configMapRef.name ?? '')
-      : secretExamples.get(source.secretRef?.name ?? '');
-    for (const [key, value] of entries ?? []) env[key] = value;
+    if (source.configMapRef) for (const [key, value] of configMapEntries.get(source.configMapRef.name ?? '') ?? []) env[key] = value;
+    else for (const [key, value] of secretExamples.get(source.secretRef?.name ?? '') ?? []) env[key] = filledIn(value);
   }
   for (const variable of container.env ?? []) {
     const secretRef = variable.valueFrom?.secretKeyRef;
     const configMapRef = variable.valueFrom?.configMapKeyRef;
+    const secret = secretRef ? secretExamples.get(secretRef.name ?? '')?.get(secretRef.key) : undefined;
     const value = secretRef
-      ? secretExamples.get(secretRef.name ?? '')?.get(secretRef.key)
+      ? secret === undefined
+        ? undefined
+        : filledIn(secret)
       : configMapRef
         ? configMapEntries.get(configMapRef.name ?? '')?.get(configMapRef.key)
         : variable.value;
@@ -342,7 +355,9 @@ describe('Deployments', () => {
       for (const container of containersOf(deployment)) {
         const env = environmentOf(container);
         for (const variable of container.env ?? []) {
-          if (['DATABASE_URL', 'AMQP_URL', 'CODE_HOST_TOKEN', 'PEER_USERS', 'PEER_CLIENT_PASSWORD'].includes(variable.name)) {
+          if (
+            ['DATABASE_URL', 'AMQP_URL', 'CODE_HOST_TOKEN', 'SECRETS_KEY', 'PEER_USERS', 'PEER_CLIENT_PASSWORD'].includes(variable.name)
+          ) {
             expect(variable.valueFrom?.secretKeyRef?.name, `${name} ${variable.name} comes from a Secret`).toBe(`${name}-secrets`);
           }
         }
@@ -360,6 +375,32 @@ describe('Deployments', () => {
     const workerConfig = loadReleaseConfig(environmentOf(containersOf(worker)[0] as IContainer));
     expect(workerConfig.CODE_HOST_TOKEN).toBeTruthy();
     expect(workerConfig.AMQP_URL).toBeTruthy();
+  });
+
+  it("give config-svc and the worker the registry credentials' key from their Secrets, refusing the placeholder", () => {
+    for (const name of ['config-svc', 'release-worker'] as const) {
+      const container = containersOf(deployments.find((d) => d.metadata?.name === name) as IDeployment)[0] as IContainer;
+      const variable = (container.env ?? []).find((v) => v.name === 'SECRETS_KEY');
+      expect(variable?.valueFrom?.secretKeyRef, `${name} SECRETS_KEY`).toEqual({ name: `${name}-secrets`, key: 'SECRETS_KEY' });
+      expect(secretExamples.get(`${name}-secrets`)?.get('SECRETS_KEY'), `${name}-secrets documents the key`).toBe(KEY_PLACEHOLDER);
+      const env = environmentOf(container);
+      expect(WORKLOADS[name].load(env).SECRETS_KEY, name).toEqual(Buffer.from(OPERATOR_KEY, 'hex'));
+      expect(() => WORKLOADS[name].load({ ...env, SECRETS_KEY: KEY_PLACEHOLDER }), name).toThrow(/SECRETS_KEY: must be 32 bytes/);
+    }
+  });
+
+  it('point the worker at the public registries unless REGISTRY_URLS names others', () => {
+    const worker = deployments.find((d) => d.metadata?.name === 'release-worker') as IDeployment;
+    const env = environmentOf(containersOf(worker)[0] as IContainer);
+    expect(env.REGISTRY_URLS, 'REGISTRY_URLS is set, empty, in release-worker-config').toBe('');
+    const config = loadReleaseConfig(env);
+    expect(config.REGISTRY_URLS).toEqual({});
+    expect(config.CRATES_API_URL).toBeUndefined();
+    const mirrors = loadReleaseConfig({
+      ...env,
+      REGISTRY_URLS: 'npm_and_yarn=https://npm.example.com/,cargo=https://crates.example.com/index/',
+    });
+    expect(mirrors.REGISTRY_URLS).toEqual({ npm_and_yarn: 'https://npm.example.com/', cargo: 'https://crates.example.com/index/' });
   });
 });
 

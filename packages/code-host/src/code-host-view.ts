@@ -3,7 +3,7 @@ import { RateLimited } from '@switchyard/service-kit';
 import { LRUCache } from 'lru-cache';
 import { CodeHostError, callerFacingError, isCodeHostError } from './errors.ts';
 import { FixedWindowLimiter } from './fixed-window-limiter.ts';
-import type { CodeHost, CodeHostAccount, CodeHostRepo, TokenCapability } from './port.ts';
+import type { CodeHost, CodeHostAccount, CodeHostInstallation, CodeHostRepo, TokenCapability } from './port.ts';
 
 /** Who is calling, as the code host says: the token's user and the accounts (user first, then organisations) it reaches. */
 export interface Caller {
@@ -16,6 +16,12 @@ export interface Caller {
   accounts: CodeHostAccount[];
   /** What the token itself may do (its OAuth scopes, or per repository). */
   capability: TokenCapability;
+  /**
+   * The installations of the code host's app the user reaches, asked together with the user and cached with them; absent
+   * when the code host has no app installations or refused to list them to this token (GitHub lists them only to a
+   * GitHub App user access token: a personal access token is answered 403).
+   */
+  installations?: readonly CodeHostInstallation[];
 }
 
 /** Orders repos by name as people read them (case- and accent-insensitive), then by id; one collator for every comparison. */
@@ -110,9 +116,19 @@ export class CodeHostView {
       ttl,
       ...clock,
       fetchMethod: async (tokenHash, _stale, { context: token }) => {
-        this.spend(tokenHash, 2);
-        const [owner, organisations] = await Promise.all([host.currentUser(token), host.organisations(token)]);
-        return { tokenHash, user: owner.account, accounts: [owner.account, ...organisations], capability: owner.capability };
+        this.spend(tokenHash, host.listInstallations ? 3 : 2);
+        const [owner, organisations, installations] = await Promise.all([
+          host.currentUser(token),
+          host.organisations(token),
+          installationsOf(host, token),
+        ]);
+        return {
+          tokenHash,
+          user: owner.account,
+          accounts: [owner.account, ...organisations],
+          capability: owner.capability,
+          ...(installations === undefined ? {} : { installations }),
+        };
       },
     });
     this.listings = new LRUCache({
@@ -136,7 +152,8 @@ export class CodeHostView {
   }
 
   /**
-   * The caller behind `token`.
+   * The caller behind `token`: its user, accounts, capability and, when the code host lists them to this token, the
+   * app installations it reaches (three code-host calls on a miss, two when the code host has no `listInstallations`).
    * @throws Unauthenticated when the code host rejects the token (or rejected it within `rejectedTokenTtlMs`: then
    *   without asking it again); RateLimited when the token's budget of code-host calls is spent; or another
    *   {@link callerFacingError}
@@ -205,6 +222,20 @@ export class CodeHostView {
     const retryAfterSeconds = this.budget?.take(tokenHash, calls);
     if (retryAfterSeconds === undefined) return;
     throw new RateLimited('This access token has used its share of calls to the code host for now; retry later', { retryAfterSeconds });
+  }
+}
+
+/**
+ * The app installations `token` reaches, or undefined when `host` has none to list or refuses to list them to this token
+ * (`forbidden`, `not_found`); any other failure rejects.
+ */
+async function installationsOf(host: CodeHost, token: string): Promise<CodeHostInstallation[] | undefined> {
+  if (!host.listInstallations) return undefined;
+  try {
+    return await host.listInstallations(token);
+  } catch (error) {
+    if (isCodeHostError(error, 'forbidden') || isCodeHostError(error, 'not_found')) return undefined;
+    throw error;
   }
 }
 

@@ -1,4 +1,13 @@
-import { CodeHostUnavailable, type DomainError, Forbidden, NotFound, RateLimited, Unauthenticated } from '@switchyard/service-kit';
+import {
+  CodeHostUnavailable,
+  type DomainError,
+  Forbidden,
+  InvalidInput,
+  NotFound,
+  PreconditionFailed,
+  RateLimited,
+  Unauthenticated,
+} from '@switchyard/service-kit';
 
 /**
  * Why a code host call failed:
@@ -9,8 +18,19 @@ import { CodeHostUnavailable, type DomainError, Forbidden, NotFound, RateLimited
  * - `unavailable`: the platform did not answer in time, could not be reached, or answered 5xx or something unexpected;
  * - `too_large`: a file or an answer is bigger than the client accepts (`maxResponseBytes` of the GitHub adapter); see
  *   `limitBytes` and `sizeBytes`. Asking again gets the same answer, so it is never retried.
+ * - `conflict`: a write the repository's current state refuses: a branch that moved (GitHub 409, or 422 "not a fast
+ *   forward"), a ref that already exists (422), a pull request that cannot be merged (405);
+ * - `invalid`: a write whose input the platform rejects (GitHub 422 `Validation Failed` / `Invalid request`, 400).
  */
-export type CodeHostErrorKind = 'unauthorized' | 'forbidden' | 'not_found' | 'rate_limited' | 'unavailable' | 'too_large';
+export type CodeHostErrorKind =
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'too_large'
+  | 'conflict'
+  | 'invalid';
 
 /** Options of {@link CodeHostError}. */
 export interface CodeHostErrorOptions {
@@ -48,6 +68,14 @@ export class CodeHostError extends Error {
   }
 }
 
+/**
+ * `error` when it is a {@link CodeHostError} saying the code host is down or rate-limited (`unavailable`,
+ * `rate_limited`: a later attempt may succeed), else undefined.
+ */
+export function transientCodeHostError(error: unknown): CodeHostError | undefined {
+  return error instanceof CodeHostError && (error.kind === 'unavailable' || error.kind === 'rate_limited') ? error : undefined;
+}
+
 /** Is `error` a {@link CodeHostError} (of `kind`, when given)? */
 export function isCodeHostError(error: unknown, kind?: CodeHostErrorKind): error is CodeHostError {
   return error instanceof CodeHostError && (kind === undefined || error.kind === kind);
@@ -57,7 +85,8 @@ export function isCodeHostError(error: unknown, kind?: CodeHostErrorKind): error
  * What a failure of the code host means for the caller on whose behalf it was asked, as a domain error whose
  * message is fit for that caller: a rejected token `Unauthenticated`, a refusal `Forbidden`, `NotFound`, a rate
  * limit `RateLimited` (with the seconds to wait, 60 when GitHub gave none), an answer over the size limit
- * `CodeHostUnavailable` saying so, anything else `CodeHostUnavailable`.
+ * `CodeHostUnavailable` saying so, a `conflict` `PreconditionFailed`, an `invalid` `InvalidInput`, anything else
+ * `CodeHostUnavailable`.
  * Errors that are not a {@link CodeHostError} come back as they are.
  */
 export function callerFacingError(error: unknown): DomainError | unknown {
@@ -77,6 +106,10 @@ export function callerFacingError(error: unknown): DomainError | unknown {
       });
     case 'too_large':
       return new CodeHostUnavailable("The code host's answer is larger than this service accepts", cause);
+    case 'conflict':
+      return new PreconditionFailed('The code host refused the change: the repository has changed meanwhile or cannot take it', cause);
+    case 'invalid':
+      return new InvalidInput('The code host rejected the request as invalid', cause);
     default:
       return new CodeHostUnavailable('The code host did not answer; retry later', cause);
   }

@@ -5,8 +5,12 @@ import { formatBytes } from './byte-size.ts';
 import { CodeHostError, isCodeHostError } from './errors.ts';
 import { type ClientSettings, createOctokit, type GitHubClient } from './github/client.ts';
 import { toCodeHostError } from './github/errors.ts';
-import { fileSize, fileText, toAccount, toRepo } from './github/mapping.ts';
-import type { CodeHost, CodeHostRepo, TokenCapability, TokenOwner } from './port.ts';
+import { fileSize, fileText, toAccount, toAdvisory, toInstallation, toRepo } from './github/mapping.ts';
+import { gitHubWrites } from './github/writes.ts';
+import type { CodeHost, CodeHostRepo, DirectoryEntry, TokenCapability, TokenOwner, TreeEntry } from './port.ts';
+
+/** The {@link CodeHost} port on GitHub, with every optional method (advisories, app installations, writes) present. */
+export type GitHubCodeHost = Required<CodeHost>;
 
 /** Configuration of {@link createGitHubCodeHost}. */
 export interface GitHubCodeHostOptions {
@@ -62,17 +66,29 @@ const PER_PAGE = 100;
  * - `listRepos`: a user: `GET /user/repos?affiliation=owner` (the token owner's own repos; another user's account
  *   yields `[]`); an organisation: `GET /orgs/{org}/repos?type=all`;
  * - `getRepo`: `GET /repositories/{id}` (404 → undefined; an id that is not a positive integer → undefined without a request);
+ * - `listDirectory`: `GET /repos/{owner}/{repo}/contents/{path}?ref=` answering a directory's entries (a file or 404 →
+ *   undefined; GitHub lists up to 1,000 entries);
+ * - `listTree`: `GET /repos/{owner}/{repo}/git/trees/{ref}?recursive=1` (a branch, tag or commit; 404 → undefined;
+ *   GitHub's `truncated` passed on; https://docs.github.com/rest/git/trees#get-a-tree);
  * - `readFile`: `GET /repos/{owner}/{repo}/contents/{path}?ref=` (base64 `content`; a directory, symlink, submodule or
  *   404 → undefined; a file over 1 MB is fetched again with `Accept: application/vnd.github.raw`; a file whose `size`
- *   is over `maxResponseBytes` → `too_large` without fetching it).
+ *   is over `maxResponseBytes` → `too_large` without fetching it);
+ * - `listAdvisories`: `GET /advisories?type=reviewed&ecosystem=&affects=` (all pages, following the cursor `Link`
+ *   headers; https://docs.github.com/rest/security-advisories/global-advisories#list-global-security-advisories);
+ *   a `packageName` that is empty or holds a comma (which would make it a list) is a `RangeError` without a request;
+ * - `listInstallations`: `GET /user/installations` (all pages;
+ *   https://docs.github.com/rest/apps/installations#list-app-installations-accessible-to-the-user-access-token);
+ * - the writes (branches, commits through the Git Data API, pull requests, labels, comments, statuses and check
+ *   runs): see {@link gitHubWrites} (`src/github/writes.ts`).
  *
  * Every failure rejects with a {@link CodeHostError}: 401 → `unauthorized`; a malformed token → `unauthorized` without a
  * request; 403 → `forbidden`; 404 → `not_found`; a rate limit → `rate_limited` with `retryAfterSeconds`; a timeout,
- * network error or 5xx (after retries) → `unavailable`; an answer or file over `maxResponseBytes` → `too_large`.
+ * network error or 5xx (after retries) → `unavailable`; an answer or file over `maxResponseBytes` → `too_large`;
+ * 409, 405 and a 422 about an existing ref or a non-fast-forward → `conflict`; other 422 and 400 → `invalid`.
  * Tokens are never logged.
  * @throws RangeError when `maxResponseBytes` is not a whole number of at least 1
  */
-export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
+export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCodeHost {
   const settings: ClientSettings = {
     baseUrl: (options.baseUrl ?? 'https://api.github.com').replace(/\/+$/, ''),
     userAgent: options.userAgent ?? 'switchyard-code-host',
@@ -128,6 +144,8 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
   }
 
   return {
+    ...gitHubWrites(call),
+
     currentUser: (token): Promise<TokenOwner> =>
       call(token, 'GET /user', async (octokit) => {
         const response = await octokit.request('GET /user');
@@ -170,6 +188,71 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
         call(token, what, async (octokit) =>
           toRepo((await octokit.request('GET /repositories/{repository_id}', { repository_id: repoId })).data, what),
         ),
+      );
+    },
+
+    async listAdvisories(token, { ecosystem, packageName }) {
+      if (typeof packageName !== 'string' || packageName.trim() === '' || packageName.includes(',')) {
+        throw new RangeError(`packageName must be one package name (optionally name@version), not ${JSON.stringify(packageName)}`);
+      }
+      const what = 'GET /advisories';
+      const advisories = await call(token, what, (octokit) =>
+        octokit.paginate('GET /advisories', { type: 'reviewed', ecosystem, affects: packageName.trim(), per_page: PER_PAGE }),
+      );
+      return advisories.map((advisory) => toAdvisory(advisory, what));
+    },
+
+    async listInstallations(token) {
+      const what = 'GET /user/installations';
+      const installations = await call(token, what, (octokit) => octokit.paginate('GET /user/installations', { per_page: PER_PAGE }));
+      return installations.map((installation) => toInstallation(installation, what));
+    },
+
+    async listDirectory(token, repo, path, ref) {
+      const dirPath = path.replace(/^\/+|\/+$/g, '');
+      const what = `GET /repos/${repo.owner}/${repo.name}/contents/${dirPath}`;
+      const params = { owner: repo.owner, repo: repo.name, path: dirPath, ...(ref === undefined ? {} : { ref }) };
+      return undefinedWhenNotFound(
+        call(token, what, async (octokit) => {
+          const json: unknown = (await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', params)).data;
+          // A file (an object) is not a directory.
+          if (!Array.isArray(json)) return undefined;
+          return json.flatMap((entry: { name?: unknown; type?: unknown; size?: unknown }) =>
+            typeof entry.name === 'string' && ['file', 'dir', 'symlink', 'submodule'].includes(String(entry.type))
+              ? [{ name: entry.name, type: entry.type as DirectoryEntry['type'], size: typeof entry.size === 'number' ? entry.size : 0 }]
+              : [],
+          );
+        }),
+      );
+    },
+
+    async listTree(token, repo, ref) {
+      if (ref.trim() === '') throw new RangeError('listTree needs a ref');
+      const what = `GET /repos/${repo.owner}/${repo.name}/git/trees/${ref}?recursive=1`;
+      return undefinedWhenNotFound(
+        call(token, what, async (octokit) => {
+          const { data } = await octokit.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
+            owner: repo.owner,
+            repo: repo.name,
+            tree_sha: ref,
+            recursive: '1',
+          });
+          if (!Array.isArray(data?.tree))
+            throw new CodeHostError('unavailable', `GitHub ${what}: unexpected response body`, { status: 200 });
+          const entries: TreeEntry[] = data.tree.flatMap((entry: { path?: unknown; type?: unknown; sha?: unknown; size?: unknown }) =>
+            typeof entry.path === 'string' && typeof entry.sha === 'string' && ['blob', 'tree', 'commit'].includes(String(entry.type))
+              ? [
+                  {
+                    path: entry.path,
+                    type: entry.type as TreeEntry['type'],
+                    sha: entry.sha,
+                    ...(typeof entry.size === 'number' ? { size: entry.size } : {}),
+                  },
+                ]
+              : [],
+          );
+          return { entries, truncated: data.truncated === true };
+        }),
       );
     },
 

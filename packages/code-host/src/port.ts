@@ -54,7 +54,245 @@ export interface TokenOwner {
   capability: TokenCapability;
 }
 
-/** The code hosting platform as services see it. Every method rejects with a `CodeHostError` on failure. */
+/**
+ * An ecosystem of GitHub's advisory database (https://docs.github.com/rest/security-advisories/global-advisories):
+ * `npm`, `pip`, `maven`, `rubygems`, `rust` (crates.io), `composer`, `nuget`, `go`, `erlang` (Hex), `actions`, `pub`,
+ * `swift` or `other`.
+ */
+export type AdvisoryEcosystem =
+  | 'rubygems'
+  | 'npm'
+  | 'pip'
+  | 'maven'
+  | 'nuget'
+  | 'composer'
+  | 'go'
+  | 'rust'
+  | 'erlang'
+  | 'actions'
+  | 'pub'
+  | 'other'
+  | 'swift';
+
+/** One package an advisory affects, and which of its versions. */
+export interface AdvisoryVulnerability {
+  ecosystem: AdvisoryEcosystem;
+  /** The package's name in its ecosystem (`lodash`, `@babel/core`, `org.apache.commons:commons-text`), or null when unknown. */
+  packageName: string | null;
+  /** GitHub's range syntax: comparators joined by `, `, e.g. `>= 4.0.0, < 4.17.21`; null when unknown. */
+  vulnerableVersionRange: string | null;
+  /** The first version without the vulnerability, or null when there is none yet. */
+  firstPatchedVersion: string | null;
+}
+
+/** A reviewed global security advisory of the platform's advisory database. */
+export interface SecurityAdvisory {
+  /** `GHSA-xxxx-xxxx-xxxx`. */
+  ghsaId: string;
+  /** `CVE-YYYY-NNNN`, or null when the advisory has no CVE. */
+  cveId: string | null;
+  summary: string;
+  severity: 'critical' | 'high' | 'medium' | 'low' | 'unknown';
+  /** ISO 8601 timestamps. */
+  publishedAt: string;
+  updatedAt: string;
+  /** When the advisory was withdrawn (ISO 8601), or null: a withdrawn advisory no longer applies. */
+  withdrawnAt: string | null;
+  /** Every affected package of the advisory (also those of other ecosystems or names than asked for). */
+  vulnerabilities: AdvisoryVulnerability[];
+  /** The advisory's web page, e.g. `https://github.com/advisories/GHSA-35jh-r3h4-6jhm`. */
+  htmlUrl: string;
+}
+
+/** Which advisories {@link CodeHost.listAdvisories} lists: those affecting `packageName` in `ecosystem`. */
+export interface AdvisoryQuery {
+  ecosystem: AdvisoryEcosystem;
+  /** A package name, optionally with `@version` to list only advisories whose vulnerable range holds that version. */
+  packageName: string;
+}
+
+/** An installation of the platform's app (a GitHub App) on a user or organisation. */
+export interface CodeHostInstallation {
+  /** The platform's numeric installation id. */
+  id: number;
+  accountLogin: string;
+  /** The numeric id of the account the app is installed on (a {@link CodeHostAccount} id). */
+  accountId: number;
+  /** `all`: every repository of the account, present and future; `selected`: only the repositories chosen. */
+  repositorySelection: 'all' | 'selected';
+}
+
+/** A repository by owner login and name (`{ owner: 'acme', name: 'web' }`). */
+export interface RepoRef {
+  owner: string;
+  name: string;
+}
+
+/** A gitlink to write at a path in a {@link FileCommit}: a submodule pinned to commit `gitlink` (40 hex; tree mode 160000). */
+export interface GitlinkContent {
+  gitlink: string;
+}
+
+/**
+ * One commit of file changes on a branch ({@link CodeHost.commitFiles}): `files` maps a path (`src/app.ts`, no
+ * leading slash) to its new text (UTF-8), to a {@link GitlinkContent} (a submodule moved to another commit), or to
+ * `null` to delete it; every other file stays as in `parentSha`.
+ */
+export interface FileCommit {
+  /** The branch to move to the new commit. */
+  branch: string;
+  /** The commit the new one builds on: the branch's head as the caller last read it (the update is refused otherwise). */
+  parentSha: string;
+  message: string;
+  files: Readonly<Record<string, string | GitlinkContent | null>>;
+  /** The commit's author; default: the token's user. */
+  author?: { name: string; email: string };
+  /**
+   * Move the branch even when the new commit does not descend from its head (a rebase: the commit is recreated on a
+   * newer `parentSha`). Default false: a branch that is not fast-forwarded is refused (`conflict`).
+   */
+  force?: boolean;
+  /** `branch` does not exist yet: create it at the new commit (`conflict` when it exists). Default false: move it. */
+  createBranch?: boolean;
+  /** The tree of `parentSha`, when the caller knows it (saves reading the parent commit). */
+  parentTreeSha?: string;
+}
+
+/** A branch's head: its commit and that commit's tree. */
+export interface BranchCommit {
+  sha: string;
+  treeSha: string;
+}
+
+/** One entry of a repository's tree ({@link CodeHost.listTree}): a file (`blob`), a directory (`tree`) or a gitlink (`commit`). */
+export interface TreeEntry {
+  /** The path from the repository's root (`src/app.ts`, `vendor/lib`), no leading slash. */
+  path: string;
+  type: 'blob' | 'tree' | 'commit';
+  /** The blob's, tree's or (for a gitlink) the submodule commit's id. */
+  sha: string;
+  /** Bytes, for a blob. */
+  size?: number;
+}
+
+/** A repository's whole tree at a commit ({@link CodeHost.listTree}); `truncated` when the host cut the listing short. */
+export interface RepoTree {
+  entries: TreeEntry[];
+  truncated: boolean;
+}
+
+/** One entry of a directory ({@link CodeHost.listDirectory}). */
+export interface DirectoryEntry {
+  /** The entry's name in the directory (`package.json`). */
+  name: string;
+  type: 'file' | 'dir' | 'symlink' | 'submodule';
+  /** Bytes, for a file. */
+  size: number;
+}
+
+/** What {@link CodeHost.openPullRequest} opens: `head` into `base`, both branches of the repository. */
+export interface PullRequestInput {
+  head: string;
+  base: string;
+  title: string;
+  body?: string;
+  draft?: boolean;
+}
+
+/** Which pull request {@link CodeHost.findPullRequest} looks for: from branch `head` (into `base` when given), `state` default `open`. */
+export interface PullRequestQuery {
+  head: string;
+  base?: string;
+  state?: 'open' | 'closed' | 'all';
+}
+
+/** The changes of {@link CodeHost.updatePullRequest}; absent fields stay as they are. */
+export interface PullRequestUpdate {
+  title?: string;
+  body?: string;
+  base?: string;
+  state?: 'open' | 'closed';
+}
+
+/** A pull request as the port sees it. */
+export interface CodeHostPullRequest {
+  number: number;
+  htmlUrl: string;
+  /** `closed` also for a merged pull request (then `merged` is true). */
+  state: 'open' | 'closed';
+  merged: boolean;
+  draft: boolean;
+  title: string;
+  body: string | null;
+  head: { ref: string; sha: string };
+  base: { ref: string; sha: string };
+  /**
+   * Whether the platform can merge it: true, false (conflicts), or null while it is still computing or once the pull
+   * request is closed. Only a single pull request read (open, get, update) carries it; listings give null.
+   */
+  mergeable: boolean | null;
+  /** GitHub's `mergeable_state` (`clean`, `behind`, `dirty`, `blocked`, `unstable`, `unknown`, …), or null in listings. */
+  mergeableState: string | null;
+  /** Label names. */
+  labels: string[];
+  /** The merge (or squash, or last rebased) commit once merged, else null. */
+  mergeCommitSha: string | null;
+}
+
+/** How {@link CodeHost.mergePullRequest} merges: `merge` (a merge commit), `squash` (one commit) or `rebase`. */
+export interface MergeRequest {
+  number: number;
+  method: 'merge' | 'squash' | 'rebase';
+  /** The head commit the caller reviewed: the merge is refused (`conflict`, 409) when the head has moved since. */
+  sha?: string;
+  commitTitle?: string;
+  commitMessage?: string;
+}
+
+/** A label to put on an issue or pull request: a name, or a name with the colour (6 hex digits) and description to create it with. */
+export type LabelInput = string | { name: string; color?: string; description?: string };
+
+/** The state of a commit's checks as a merge gate sees it. */
+export type ChecksState = 'pending' | 'success' | 'failure';
+
+/** One commit status (https://docs.github.com/rest/commits/statuses), the latest of its context. */
+export interface CommitStatusEntry {
+  context: string;
+  state: 'error' | 'failure' | 'pending' | 'success';
+  description: string | null;
+  targetUrl: string | null;
+}
+
+/** The combined commit status of a ref: GitHub's combined `state` and the latest status per context. */
+export interface CombinedStatus {
+  sha: string;
+  /** GitHub's rule: `failure` if any status is error/failure, `pending` if any is pending or there are none, else `success`. */
+  state: ChecksState;
+  statuses: CommitStatusEntry[];
+}
+
+/** One check run (https://docs.github.com/rest/checks/runs). */
+export interface CheckRunEntry {
+  name: string;
+  status: 'queued' | 'in_progress' | 'completed' | 'waiting' | 'requested' | 'pending';
+  /** Set once `completed`: `success`, `failure`, `neutral`, `cancelled`, `skipped`, `timed_out`, `action_required`, `stale`. */
+  conclusion: string | null;
+}
+
+/** The check runs of a ref, summarised: `pending` while any is not completed, `failure` if any concluded badly, else `success` (also with none). */
+export interface CheckRunsSummary {
+  state: ChecksState;
+  runs: CheckRunEntry[];
+}
+
+/**
+ * The code hosting platform as services see it. Every method rejects with a `CodeHostError` on failure.
+ * `listAdvisories` and `listInstallations` are optional: a platform (or a test double) without an advisory database
+ * or app installations leaves them out; the GitHub adapter has both. So are the writes (branches, commits, pull
+ * requests, labels, comments, checks), which only the GitHub adapter implements; they need write access to the
+ * repository (`forbidden` otherwise; `not_found` for a repository the token cannot see), a refusal because of the
+ * repository's state is `conflict`, and input the platform rejects is `invalid`.
+ */
 export interface CodeHost {
   /** The user who owns the token, and the token's capability. */
   currentUser(token: string): Promise<TokenOwner>;
@@ -68,4 +306,61 @@ export interface CodeHost {
   getRepo(token: string, repoId: number): Promise<CodeHostRepo | undefined>;
   /** A file's text at `ref` (the default branch when undefined), or undefined when there is no such file. */
   readFile(token: string, repo: { owner: string; name: string }, path: string, ref?: string): Promise<string | undefined>;
+  /** Every reviewed advisory (all pages) affecting `query.packageName` in `query.ecosystem`, newest first. */
+  listAdvisories?(token: string, query: AdvisoryQuery): Promise<SecurityAdvisory[]>;
+  /**
+   * Every installation of the platform's app that the token's user can reach (all pages). GitHub answers this only to a
+   * GitHub App user access token; other tokens are refused (`forbidden`).
+   */
+  listInstallations?(token: string): Promise<CodeHostInstallation[]>;
+
+  /**
+   * The entries of directory `path` (`''`: the root) at `ref` (the default branch when undefined), or undefined when
+   * there is no such directory.
+   */
+  listDirectory?(token: string, repo: RepoRef, path: string, ref?: string): Promise<DirectoryEntry[] | undefined>;
+  /**
+   * Every entry of the repository's tree at `ref` (a branch, tag or commit id), recursively, in one request; undefined
+   * when there is no such ref.
+   */
+  listTree?(token: string, repo: RepoRef, ref: string): Promise<RepoTree | undefined>;
+  /** The head commit of `branch`, or undefined when there is no such branch. */
+  getBranchHead?(token: string, repo: RepoRef, branch: string): Promise<string | undefined>;
+  /** The head commit of `branch` with its tree, or undefined when there is no such branch. */
+  getBranchCommit?(token: string, repo: RepoRef, branch: string): Promise<BranchCommit | undefined>;
+  /** Creates branch `name` at commit `fromSha`; `conflict` when it exists, `invalid` when the commit does not. */
+  createBranch?(token: string, repo: RepoRef, name: string, fromSha: string): Promise<void>;
+  /**
+   * One commit changing `change.files` on top of `change.parentSha`, then moves `change.branch` to it (a fast forward:
+   * `conflict` when the branch is no longer at `parentSha`'s line), or creates the branch there (`change.createBranch`).
+   * Returns the new commit's id.
+   */
+  commitFiles?(token: string, repo: RepoRef, change: FileCommit): Promise<string>;
+  /** Points `branch` at `sha`; without `force` only as a fast forward (`conflict` otherwise). */
+  moveBranch?(token: string, repo: RepoRef, branch: string, sha: string, options?: { force?: boolean }): Promise<void>;
+  /** Deletes `branch`; false when there was no such branch. */
+  deleteBranch?(token: string, repo: RepoRef, branch: string): Promise<boolean>;
+  /** Opens a pull request; `invalid` when a branch is missing or there is nothing to merge, `conflict` when one is already open for the pair. */
+  openPullRequest?(token: string, repo: RepoRef, input: PullRequestInput): Promise<CodeHostPullRequest>;
+  /** The newest pull request from `query.head` (into `query.base`), or undefined. */
+  findPullRequest?(token: string, repo: RepoRef, query: PullRequestQuery): Promise<CodeHostPullRequest | undefined>;
+  /** One pull request by number, or undefined when there is none. */
+  getPullRequest?(token: string, repo: RepoRef, number: number): Promise<CodeHostPullRequest | undefined>;
+  /** Changes title, body, base or state. */
+  updatePullRequest?(token: string, repo: RepoRef, number: number, update: PullRequestUpdate): Promise<CodeHostPullRequest>;
+  /** Closes a pull request without merging it. */
+  closePullRequest?(token: string, repo: RepoRef, number: number): Promise<CodeHostPullRequest>;
+  /**
+   * Merges a pull request; returns the new head of the base branch. `conflict` with status 405 when it cannot be
+   * merged (conflicts, closed, draft) and 409 when its head is no longer `request.sha`.
+   */
+  mergePullRequest?(token: string, repo: RepoRef, request: MergeRequest): Promise<{ sha: string }>;
+  /** Adds labels to issue or pull request `number`, creating those the repository lacks; returns every label name it now has. */
+  addLabels?(token: string, repo: RepoRef, number: number, labels: readonly LabelInput[]): Promise<string[]>;
+  /** Comments on issue or pull request `number`; returns the comment's id and web address. */
+  comment?(token: string, repo: RepoRef, number: number, body: string): Promise<{ id: number; htmlUrl: string }>;
+  /** The combined commit status of `ref` (a branch or commit id). */
+  combinedStatus?(token: string, repo: RepoRef, ref: string): Promise<CombinedStatus>;
+  /** The check runs of `ref` (a branch or commit id), all pages. */
+  checkRuns?(token: string, repo: RepoRef, ref: string): Promise<CheckRunsSummary>;
 }

@@ -1,4 +1,4 @@
-import { RateLimited, Unauthenticated } from '@switchyard/service-kit';
+import { CodeHostUnavailable, RateLimited, Unauthenticated } from '@switchyard/service-kit';
 import { describe, expect, it } from 'vitest';
 import { type CodeHost, type CodeHostAccount, CodeHostError, type CodeHostRepo, CodeHostView } from '../src/index.ts';
 
@@ -129,5 +129,50 @@ describe('CodeHostView: budget of code-host calls per token', () => {
       clock.advance(10);
     }
     expect(free.calls.length).toBe(20);
+  });
+});
+
+describe('CodeHostView: app installations of the caller', () => {
+  const INSTALLATION = { id: 77, accountLogin: 'alice', accountId: 1, repositorySelection: 'all' as const };
+  /** A code host that knows the token `good`, whose installations answer `installations` (or fail with it). */
+  function hostWithInstallations(installations: CodeHostError | (typeof INSTALLATION)[]) {
+    const calls: string[] = [];
+    const host: CodeHost = {
+      currentUser: async () => ({ account: ALICE, capability: { kind: 'per-repo' } }),
+      organisations: async () => [],
+      organisationRole: async () => undefined,
+      listRepos: async () => [],
+      getRepo: async () => undefined,
+      readFile: async () => undefined,
+      listInstallations: async (token) => {
+        calls.push(token);
+        if (installations instanceof CodeHostError) throw installations;
+        return installations;
+      },
+    };
+    return { host, calls };
+  }
+
+  it('asks for them with the user, once per ttlMs, and spends three calls of the budget on a caller', async () => {
+    const { host, calls } = hostWithInstallations([INSTALLATION]);
+    const view = new CodeHostView(host, { ttlMs: 60_000, tokenBudget: { limit: 3, windowMs: 60_000 } });
+    expect((await view.caller('good')).installations).toEqual([INSTALLATION]);
+    expect((await view.caller('good')).installations).toEqual([INSTALLATION]);
+    expect(calls).toEqual(['good']);
+    expect(view.cachedCaller('good')?.installations).toEqual([INSTALLATION]);
+    const strict = new CodeHostView(hostWithInstallations([]).host, { ttlMs: 60_000, tokenBudget: { limit: 2, windowMs: 60_000 } });
+    await expect(strict.caller('good')).rejects.toBeInstanceOf(RateLimited);
+  });
+
+  it('leaves them out when the code host refuses to list them to the token (403, as GitHub does for a PAT), or has none', async () => {
+    const refused = hostWithInstallations(new CodeHostError('forbidden', 'GitHub GET /user/installations: 403', { status: 403 }));
+    const caller = await new CodeHostView(refused.host, { ttlMs: 60_000 }).caller('good');
+    expect(caller.user).toEqual(ALICE);
+    expect('installations' in caller).toBe(false);
+    const { listInstallations: _none, ...withoutInstallations } = hostWithInstallations([INSTALLATION]).host;
+    expect('installations' in (await new CodeHostView(withoutInstallations, { ttlMs: 60_000 }).caller('good'))).toBe(false);
+    const down = hostWithInstallations(new CodeHostError('unavailable', 'GitHub GET /user/installations: 502', { status: 502 }));
+    // Any other failure fails the look-up, as a failure of the user or organisations would.
+    await expect(new CodeHostView(down.host, { ttlMs: 60_000 }).caller('good')).rejects.toBeInstanceOf(CodeHostUnavailable);
   });
 });

@@ -105,6 +105,7 @@ describe('GitHub adapter against the emulator', () => {
   it("listRepos of an organisation: every visible repo with the caller's permission", async () => {
     const acme = await host.listRepos(ALICE, ACME);
     expect(acme.map((r) => [r.name, r.permission, r.private, r.archived])).toEqual([
+      ['polyglot', 'admin', true, false],
       ['legacy-portal', 'admin', true, true],
       ['acme-cli', 'admin', false, false],
       ['data-pipeline', 'admin', true, false],

@@ -13,6 +13,8 @@ export interface DependencyApiAppOptions {
   bodyLimitBytes: number;
   /** The half's routes. */
   router: Router;
+  /** Paths whose bodies the JSON parser leaves alone (their routes read them raw, e.g. to check a signature). */
+  rawBodyPaths?: readonly string[];
   /**
    * Which proxies may name the client in `X-Forwarded-For` (express's `trust proxy`, which `req.ip` and so the
    * failed-authentication limit per address follow); default `false`, none: the connection's peer is the client.
@@ -31,7 +33,7 @@ export function createDependencyApiApp(options: DependencyApiAppOptions): Expres
     logger: options.logger,
     readiness: [{ name: 'database', check: options.ping }, ...(options.readiness ?? [])],
     bodyLimit: options.bodyLimitBytes,
-    jsonTypes: () => true,
+    jsonTypes: (req) => !(options.rawBodyPaths ?? []).includes(req.path),
     errorFormat: JSON_API_ERRORS,
     routes: (app) => {
       app.use(options.router);

@@ -54,8 +54,8 @@ const windowMs = (fallback: number) => z.coerce.number().int().min(1_000).max(86
  *   scheme, a rejected token) a client address may make in a window before it is answered 429; 0 turns it off.
  * - `TRUST_PROXY` (off): which proxies may name the client in `X-Forwarded-For` ({@link TrustProxy}).
  * - `CODE_HOST_TOKEN_BUDGET` (5 000) per `CODE_HOST_TOKEN_BUDGET_WINDOW_MS` (3 600 000): code-host calls one token
- *   may cause in a window before its requests are answered 429; 0 turns it off, otherwise at least 2 (authenticating
- *   a token takes two calls).
+ *   may cause in a window before its requests are answered 429; 0 turns it off, otherwise at least 3 (authenticating
+ *   a token takes three calls: the user, the organisations and the app installations).
  */
 export const dependencyApiLimitsEnv = {
   AUTH_REJECTED_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(CODE_HOST_VIEW_DEFAULTS.rejectedTokenTtlMs),
@@ -67,7 +67,10 @@ export const dependencyApiLimitsEnv = {
     .int()
     .min(0)
     .max(10_000_000)
-    .refine((calls) => calls === 0 || calls >= 2, 'must be 0 (no budget) or at least 2: authenticating a token takes two calls')
+    .refine(
+      (calls) => calls === 0 || calls >= 3,
+      'must be 0 (no budget) or at least 3: authenticating a token takes three calls (user, organisations, app installations)',
+    )
     .default(CODE_HOST_VIEW_DEFAULTS.tokenBudget.limit),
   CODE_HOST_TOKEN_BUDGET_WINDOW_MS: windowMs(CODE_HOST_VIEW_DEFAULTS.tokenBudget.windowMs),
 };

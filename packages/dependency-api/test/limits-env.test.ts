@@ -35,13 +35,14 @@ describe('dependencyApiLimitsEnv', () => {
     }
   });
 
-  it('takes 0 as off for the limits, and refuses a budget too small to authenticate a token (two calls)', () => {
+  it('takes 0 as off for the limits, and refuses a budget too small to authenticate a token (three calls)', () => {
     expect(load({ AUTH_FAILURE_LIMIT: '0', CODE_HOST_TOKEN_BUDGET: '0', AUTH_REJECTED_TTL_MS: '0' })).toMatchObject({
       AUTH_FAILURE_LIMIT: 0,
       CODE_HOST_TOKEN_BUDGET: 0,
       AUTH_REJECTED_TTL_MS: 0,
     });
-    expect(() => load({ CODE_HOST_TOKEN_BUDGET: '1' })).toThrow(/CODE_HOST_TOKEN_BUDGET/);
+    expect(() => load({ CODE_HOST_TOKEN_BUDGET: '2' })).toThrow(/CODE_HOST_TOKEN_BUDGET/);
+    expect(load({ CODE_HOST_TOKEN_BUDGET: '3' }).CODE_HOST_TOKEN_BUDGET).toBe(3);
     expect(() => load({ AUTH_FAILURE_WINDOW_MS: '10' })).toThrow(/AUTH_FAILURE_WINDOW_MS/);
   });
 });

@@ -33,6 +33,9 @@ function sameRelease(scheme: VersionScheme, a: string, b: string): boolean {
  * - `inRange`: `use.requirement` is null, or satisfied by `released` (the scheme's own `satisfies`, so with
  *   its pre-release rule; a Maven soft requirement is always satisfied); an unreadable requirement is not in range.
  * An invalid `released` gives `{ outdated: false, inRange: false, reason }` rather than an error.
+ * A scheme's `comparable` rules out versions of another line (a Docker tag of another variant) before the comparison.
+ * For an `unordered` scheme (commit ids) `released` is an update whenever it is another commit than the one in use
+ * (the caller passes the branch's head), and there is no baseline without a version in use.
  */
 export function assessUpdate(ecosystem: Ecosystem, use: DependencyUse, released: string): UpdateAssessment {
   const scheme = ecosystem.versions;
@@ -59,6 +62,16 @@ export function assessUpdate(ecosystem: Ecosystem, use: DependencyUse, released:
     }
   }
 
+  if (scheme.unordered) {
+    // Commit ids: any other commit is the update (the caller chose it as the branch's head); no baseline is inferred.
+    if (use.version === null || !scheme.isValid(use.version)) {
+      reasons.push(use.version === null ? 'version in use unknown' : `version in use '${use.version}' is not a commit id`);
+      return result(false, inRange);
+    }
+    if (scheme.compare(use.version, released) === 0) return result(false, inRange);
+    return result(true, inRange, scheme.updateKind(use.version, released));
+  }
+
   let baseline: string | null = null;
   let inUse = false;
   if (use.version !== null) {
@@ -83,6 +96,10 @@ export function assessUpdate(ecosystem: Ecosystem, use: DependencyUse, released:
     reasons.push('version in use unknown and no requirement to infer it from');
   }
   if (baseline === null) return result(false, inRange);
+  if (scheme.comparable && !scheme.comparable(baseline, released)) {
+    reasons.push(`'${released}' is not comparable with ${baseline} (another variant of the version)`);
+    return result(false, inRange);
+  }
 
   if (scheme.isPrerelease(released)) {
     const samePre = inUse && scheme.isPrerelease(baseline) && sameRelease(scheme, baseline, released);

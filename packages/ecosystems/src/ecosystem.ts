@@ -1,4 +1,5 @@
 import type { PackageManager } from '@switchyard/contracts';
+import type { PackageRegistry, RegistryCredentials, RegistryVersionDetails } from '@switchyard/registries';
 
 /**
  * The interface every ecosystem (package manager) implements: where its manifests are, how it reads a
@@ -33,8 +34,9 @@ export interface DependencyUse {
  * {@link InvalidVersionError} on a version `isValid` rejects; methods taking a requirement throw
  * {@link InvalidRequirementError} on one the scheme cannot read.
  *
- * The last three members are optional refinements {@link assessUpdate} uses when present; all six schemes of
- * this package implement them.
+ * The optional members are refinements {@link assessUpdate} uses when present: `release`, `lowestAllowed` and
+ * `allowsPrereleases` where the scheme has ranges; `comparable` where only some versions are of the same line (Docker
+ * tags); `unordered` for commit ids (submodules).
  */
 export interface VersionScheme {
   isValid(version: string): boolean;
@@ -54,13 +56,90 @@ export interface VersionScheme {
   lowestAllowed?(requirement: string): string | null;
   /** Does the requirement itself ask for pre-releases (names a pre-release version, or a stability flag like `@beta`)? */
   allowsPrereleases?(requirement: string): boolean;
+  /**
+   * Whether `released` is a version of the same line as `inUse`, so that their order means "newer" (Docker tags: the same
+   * suffix and format, Dependabot's `comparable_to?`: `3.12-slim` is one for `3.11-slim`, `3.12-alpine` is not). Absent:
+   * every valid version is. {@link assessUpdate} never calls an incomparable version an update.
+   */
+  comparable?(inUse: string, released: string): boolean;
+  /**
+   * True for schemes whose versions are commit ids without an order (a git submodule's pinned commit): `compare` is
+   * then only a total order of the ids (equal or not), and an update is the version the registry names for the
+   * requirement (the head of the branch the requirement names, else the registry's `latest`) when it differs from the
+   * version in use, as Dependabot's git_submodules update checker decided
+   * (https://github.com/dependabot/dependabot-core, `git_submodules/lib/dependabot/git_submodules/update_checker.rb`).
+   */
+  unordered?: boolean;
 }
 
-/** The files an ecosystem reads: `required` is a list of alternatives (at least one file of each inner list must exist). */
+/**
+ * The files an ecosystem reads: `required` is a list of alternatives (at least one file of each inner list must exist);
+ * `optional` are read when present; `lockfiles` are those of `optional` that lock resolved versions (they must be
+ * updated with the manifest: see {@link Ecosystem.updateLockfiles}).
+ *
+ * Each entry is a path relative to the config's directory, `/`-separated (`package.json`, `gradle/libs.versions.toml`,
+ * `.github/workflows/ci.yml`), and may hold `*` wildcards, each matching any characters of one path segment except `/`
+ * (`Dockerfile*`, `*.csproj`, `.github/workflows/*.yml`). An entry with a wildcard is met by every file it matches; the
+ * files map an ecosystem is given is keyed by the same relative paths. `matchesFilePattern` (shared/files.ts) is the matcher.
+ */
 export interface EcosystemFiles {
   required: string[][];
   optional: string[];
+  lockfiles: string[];
+  /**
+   * Also read the gitlinks (submodule commits) under the directory: each appears in the files map under its path, with
+   * the text git itself shows for a gitlink in a diff, `Subproject commit <40 hex>\n` (`gitlinkText` in shared/files.ts). An
+   * updated file of that form is committed as a gitlink, not as a file.
+   */
+  gitlinks?: boolean;
 }
+
+/**
+ * The manifest change that makes a dependency's requirement allow a target version (see {@link Ecosystem.updateManifest}):
+ * - `files`: the changed manifests only (file name → whole new text), edited only inside the requirement's span;
+ *   `requirement` is the new requirement as `findDependency` now reads it; `note` tells what else the edit moves
+ *   (e.g. a Maven property shared with other dependencies);
+ * - `unchanged`: why no manifest change is needed (the requirement already allows the target, or there is none);
+ * - `cannot`: why the manifest cannot be rewritten faithfully (git/path source, a form not rewritten, an
+ *   unresolvable property...). No file is given then.
+ */
+export type ManifestUpdate =
+  | { files: Record<string, string>; requirement: string | null; note?: string }
+  | { unchanged: string }
+  | { cannot: string };
+
+/** A registry a lockfile update may ask (npm's resolver fetches what it needs itself): base URL and credentials. */
+export interface LockfileRegistry {
+  /** Base URL, e.g. `https://registry.npmjs.org/`. */
+  url: string;
+  /** Sent to that registry only (never to another host a document points at). */
+  credentials?: RegistryCredentials;
+}
+
+/** What {@link Ecosystem.updateLockfiles} is given. */
+export interface LockfileRequest {
+  /** The files as read from the target branch (manifests and lockfiles; only files that exist). */
+  files: Readonly<Record<string, string>>;
+  /** The same files with {@link Ecosystem.updateManifest}'s changes applied (equal to `files` when the manifest stays). */
+  updated: Readonly<Record<string, string>>;
+  /** The dependency as `findDependency` read it from `files`. */
+  use: DependencyUse;
+  /** The target version as its registry describes it (dependencies, artifacts and their digests). */
+  target: RegistryVersionDetails;
+  /** The registries the update run asks, in order: the account's private registry first, then the public one. */
+  registries: readonly LockfileRegistry[];
+  /** Aborts registry requests a resolver makes. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A lockfile update (see {@link Ecosystem.updateLockfiles}):
+ * - `files`: every lockfile present, rewritten (file name → whole new text) so it agrees with the updated manifests and
+ *   locks the target version with the registry's digests; entries that need no change keep their text;
+ * - `needsResolution`: why it cannot be done faithfully without a resolver (the target version declares dependencies
+ *   the lockfile does not satisfy, a lockfile format not handled, ...). No file is given then.
+ */
+export type LockfileUpdate = { files: Record<string, string> } | { needsResolution: string };
 
 /** One package manager: its files, its version scheme and its manifest reader. */
 export interface Ecosystem {
@@ -80,4 +159,44 @@ export interface Ecosystem {
    * @throws ManifestParseError (file name + reason) when a file present does not parse
    */
   findDependency(files: Readonly<Record<string, string>>, name: string): DependencyUse | undefined;
+  /**
+   * Every direct dependency declared in the files read (same map as {@link findDependency}), each name once and
+   * exactly as `findDependency(files, use.name)` gives it, in the manifests' reading order (files in the
+   * ecosystem's order, sections in the order their requirement is ranked, entries in file order). Entries that
+   * are not registry packages are left out: local paths, git/URL sources, workspace links, platform packages and
+   * Maven coordinates with an unresolvable `${...}`.
+   * @returns [] when the manifest is absent or declares nothing
+   * @throws ManifestParseError (file name + reason) when a file present does not parse
+   */
+  listDependencies(files: Readonly<Record<string, string>>): DependencyUse[];
+  /**
+   * Rewrites every declaration of `use.name` in the files read (same map as {@link findDependency}) so that it
+   * allows `targetVersion`, the way Dependabot's default "increase if necessary" strategy does
+   * (https://github.com/dependabot/dependabot-core, each ecosystem's `update_checker/requirements_updater.rb`): a requirement that already allows the target
+   * stays; otherwise its version is replaced keeping the operator and precision (`^1.2.3` → `^2.0.1`,
+   * `~> 6.0` → `~> 7.0`), an exact pin becomes the target, and an upper bound is widened (`<2` → `<3`).
+   * Only the requirement's characters change: formatting, comments, quotes and line endings stay as they are.
+   * `target` is what the registry says of the target version when its adapter describes versions
+   * ({@link PackageRegistry.describeVersion}): ecosystems whose manifests pin more than a version read it (a GitHub
+   * Action pinned to a commit takes the tag's commit from it, a Docker image pinned by digest the manifest digest);
+   * without it such a pin is `cannot`.
+   * @returns the changed files, `unchanged` or `cannot` (see {@link ManifestUpdate}); never a file whose
+   *   requirement does not allow the target
+   * @throws ManifestParseError when a file present does not parse; InvalidVersionError when `targetVersion`
+   *   is not a version of the scheme
+   */
+  updateManifest(
+    files: Readonly<Record<string, string>>,
+    use: DependencyUse,
+    targetVersion: string,
+    target?: RegistryVersionDetails,
+  ): ManifestUpdate;
+  /**
+   * Updates every lockfile present in `request.files` (the ecosystem's `files.lockfiles`) so it
+   * locks `request.target` and agrees with `request.updated`'s manifests. Absent on ecosystems without lockfiles
+   * (Maven). Never returns a lockfile that disagrees with its manifest: what it cannot do faithfully is `needsResolution`.
+   * @throws ManifestParseError when a lockfile does not parse; RegistryError when a resolver that asks the registries
+   *   itself cannot reach them (a later attempt may)
+   */
+  updateLockfiles?(request: LockfileRequest): Promise<LockfileUpdate>;
 }

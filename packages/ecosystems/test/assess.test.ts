@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assessUpdate, bundler, composer, type DependencyUse, maven, npmAndYarn, pip } from '../src/index.ts';
+import { assessUpdate, bundler, composer, type DependencyUse, docker, maven, npmAndYarn, pip, submodules } from '../src/index.ts';
 
 const use = (overrides: Partial<DependencyUse>): DependencyUse => ({
   name: 'x',
@@ -113,5 +113,33 @@ describe('assessUpdate', () => {
       kind: 'major',
       inRange: true,
     });
+  });
+});
+
+describe('assessUpdate with an unordered scheme (commit ids)', () => {
+  const commits = submodules;
+  const [low, high] = ['1'.repeat(40), 'e'.repeat(40)];
+
+  it('calls any other commit an update, whichever way the ids sort', () => {
+    expect(assessUpdate(commits, use({ version: high }), low)).toEqual({ outdated: true, kind: 'major', inRange: true });
+    expect(assessUpdate(commits, use({ version: low }), high)).toEqual({ outdated: true, kind: 'major', inRange: true });
+    expect(assessUpdate(commits, use({ version: low }), low)).toEqual({ outdated: false, inRange: true });
+  });
+
+  it('has no baseline without a commit in use', () => {
+    expect(assessUpdate(commits, use({ version: null, requirement: 'main' }), low)).toEqual({
+      outdated: false,
+      inRange: true,
+      reason: 'version in use unknown',
+    });
+  });
+});
+
+describe('assessUpdate with a scheme that says which versions are comparable (Docker tags)', () => {
+  it('never calls a tag of another variant an update, however it sorts', () => {
+    const python = use({ name: 'python', version: '3.11-slim', manifest: 'Dockerfile' });
+    expect(assessUpdate(docker, python, '3.12-slim')).toEqual({ outdated: true, kind: 'minor', inRange: true });
+    expect(assessUpdate(docker, python, '3.12-alpine')).toMatchObject({ outdated: false, reason: expect.stringMatching(/not comparable/) });
+    expect(assessUpdate(docker, python, '3.12')).toMatchObject({ outdated: false });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bundler, InvalidRequirementError, ManifestParseError, readGemfileLock, rubyVersions } from '../src/index.ts';
 import { fixture, sorted } from './fixtures.ts';
+import { listChecked, rows } from './invariant.ts';
 
 describe('bundler findDependency', () => {
   const files = fixture('bundler');
@@ -39,7 +40,9 @@ describe('bundler findDependency', () => {
     expect(() => bundler.findDependency({ Gemfile: 'group :test do\n  gem "rspec"\n' }, 'rspec')).toThrow(
       expect.objectContaining({ name: 'ManifestParseError', file: 'Gemfile' }),
     );
-    expect(() => bundler.findDependency({ Gemfile: 'gem rails\n' }, 'rails')).toThrow(ManifestParseError);
+    expect(() => bundler.findDependency({ Gemfile: 'gem "rails\n' }, 'rails')).toThrow(ManifestParseError);
+    // a name Ruby computes is skipped (see defects-bundler.test.ts), not a parse error
+    expect(bundler.findDependency({ Gemfile: 'gem rails\n' }, 'rails')).toBeUndefined();
     const lock = 'GEM\n  remote: https://rubygems.org/\n  specs:\n    rails 7.1.2\n';
     expect(() => bundler.findDependency({ ...files, 'Gemfile.lock': lock }, 'rails')).toThrow(
       expect.objectContaining({ name: 'ManifestParseError', file: 'Gemfile.lock' }),
@@ -51,6 +54,76 @@ describe('bundler findDependency', () => {
       { name: 'nokogiri', version: '1.15.5', platform: 'arm64-darwin' },
       { name: 'nokogiri', version: '1.15.5', platform: 'x86_64-linux' },
     ]);
+  });
+});
+
+describe('bundler listDependencies', () => {
+  it('lists every gem once in Gemfile order with Gemfile.lock versions and group types', () => {
+    const list = listChecked(bundler, fixture('bundler'));
+    expect(list.map((use) => use.name)).toEqual([
+      'rails',
+      'pg',
+      'puma',
+      'nokogiri',
+      'sidekiq',
+      'bootsnap',
+      'tzinfo-data',
+      'rubocop-rails',
+      'image_processing',
+      'debug',
+      'rspec-rails',
+      'factory_bot_rails',
+      'web-console',
+      'stackprof',
+      'capybara',
+      'selenium-webdriver',
+      'faraday',
+    ]);
+    expect(rows(list.filter((use) => ['nokogiri', 'stackprof', 'faraday'].includes(use.name)))).toEqual([
+      ['nokogiri', 'runtime', '~> 1.15, >= 1.15.4', '1.15.5'],
+      ['stackprof', 'development', '~> 0.2.25', '0.2.25'],
+      ['faraday', 'runtime', '~> 2.7, >= 2.7.11', '2.7.12'],
+    ]);
+  });
+  it('leaves out git and path gems, by option or by block, and gem calls built at run time', () => {
+    const gemfile = [
+      'source "https://rubygems.org"',
+      'gem "rails", github: "rails/rails", branch: "main"',
+      'gem "engine", path: "engines/engine"',
+      'gem "sorcery", :git => "https://github.com/acme/sorcery.git"',
+      'git "https://github.com/acme/toolkit.git", branch: "main" do',
+      '  gem "toolkit-core"',
+      'end',
+      'path "components" do',
+      '  gem "billing"',
+      'end',
+      'source "https://gems.example.com" do',
+      '  gem "private-gem", "~> 1.0"',
+      'end',
+      'group :test do',
+      '  gem "rspec", "3.12.0"',
+      'end',
+      'Plugins.each_gem(ENV["EXTRA_GEMS"]) do |args|',
+      '  gem(*args)',
+      'end',
+    ].join('\n');
+    expect(rows(listChecked(bundler, { Gemfile: gemfile }))).toEqual([
+      ['private-gem', 'runtime', '~> 1.0', null],
+      ['rspec', 'development', '3.12.0', '3.12.0'],
+    ]);
+  });
+  it('gives a gem declared twice once: first requirement, runtime if any declaration is', () => {
+    const gemfile = ['group :test do', '  gem "Rack", "~> 3.0"', 'end', 'gem "rack", "~> 3.0.8", platforms: :ruby'].join('\n');
+    const lock = ['GEM', '  remote: https://rubygems.org/', '  specs:', '    rack (3.0.8)', ''].join('\n');
+    expect(listChecked(bundler, { Gemfile: gemfile, 'Gemfile.lock': lock })).toEqual([
+      { name: 'Rack', type: 'runtime', requirement: '~> 3.0', version: '3.0.8', manifest: 'Gemfile' },
+    ]);
+  });
+  it('throws ManifestParseError on a Gemfile or Gemfile.lock that does not parse', () => {
+    expect(() => bundler.listDependencies({ Gemfile: 'group :test do\n  gem "rspec"\n' })).toThrow(ManifestParseError);
+    expect(() => bundler.listDependencies({ ...fixture('bundler'), 'Gemfile.lock': 'GEM\n<<<<<<< HEAD\n' })).toThrow(
+      expect.objectContaining({ file: 'Gemfile.lock' }),
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cargo, cargoToSemverRange, cargoVersions, InvalidRequirementError, ManifestParseError } from '../src/index.ts';
 import { fixture, sorted } from './fixtures.ts';
+import { listChecked, rows } from './invariant.ts';
 
 describe('cargo findDependency', () => {
   const files = fixture('cargo');
@@ -53,6 +54,51 @@ describe('cargo findDependency', () => {
       expect.objectContaining({ name: 'ManifestParseError', file: 'Cargo.toml' }),
     );
     expect(() => cargo.findDependency({ ...files, 'Cargo.lock': 'package = "nope"' }, 'serde')).toThrow(ManifestParseError);
+  });
+});
+
+describe('cargo listDependencies', () => {
+  it('lists crates by registry name with Cargo.lock versions, leaving out path and git dependencies', () => {
+    expect(rows(listChecked(cargo, fixture('cargo')))).toEqual([
+      ['tokio', 'runtime', '1.34', '1.34.0'],
+      ['serde', 'runtime', '1.0.193', '1.0.193'],
+      ['serde_json', 'runtime', '1', '1.0.108'],
+      ['axum', 'runtime', '0.7.1', '0.7.1'],
+      ['rand', 'runtime', '0.8', '0.8.5'],
+      ['actix-web', 'runtime', '4.4.0', '4.4.0'],
+      ['tracing', 'runtime', '=0.1.40', '0.1.40'],
+      ['reqwest', 'runtime', '0.11.22', '0.11.22'],
+      ['criterion', 'development', '0.5', '0.5.1'],
+      ['proptest', 'development', '~1.4', '1.4.0'],
+      ['cc', 'development', '1.0.83', '1.0.83'],
+      ['winapi', 'runtime', '0.3.9', '0.3.9'],
+      ['nix', 'development', '0.27', null],
+    ]);
+  });
+  it('leaves out workspace members inherited as path dependencies, also with a version', () => {
+    const toml = [
+      '[workspace]',
+      'members = ["crates/*"]',
+      '[workspace.dependencies]',
+      'anyhow = "1.0.75"',
+      'core-types = { path = "crates/core-types", version = "0.3.0" }',
+      '[dependencies]',
+      'anyhow = { workspace = true }',
+      'core-types = { workspace = true }',
+      'grep = { version = "0.3.1", path = "crates/grep" }',
+      '[dev-dependencies]',
+      'insta = { version = "1.34", registry = "crates-io" }',
+    ].join('\n');
+    expect(rows(listChecked(cargo, { 'Cargo.toml': toml }))).toEqual([
+      ['anyhow', 'runtime', '1.0.75', null],
+      ['insta', 'development', '1.34', null],
+    ]);
+  });
+  it('throws ManifestParseError on a Cargo.toml or Cargo.lock that does not parse', () => {
+    expect(() => cargo.listDependencies({ 'Cargo.toml': '[dependencies\nserde = "1"' })).toThrow(ManifestParseError);
+    expect(() => cargo.listDependencies({ ...fixture('cargo'), 'Cargo.lock': 'package = "nope"' })).toThrow(
+      expect.objectContaining({ file: 'Cargo.lock' }),
+    );
   });
 });
 

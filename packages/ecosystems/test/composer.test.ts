@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { composer, composerToSemverRange, composerVersions, InvalidRequirementError, ManifestParseError } from '../src/index.ts';
 import { fixture, sorted } from './fixtures.ts';
+import { listChecked, rows } from './invariant.ts';
 
 describe('composer findDependency', () => {
   const files = fixture('composer');
@@ -41,6 +42,40 @@ describe('composer findDependency', () => {
       expect.objectContaining({ name: 'ManifestParseError', file: 'composer.json' }),
     );
     expect(() => composer.findDependency({ ...files, 'composer.lock': '{"packages": {}}' }, 'doctrine/orm')).toThrow(ManifestParseError);
+  });
+});
+
+describe('composer listDependencies', () => {
+  it('lists require then require-dev with composer.lock versions, leaving out platform packages', () => {
+    expect(rows(listChecked(composer, fixture('composer')))).toEqual([
+      ['doctrine/orm', 'runtime', '^2.17', '2.17.1'],
+      ['guzzlehttp/guzzle', 'runtime', '~7.8', '7.8.0'],
+      ['monolog/monolog', 'runtime', '3.5.*', '3.5.0'],
+      ['symfony/console', 'runtime', 'v6.3.4', 'v6.3.4'],
+      ['symfony/http-kernel', 'runtime', '^6.3 || ^7.0', 'v6.3.8'],
+      ['Twig/Twig', 'runtime', '>=3.7 <4.0', 'v3.8.0'],
+      ['league/flysystem', 'runtime', '^3.0@stable', '3.21.0'],
+      ['acme/internal-sdk', 'runtime', 'dev-main', 'dev-main'],
+      ['phpunit/phpunit', 'development', '^10.4', '10.4.2'],
+      ['phpstan/phpstan', 'development', '^1.10', '1.10.44'],
+      ['symfony/var-dumper', 'development', '~6.3.0', 'v6.3.8'],
+    ]);
+  });
+  it('gives a package in require and require-dev once, as runtime with the require constraint', () => {
+    const json = JSON.stringify({
+      require: { php: '^8.2', 'ext-json': '*', 'lib-icu': '>=70', 'composer-plugin-api': '^2.0', 'psr/log': '^3.0' },
+      'require-dev': { 'PSR/Log': '3.0.0', 'mockery/mockery': '1.6.6' },
+    });
+    expect(listChecked(composer, { 'composer.json': json })).toEqual([
+      { name: 'psr/log', type: 'runtime', requirement: '^3.0', version: null, manifest: 'composer.json' },
+      { name: 'mockery/mockery', type: 'development', requirement: '1.6.6', version: '1.6.6', manifest: 'composer.json' },
+    ]);
+  });
+  it('throws ManifestParseError on a composer.json or composer.lock that does not parse', () => {
+    expect(() => composer.listDependencies({ 'composer.json': '{"require": ' })).toThrow(ManifestParseError);
+    expect(() => composer.listDependencies({ ...fixture('composer'), 'composer.lock': '{"packages": {}}' })).toThrow(
+      expect.objectContaining({ file: 'composer.lock' }),
+    );
   });
 });
 

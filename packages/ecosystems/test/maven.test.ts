@@ -8,6 +8,7 @@ import {
   mavenVersions,
 } from '../src/index.ts';
 import { fixture, sorted } from './fixtures.ts';
+import { listChecked, rows } from './invariant.ts';
 
 describe('maven findDependency', () => {
   const files = fixture('maven');
@@ -54,6 +55,57 @@ describe('maven findDependency', () => {
     expect(call).toThrow(ManifestParseError);
     expect(call).toThrow(expect.objectContaining({ file: 'pom.xml' }));
     expect(() => maven.findDependency({ 'pom.xml': '<settings><a>1</a></settings>' }, 'a:b')).toThrow(/no <project>/);
+  });
+});
+
+describe('maven listDependencies', () => {
+  it('lists dependencies, then managed-only ones, plugins and the parent, each once', () => {
+    const list = listChecked(maven, fixture('maven'));
+    expect(list.map((use) => use.name)).toEqual([
+      'org.springframework.boot:spring-boot-starter-web',
+      'com.fasterxml.jackson.core:jackson-databind',
+      'com.google.guava:guava',
+      'org.apache.commons:commons-lang3',
+      'org.mapstruct:mapstruct',
+      'org.postgresql:postgresql',
+      'javax.servlet:javax.servlet-api',
+      'com.acme.shared:acme-commons',
+      'org.springframework.boot:spring-boot-starter-test',
+      'org.mockito:mockito-core',
+      'org.testcontainers:postgresql',
+      'junit:junit',
+      'org.testcontainers:testcontainers-bom',
+      'org.springframework.boot:spring-boot-maven-plugin',
+      'org.apache.maven.plugins:maven-compiler-plugin',
+      'org.springframework.boot:spring-boot-starter-parent',
+    ]);
+    expect(list.find((use) => use.name === 'org.mockito:mockito-core')).toEqual({
+      name: 'org.mockito:mockito-core',
+      type: 'development',
+      requirement: '5.7.0',
+      version: '5.7.0',
+      manifest: 'pom.xml',
+    });
+  });
+  it('leaves out coordinates holding a property reference that cannot be resolved', () => {
+    const pom = `<project>
+  <groupId>com.acme</groupId>
+  <artifactId>app</artifactId>
+  <version>1.0.0</version>
+  <dependencies>
+    <dependency><groupId>\${project.groupId}</groupId><artifactId>acme-core</artifactId><version>\${project.version}</version></dependency>
+    <dependency><groupId>\${vendor.group}</groupId><artifactId>vendor-sdk</artifactId><version>2.0</version></dependency>
+    <dependency><groupId>org.slf4j</groupId><artifactId>slf4j-api</artifactId><version>\${slf4j.version}</version></dependency>
+  </dependencies>
+</project>`;
+    expect(rows(listChecked(maven, { 'pom.xml': pom }))).toEqual([
+      ['com.acme:acme-core', 'runtime', '1.0.0', '1.0.0'],
+      ['org.slf4j:slf4j-api', 'runtime', null, null],
+    ]);
+  });
+  it('is empty without pom.xml and throws on XML that is not well-formed', () => {
+    expect(maven.listDependencies({})).toEqual([]);
+    expect(() => maven.listDependencies({ 'pom.xml': '<project><dependencies></project>' })).toThrow(ManifestParseError);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequirementError, InvalidVersionError, ManifestParseError, npmAndYarn, npmVersions } from '../src/index.ts';
 import { fixture, sorted } from './fixtures.ts';
+import { listChecked, rows } from './invariant.ts';
 
 describe('npm_and_yarn findDependency with package-lock.json v1', () => {
   const files = fixture('npm-lock-v1');
@@ -115,6 +116,77 @@ describe('npm_and_yarn malformed files', () => {
   });
   it('rejects a section that is not an object', () => {
     expect(() => npmAndYarn.findDependency({ 'package.json': '{"dependencies": ["a"]}' }, 'a')).toThrow(ManifestParseError);
+  });
+});
+
+describe('npm_and_yarn listDependencies', () => {
+  it('lists each package once in section order, with lockfile versions, leaving out git specs', () => {
+    const list = listChecked(npmAndYarn, fixture('npm-lock-v1'));
+    expect(rows(list)).toEqual([
+      ['axios', 'runtime', '^0.21.1', '0.21.4'],
+      ['lodash', 'runtime', '^4.17.15', '4.17.21'],
+      ['moment', 'runtime', '2.29.1', '2.29.1'],
+      ['react', 'runtime', '^16.14.0', '16.14.0'],
+      ['react-dom', 'runtime', '^16.14.0', '16.14.0'],
+      ['fsevents', 'runtime', '^2.3.2', null],
+      ['jest', 'development', '^26.6.3', '26.6.3'],
+      ['webpack', 'development', '^4.46.0', '4.46.0'],
+    ]);
+    expect(list.every((use) => use.manifest === 'package.json')).toBe(true);
+  });
+  it('lists aliases by their real name and dist-tags, leaving out workspace links', () => {
+    const list = listChecked(npmAndYarn, fixture('npm-lock-v3'));
+    expect(list.map((use) => use.name)).toEqual([
+      '@tanstack/react-query',
+      'express',
+      'next',
+      'zod',
+      'uuid',
+      '@types/node',
+      'typescript',
+      'vitest',
+      'eslint',
+    ]);
+    expect(list.find((use) => use.name === 'uuid')).toMatchObject({ requirement: '^8.3.2', version: '8.3.2' });
+    expect(list.find((use) => use.name === 'eslint')).toMatchObject({ type: 'development', requirement: null, version: '8.54.0' });
+  });
+  it('reads versions from yarn.lock, and exact pins without a lockfile', () => {
+    expect(rows(listChecked(npmAndYarn, fixture('yarn-v1')))).toEqual([
+      ['@babel/core', 'runtime', '^7.12.3', '7.23.3'],
+      ['chalk', 'runtime', '^4.1.0', '4.1.2'],
+      ['debug', 'runtime', '^4.1.0', '4.3.4'],
+      ['prettier', 'development', '2.8.8', '2.8.8'],
+      ['typescript', 'development', '~5.1.0', '5.1.6'],
+    ]);
+    const manifestOnly = listChecked(npmAndYarn, fixture('npm-lock-v3', ['package.json']));
+    expect(manifestOnly.filter((use) => use.version !== null).map((use) => use.name)).toEqual(['next', 'typescript']);
+  });
+  it('leaves out file:, link:, patch:, git, URL, path and GitHub shorthand specs, keeping dist-tags and catalog: references', () => {
+    const manifest = JSON.stringify({
+      dependencies: {
+        left: 'file:../left',
+        linked: 'link:../linked',
+        forked: 'git+https://github.com/acme/forked.git#v2',
+        tarball: 'https://registry.example.com/tarball-1.0.0.tgz',
+        local: './packages/local',
+        short: 'acme/short#main',
+        semver: '>=1.2.0 <2',
+      },
+      devDependencies: { tagged: 'next', catalogued: 'catalog:', patched: 'patch:left-pad@npm%3A1.3.0#./left-pad.patch' },
+    });
+    expect(rows(listChecked(npmAndYarn, { 'package.json': manifest }))).toEqual([
+      ['semver', 'runtime', '>=1.2.0 <2', null],
+      ['tagged', 'development', null, null],
+      ['catalogued', 'development', null, null],
+    ]);
+  });
+  it('is empty without package.json and throws on files that do not parse', () => {
+    expect(npmAndYarn.listDependencies({})).toEqual([]);
+    expect(() => npmAndYarn.listDependencies({ 'package.json': '{"dependencies": ' })).toThrow(ManifestParseError);
+    const manifest = fixture('yarn-v1', ['package.json']);
+    expect(() => npmAndYarn.listDependencies({ ...manifest, 'package-lock.json': '[1, 2' })).toThrow(
+      expect.objectContaining({ name: 'ManifestParseError', file: 'package-lock.json' }),
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequirementError, ManifestParseError, normalisePythonName, pep440Versions, pip, poetryToPep440 } from '../src/index.ts';
 import { fixture, sorted } from './fixtures.ts';
+import { listChecked, rows } from './invariant.ts';
 
 describe('pip findDependency in requirements files', () => {
   const files = fixture('pip-requirements');
@@ -103,6 +104,86 @@ describe('pip findDependency in a PEP 621 pyproject.toml', () => {
     expect(pip.findDependency(files, 'numpy')).toBeUndefined();
     expect(() => pip.findDependency({ 'pyproject.toml': '[project\ndependencies = []' }, 'numpy')).toThrow(
       expect.objectContaining({ name: 'ManifestParseError', file: 'pyproject.toml' }),
+    );
+  });
+});
+
+describe('pip listDependencies', () => {
+  it('lists requirements files in file order, leaving out includes, URLs, archives and direct references', () => {
+    const list = listChecked(pip, fixture('pip-requirements'));
+    expect(list.map((use) => use.name)).toEqual([
+      'Django',
+      'djangorestframework',
+      'celery',
+      'psycopg2-binary',
+      'importlib-metadata',
+      'typing_extensions',
+      'zope.interface',
+      'requests',
+      'pytest',
+      'pytest-django',
+      'black',
+      'Django-Debug-Toolbar',
+    ]);
+    expect(list.find((use) => use.name === 'black')).toEqual({
+      name: 'black',
+      type: 'development',
+      requirement: '==23.11.0',
+      version: '23.11.0',
+      manifest: 'requirements-dev.txt',
+    });
+  });
+  it('lists Poetry dependencies with poetry.lock versions, leaving out git dependencies and python', () => {
+    expect(rows(listChecked(pip, fixture('poetry')))).toEqual([
+      ['fastapi', 'runtime', '^0.104.1', '0.104.1'],
+      ['SQLAlchemy', 'runtime', '~2.0.23', '2.0.23'],
+      ['pydantic', 'runtime', '>=2.4,<3.0', '2.5.2'],
+      ['uvicorn', 'runtime', '0.24.0', '0.24.0'],
+      ['httpx', 'runtime', '*', null],
+      ['numpy', 'runtime', '^1.24 || ^1.26', '1.26.2'],
+      ['pytest', 'development', '^7.4.3', '7.4.3'],
+      ['mypy', 'development', '1.7.0', '1.7.0'],
+      ['ruff', 'development', '^0.1.6', null],
+      ['mkdocs-material', 'development', '^9.4', null],
+    ]);
+  });
+  it('lists PEP 621 runtime and optional dependencies', () => {
+    const list = listChecked(pip, fixture('pep621'));
+    expect(list.filter((use) => use.type === 'runtime').map((use) => use.name)).toEqual([
+      'shapely',
+      'pyproj',
+      'Mercantile',
+      'attrs',
+      'rich',
+    ]);
+    expect(list.find((use) => use.name === 'hypothesis')).toMatchObject({ type: 'development', version: '6.88.1' });
+  });
+  it("gives a package listed in several files once: first file's requirement, runtime if any file is", () => {
+    const files = {
+      'requirements.txt': 'requests>=2.31\nlocal-tool @ file:///opt/local_tool\n',
+      'pyproject.toml': '[project]\nname = "svc"\ndependencies = ["Requests==2.31.0", "attrs>=23"]\n',
+      'requirements-dev.txt': 'requests==2.31.0\npytest==7.4.3\nattrs==23.1.0\n',
+    };
+    expect(listChecked(pip, files)).toEqual([
+      { name: 'requests', type: 'runtime', requirement: '>=2.31', version: '2.31.0', manifest: 'requirements.txt' },
+      { name: 'attrs', type: 'runtime', requirement: '>=23', version: '23.1.0', manifest: 'pyproject.toml' },
+      { name: 'pytest', type: 'development', requirement: '==7.4.3', version: '7.4.3', manifest: 'requirements-dev.txt' },
+    ]);
+  });
+  it('leaves out Poetry path and url dependencies', () => {
+    const toml = [
+      '[tool.poetry.dependencies]',
+      'python = "^3.11"',
+      'shared = { path = "../shared", develop = true }',
+      'wheel-pkg = { url = "https://example.com/wheel_pkg-1.0-py3-none-any.whl" }',
+      'click = "^8.1"',
+    ].join('\n');
+    expect(rows(listChecked(pip, { 'pyproject.toml': toml }))).toEqual([['click', 'runtime', '^8.1', null]]);
+  });
+  it('throws ManifestParseError on a file that does not parse', () => {
+    expect(() => pip.listDependencies({ 'requirements.txt': 'flask==3.0.0\nrequests=2.31.0\n' })).toThrow(ManifestParseError);
+    expect(() => pip.listDependencies({ ...fixture('poetry'), 'poetry.lock': '[[package]\n' })).toThrow(
+      expect.objectContaining({ file: 'poetry.lock' }),
     );
   });
 });

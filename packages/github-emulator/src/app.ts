@@ -4,8 +4,10 @@ import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import { type EmulatorFault, playFaults } from './faults.ts';
 import { GitHubApiError, notFound, sendError, setCommonHeaders } from './github-http.ts';
 import { createRateLimiter } from './rate-limit.ts';
+import { EmulatorState } from './repo-state.ts';
 import { mountGitHubRoutes } from './routes.ts';
 import { type ParsedSeed, parseSeed, type SeedInput } from './seed.ts';
+import { createWebhookSender, type WebhookOptions, type WebhookSender } from './webhooks.ts';
 import { createWorld } from './world.ts';
 
 /** Options of {@link createGitHubEmulator}. */
@@ -20,9 +22,17 @@ export interface GitHubEmulatorOptions {
    * emulator reads and shifts the caller's array, so a test can push faults while the emulator runs.
    */
   faults?: EmulatorFault[];
-  /** The clock for rate limits, in epoch milliseconds (default `Date.now`). */
+  /** The clock for rate limits and the dates of commits, pull requests and statuses, in epoch milliseconds (default `Date.now`). */
   now?: () => number;
+  /**
+   * Where `push`, `pull_request` and `status` webhooks go (`url`, `secret`, tries); none are sent without a `url`. Or a
+   * {@link WebhookSender} of the caller's (e.g. to await `settled()` in a test).
+   */
+  webhooks?: WebhookOptions | WebhookSender;
 }
+
+/** The largest JSON request body the emulator takes: 140 MB, room for a 100 MB blob in Base64 (GitHub's blob limit). */
+const BODY_LIMIT = '140mb';
 
 /** Unauthenticated GitHub clients get 60 requests an hour per address. */
 const ANONYMOUS_LIMIT = 60;
@@ -54,7 +64,12 @@ const githubErrors: ErrorRequestHandler = (error, req, res, _next) => {
 /**
  * An express 5 app that answers like GitHub's REST API (https://docs.github.com/rest) for the endpoints the code host
  * port uses, from a seed: `GET /user`, `/user/orgs`, `/user/repos`, `/orgs/{org}/repos`, `/repositories/{id}`,
- * `/repos/{owner}/{repo}/contents/{path}`. Bodies are GitHub's objects (validated against `@octokit/openapi` in the
+ * `/repos/{owner}/{repo}/contents/{path}`, `/advisories` (cursor-paginated), `/advisories/{ghsa_id}`,
+ * `/user/installations` and `/user/installations/{installation_id}/repositories`; and, on in-memory state of this
+ * instance (git data built from the seed's files, tags and gitlinks, pull requests, labels, comments, statuses), the
+ * git data API, branches, tags, releases, pull requests (open, edit, merge), labels, issue comments and commit statuses
+ * (see the README), with
+ * `push`, `pull_request` and `status` webhooks to `options.webhooks.url`. Bodies are GitHub's objects (validated against `@octokit/openapi` in the
  * tests), errors GitHub's `basic-error` bodies (401 `Bad credentials`, 404 `Not Found`, 403 rate limits, 422), lists
  * are paginated with `page`/`per_page` and a `Link` header, and every answer carries `x-ratelimit-*` headers.
  * `/healthz` and `/readyz` come from service-kit. Authorization headers are redacted from its request logs.
@@ -67,8 +82,14 @@ export function createGitHubEmulator(options: GitHubEmulatorOptions): Express {
     { component: 'github-emulator' },
     { redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' } },
   );
+  const webhooks =
+    options.webhooks !== undefined && 'send' in options.webhooks
+      ? options.webhooks
+      : createWebhookSender(options.webhooks ?? {}, logger.child({ component: 'github-emulator-webhooks' }));
   const context = {
     world: createWorld(seed),
+    state: new EmulatorState(now),
+    webhooks,
     limiter: createRateLimiter(seed.rateLimit.limit, seed.rateLimit.windowSeconds, now),
     anonymousLimiter: createRateLimiter(ANONYMOUS_LIMIT, 3_600, now),
     htmlBaseUrl: (options.htmlBaseUrl ?? 'https://github.com').replace(/\/+$/, ''),
@@ -76,6 +97,7 @@ export function createGitHubEmulator(options: GitHubEmulatorOptions): Express {
   return createServiceApp({
     logger,
     readiness: [],
+    bodyLimit: BODY_LIMIT,
     routes: (app) => {
       app.set('trust proxy', false);
       app.use(commonHeaders);

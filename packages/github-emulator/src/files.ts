@@ -21,16 +21,36 @@ export type GeneratedFileInput = z.input<typeof GeneratedFile>;
 /** A generated file with its defaults applied. */
 export type GeneratedFile = z.output<typeof GeneratedFile>;
 
-/** One file of a seed repo: its text, or a {@link GeneratedFile}. */
-export const SeedFile = z.union([z.string(), GeneratedFile]);
+/**
+ * A submodule of a seed repo: a gitlink, the tree entry of mode `160000` (type `commit`) git records for a submodule,
+ * pointing at `gitlink`, a commit id (40 lowercase hex digits) of the submodule's own repository (which need not be in
+ * the emulator). Where the submodule comes from is the repo's `.gitmodules`, as in git
+ * (https://git-scm.com/docs/gitsubmodules).
+ */
+export const SeedGitlink = z.strictObject({ gitlink: z.string().regex(/^[0-9a-f]{40}$/, 'must be a commit id (40 lowercase hex digits)') });
+/** A gitlink as written in a seed. */
+export type SeedGitlink = z.output<typeof SeedGitlink>;
+
+/** One entry of a seed repo's files: its text, a {@link GeneratedFile}, or a submodule ({@link SeedGitlink}). */
+export const SeedFile = z.union([z.string(), GeneratedFile, SeedGitlink]);
+/** An entry of a seed repo's files as validated: a file's content or a gitlink. */
+export type SeedFileEntry = z.output<typeof SeedFile>;
 /** A file of a seed repo as validated: a string (stored text) or a generated file. */
-export type SeedFileContent = z.output<typeof SeedFile>;
+export type SeedFileContent = string | GeneratedFile;
+
+/** Is a seed repo's file entry a gitlink (a submodule) rather than a file? */
+export function isGitlink(entry: SeedFileEntry): entry is SeedGitlink {
+  return typeof entry === 'object' && 'gitlink' in entry;
+}
+/** The bytes of a file as the emulator holds them: seed text, a generated file, or bytes written through the API. */
+export type FileContent = SeedFileContent | Buffer;
 
 /** Bytes per chunk of a generated file's stream. */
 const CHUNK_BYTES = 64 * 1024;
 
 /** The size of a file in bytes (UTF-8 for stored text). */
-export function fileSize(file: SeedFileContent): number {
+export function fileSize(file: FileContent): number {
+  if (Buffer.isBuffer(file)) return file.length;
   return typeof file === 'string' ? Buffer.byteLength(file, 'utf8') : file.size;
 }
 
@@ -51,12 +71,14 @@ function* generatedChunks(file: GeneratedFile): Generator<Buffer> {
 }
 
 /** The bytes of a file, whole. Meant for files small enough to answer inline (at most 1 MB); a generated file is built here. */
-export function fileBytes(file: SeedFileContent): Buffer {
+export function fileBytes(file: FileContent): Buffer {
+  if (Buffer.isBuffer(file)) return file;
   return typeof file === 'string' ? Buffer.from(file, 'utf8') : Buffer.concat([...generatedChunks(file)], file.size);
 }
 
 /** The bytes of a file as a stream: stored text in one chunk, a generated file chunk by chunk as the reader asks. */
-export function fileStream(file: SeedFileContent): Readable {
+export function fileStream(file: FileContent): Readable {
+  if (Buffer.isBuffer(file)) return Readable.from([file]);
   return typeof file === 'string' ? Readable.from([Buffer.from(file, 'utf8')]) : Readable.from(generatedChunks(file));
 }
 
@@ -66,9 +88,9 @@ const generatedShas = new WeakMap<GeneratedFile, string>();
  * Git's blob id of a file: sha1 of `blob <bytes>\0<content>`. A generated file's is computed chunk by chunk once and
  * kept for the life of its seed object.
  */
-export function fileSha(file: SeedFileContent): string {
-  if (typeof file === 'string') {
-    const bytes = Buffer.from(file, 'utf8');
+export function fileSha(file: FileContent): string {
+  if (typeof file === 'string' || Buffer.isBuffer(file)) {
+    const bytes = Buffer.isBuffer(file) ? file : Buffer.from(file, 'utf8');
     return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
   }
   let sha = generatedShas.get(file);
@@ -86,7 +108,7 @@ export function fileSha(file: SeedFileContent): string {
  * `Content-Length`, streamed with back-pressure: a generated file is made as the client reads it, and the stream
  * stops when the client goes away.
  */
-export function sendRawFile(res: ServerResponse, file: SeedFileContent): void {
+export function sendRawFile(res: ServerResponse, file: FileContent): void {
   res.statusCode = 200;
   res.setHeader('content-type', 'application/vnd.github.raw; charset=utf-8');
   res.setHeader('content-length', String(fileSize(file)));

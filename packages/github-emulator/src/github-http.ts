@@ -12,6 +12,10 @@ export const DOCS = {
   repo: 'https://docs.github.com/rest/repos/repos#get-a-repository',
   contents: 'https://docs.github.com/rest/repos/contents#get-repository-content',
   rateLimits: 'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api',
+  advisories: 'https://docs.github.com/rest/security-advisories/global-advisories#list-global-security-advisories',
+  advisory: 'https://docs.github.com/rest/security-advisories/global-advisories#get-a-global-security-advisory',
+  userInstallations: 'https://docs.github.com/rest/apps/installations#list-app-installations-accessible-to-the-user-access-token',
+  installationRepos: 'https://docs.github.com/rest/apps/installations#list-repositories-accessible-to-the-user-access-token',
 } as const;
 
 /** GitHub's `basic-error` body: `{"message","documentation_url","status"}` (`status` is a string, as GitHub sends it). */
@@ -55,6 +59,11 @@ export function validationFailed(field: string, message: string, documentationUr
   return new GitHubApiError(422, 'Validation Failed', documentationUrl, {
     errors: [{ resource: 'Repository', field, code: 'invalid', message }],
   });
+}
+
+/** 422 `Validation Failed` with `errors` as plain messages (GitHub's `validation-error-simple`, e.g. of `GET /advisories`). */
+export function validationFailedSimple(message: string, documentationUrl: string): GitHubApiError {
+  return new GitHubApiError(422, 'Validation Failed', documentationUrl, { errors: [message] });
 }
 
 /** Headers GitHub sends on every REST answer (media type, API version, a request id). */

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
-import { fileBytes, fileSha, fileSize, type SeedFileContent } from './files.ts';
+import type { EmulatedAdvisory } from './advisory-query.ts';
+import { type FileContent, fileBytes, fileSize, isGitlink } from './files.ts';
 import type { RepoRole } from './seed.ts';
-import type { EmulatedOrg, EmulatedRepo, EmulatedUser } from './world.ts';
+import type { EmulatedInstallation, EmulatedOrg, EmulatedRepo, EmulatedUser } from './world.ts';
 
 /**
  * Builders of GitHub's REST JSON objects from seed entries, with every field GitHub's OpenAPI description
@@ -140,7 +140,7 @@ export function permissionsOf(role: RepoRole) {
 /** Size of a repository in KiB as GitHub reports it: here, of the files on its default branch. */
 function sizeKib(repo: EmulatedRepo): number {
   const files = repo.files[repo.defaultBranch] ?? {};
-  const bytes = Object.values(files).reduce((sum, file) => sum + fileSize(file), 0);
+  const bytes = Object.values(files).reduce((sum, file) => sum + (isGitlink(file) ? 0 : fileSize(file)), 0);
   return Math.ceil(bytes / 1024);
 }
 
@@ -280,11 +280,11 @@ const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
  * the real size (https://docs.github.com/rest/repos/contents#get-repository-content: files of 1-100 MB only through
  * the raw media type), so a generated file that large is never built.
  */
-export function contentFile(urls: Urls, repo: EmulatedRepo, ref: string, path: string, file: SeedFileContent) {
-  const size = fileSize(file);
-  const sha = fileSha(file);
+export function contentFile(urls: Urls, repo: EmulatedRepo, ref: string, path: string, blob: { sha: string; content: FileContent }) {
+  const size = fileSize(blob.content);
+  const { sha } = blob;
   const inline = size <= LARGEST_INLINE_FILE_BYTES;
-  const base64 = inline ? fileBytes(file).toString('base64') : '';
+  const base64 = inline ? fileBytes(blob.content).toString('base64') : '';
   const content = (base64.match(/.{1,60}/g) ?? []).map((line) => `${line}\n`).join('');
   return {
     type: 'file' as const,
@@ -298,19 +298,158 @@ export function contentFile(urls: Urls, repo: EmulatedRepo, ref: string, path: s
   };
 }
 
-/** One entry of a directory listing (GitHub's `content-directory` items): a file or a sub-directory. */
-export function directoryEntry(urls: Urls, repo: EmulatedRepo, ref: string, path: string, file: SeedFileContent | undefined) {
-  if (file !== undefined) {
-    const sha = fileSha(file);
+/**
+ * The repository a submodule URL names on the web root's host (`https://github.com/o/r(.git)`, `git@github.com:o/r.git`,
+ * `ssh://git@github.com/o/r`, `git://github.com/o/r`), or undefined when it lives elsewhere.
+ */
+export function hostedRepoOf(url: string, htmlBase: string): { owner: string; name: string } | undefined {
+  const host = new URL(htmlBase).host.toLowerCase();
+  const scp = /^[^@/]+@([^:/]+):\/?([^/]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url);
+  if (scp) return (scp[1] as string).toLowerCase() === host ? { owner: scp[2] as string, name: scp[3] as string } : undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const parts = parsed.pathname.replace(/^\/+|\/+$/g, '').split('/');
+  if (parsed.host.toLowerCase() !== host || parts.length !== 2) return undefined;
+  return { owner: parts[0] as string, name: (parts[1] as string).replace(/\.git$/, '') };
+}
+
+/** The links of a submodule at commit `sha`: into its repository when the web root hosts it, else null (GitHub's rule). */
+function submoduleLinks(urls: Urls, repo: EmulatedRepo, ref: string, path: string, sha: string, submoduleUrl: string | undefined) {
+  const self = `${urls.apiBase}/repos/${repo.owner}/${repo.name}/contents/${encodePath(path)}?ref=${encodeURIComponent(ref)}`;
+  const hosted = submoduleUrl === undefined ? undefined : hostedRepoOf(submoduleUrl, urls.htmlBase);
+  const git = hosted ? `${urls.apiBase}/repos/${hosted.owner}/${hosted.name}/git/trees/${sha}` : null;
+  const html = hosted ? `${urls.htmlBase}/${hosted.owner}/${hosted.name}/tree/${sha}` : null;
+  return { url: self, html_url: html, git_url: git, download_url: null, _links: { self, git, html } };
+}
+
+/**
+ * GitHub's `content-submodule` object: what `GET /contents/{path}` answers for a submodule
+ * (https://docs.github.com/rest/repos/contents#get-repository-content): `sha` is the submodule's commit,
+ * `submodule_git_url` its URL from `.gitmodules`, and the git and html links point into the submodule's repository
+ * when the web root hosts it, else null.
+ */
+export function contentSubmodule(urls: Urls, repo: EmulatedRepo, ref: string, path: string, sha: string, submoduleUrl: string) {
+  return {
+    type: 'submodule' as const,
+    submodule_git_url: submoduleUrl,
+    size: 0,
+    name: baseName(path),
+    path,
+    sha,
+    ...submoduleLinks(urls, repo, ref, path, sha, submoduleUrl),
+  };
+}
+
+/**
+ * What a directory listing entry stands for: a file (its blob), a sub-directory (its tree id) or a submodule (its
+ * commit id and its URL from `.gitmodules` when there is one).
+ */
+export type DirectoryItem =
+  | { kind: 'file'; blob: { sha: string; content: FileContent } }
+  | { kind: 'dir'; sha: string }
+  | { kind: 'submodule'; sha: string; url: string | undefined };
+
+/**
+ * One entry of a directory listing (GitHub's `content-directory` items): a file, a sub-directory or a submodule. A
+ * submodule is listed with `type: "file"` (size 0, no download URL), as GitHub's documentation says it does "for
+ * backwards compatibility" (https://docs.github.com/rest/repos/contents#get-repository-content); only reading its path
+ * answers `type: "submodule"`.
+ */
+export function directoryEntry(urls: Urls, repo: EmulatedRepo, ref: string, path: string, item: DirectoryItem) {
+  if (item.kind === 'submodule') {
     return {
       type: 'file',
-      size: fileSize(file),
+      size: 0,
+      name: baseName(path),
+      path,
+      sha: item.sha,
+      ...submoduleLinks(urls, repo, ref, path, item.sha, item.url),
+    };
+  }
+  if (item.kind === 'file') {
+    const { sha } = item.blob;
+    return {
+      type: 'file',
+      size: fileSize(item.blob.content),
       name: baseName(path),
       path,
       sha,
       ...contentLinks(urls, repo, ref, path, 'file', sha),
     };
   }
-  const sha = createHash('sha1').update(`tree ${repo.id} ${ref} ${path}`).digest('hex');
-  return { type: 'dir', size: 0, name: baseName(path), path, sha, ...contentLinks(urls, repo, ref, path, 'dir', sha) };
+  return { type: item.kind, size: 0, name: baseName(path), path, sha: item.sha, ...contentLinks(urls, repo, ref, path, 'dir', item.sha) };
+}
+
+/**
+ * GitHub's `global-advisory` object (https://docs.github.com/rest/security-advisories/global-advisories): identifiers
+ * (the GHSA id, then the CVE id when there is one), the affected packages, and null for what the seed does not model
+ * (CVSS, EPSS, source code location, NVD date); `github_reviewed_at` is the publication date of a reviewed advisory.
+ */
+export function globalAdvisory(urls: Urls, advisory: EmulatedAdvisory) {
+  return {
+    ghsa_id: advisory.ghsaId,
+    cve_id: advisory.cveId,
+    url: `${urls.apiBase}/advisories/${advisory.ghsaId}`,
+    html_url: `${urls.htmlBase}/advisories/${advisory.ghsaId}`,
+    repository_advisory_url: null,
+    summary: advisory.summary,
+    description: advisory.description,
+    type: advisory.type,
+    severity: advisory.severity,
+    source_code_location: null,
+    identifiers: [
+      { type: 'GHSA' as const, value: advisory.ghsaId },
+      ...(advisory.cveId === null ? [] : [{ type: 'CVE' as const, value: advisory.cveId }]),
+    ],
+    references: advisory.references,
+    published_at: advisory.publishedAt,
+    updated_at: advisory.updatedAt,
+    github_reviewed_at: advisory.type === 'reviewed' ? advisory.publishedAt : null,
+    nvd_published_at: null,
+    withdrawn_at: advisory.withdrawnAt,
+    vulnerabilities: advisory.vulnerabilities.map((v) => ({
+      package: { ecosystem: v.ecosystem, name: v.package },
+      vulnerable_version_range: v.vulnerableVersionRange,
+      first_patched_version: v.firstPatchedVersion,
+      vulnerable_functions: v.vulnerableFunctions,
+    })),
+    cvss: { vector_string: null, score: null },
+    cwes: advisory.cwes.map((c) => ({ cwe_id: c.cweId, name: c.name })),
+    credits: [],
+  };
+}
+
+/**
+ * GitHub's `installation` object of a GitHub App installation on `account`, as `GET /user/installations` lists it
+ * (https://docs.github.com/rest/apps/installations#list-app-installations-accessible-to-the-user-access-token), with
+ * the permissions a dependency-update app asks for (contents, pull requests, metadata) and no events.
+ */
+export function installation(urls: Urls, entry: EmulatedInstallation, account: Account) {
+  const { id, login, type } = identity(account);
+  const settings = type === 'Organization' ? `${urls.htmlBase}/organizations/${login}/settings` : `${urls.htmlBase}/settings`;
+  return {
+    id: entry.id,
+    account: simpleUser(urls, account),
+    repository_selection: entry.repositorySelection,
+    access_tokens_url: `${urls.apiBase}/app/installations/${entry.id}/access_tokens`,
+    repositories_url: `${urls.apiBase}/installation/repositories`,
+    html_url: `${settings}/installations/${entry.id}`,
+    app_id: entry.appId,
+    app_slug: entry.appSlug,
+    target_id: id,
+    target_type: type,
+    permissions: { contents: 'write', metadata: 'read', pull_requests: 'write' },
+    events: [] as string[],
+    created_at: createdAt(entry),
+    updated_at: updatedAt(entry),
+    single_file_name: null,
+    has_multiple_single_files: false,
+    single_file_paths: [] as string[],
+    suspended_by: null,
+    suspended_at: null,
+  };
 }

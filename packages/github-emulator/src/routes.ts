@@ -1,108 +1,75 @@
-import type { Express, Request, RequestHandler, Response } from 'express';
-import { type SeedFileContent, sendRawFile } from './files.ts';
+import type { Express, Request, RequestHandler } from 'express';
+import { cursorPage, parseAffects, selectAdvisories } from './advisory-query.ts';
+import { fileBytes, fileSize, sendRawFile } from './files.ts';
+import { parseGitmodules } from './git/gitmodules.ts';
+import { mountGitRoutes } from './git-routes.ts';
 import {
   apiBaseOf,
-  badCredentials,
   DOCS,
   GitHubApiError,
   notFound,
   queryValue,
   sendJson,
-  tokenOf,
   validationFailed,
+  validationFailedSimple,
 } from './github-http.ts';
-import { paginate } from './pagination.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import { mountIssueRoutes } from './issue-routes.ts';
+import { pageOf, paginate } from './pagination.ts';
+import { mountPullRoutes } from './pull-routes.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
+import { mountReleaseRoutes } from './release-routes.ts';
 import {
   contentFile,
+  contentSubmodule,
   createdAt,
+  type DirectoryItem,
   directoryEntry,
   fullRepository,
+  globalAdvisory,
+  installation,
+  LARGEST_INLINE_FILE_BYTES,
   minimalRepository,
   organizationSimple,
   orgMembership,
   privateUser,
   repository,
-  type Urls,
 } from './representations.ts';
-import type { RepoRole } from './seed.ts';
-import type { Affiliation, EmulatedAccount, EmulatedCredential, EmulatedRepo, EmulatedUser, World } from './world.ts';
+import { authenticate, credentialOf, ownerOf, type RouteContext, sendOne, sendPage, urlsOf, userOf, visible } from './route-helpers.ts';
+import { ADVISORY_ECOSYSTEMS, ADVISORY_SEVERITIES, ADVISORY_TYPES } from './seed-advisories.ts';
+import type { Affiliation, EmulatedAccount, EmulatedRepo, World } from './world.ts';
 
-/** What the routes need: the indexed seed, the rate limiters and the web root for `html_url`s. */
-export interface RouteContext {
-  world: World;
-  /** Per authenticated user (the seed's `rateLimit`). */
-  limiter: RateLimiter;
-  /** Per client address for requests without valid credentials (GitHub: 60 an hour). */
-  anonymousLimiter: RateLimiter;
-  htmlBaseUrl: string;
-}
-
-const credentialOf = (res: Response): EmulatedCredential => res.locals.credential as EmulatedCredential;
-const userOf = (res: Response): EmulatedUser => credentialOf(res).user;
+export type { RouteContext } from './route-helpers.ts';
 
 /**
- * What GitHub says an endpoint accepts, for the headers of an authenticated answer: `X-Accepted-OAuth-Scopes` to a
- * classic token, `X-Accepted-GitHub-Permissions` to a fine-grained one
- * (https://docs.github.com/rest/using-the-rest-api/troubleshooting-the-rest-api#insufficient-permission-errors).
+ * {@link authenticate} when the request carries an `Authorization` header; without one the request goes on
+ * anonymously, counted against the per-address limit (GitHub: 60 an hour), as public endpoints such as
+ * `GET /advisories` allow.
  */
-function acceptedBy(path: string): { scopes: string; permissions: string } {
-  if (path === '/user') return { scopes: '', permissions: '' };
-  if (path === '/user/orgs' || path.startsWith('/user/memberships/orgs/')) {
-    return { scopes: 'admin:org, read:org, repo, user, write:org', permissions: '' };
-  }
-  if (/^\/repos\/[^/]+\/[^/]+\/contents/.test(path)) return { scopes: '', permissions: 'contents=read' };
-  return { scopes: '', permissions: 'metadata=read' };
-}
-const urlsOf = (req: Request, context: RouteContext): Urls => ({ apiBase: apiBaseOf(req), htmlBase: context.htmlBaseUrl });
-
-/**
- * Authenticates `Authorization: token <t>` / `Bearer <t>` against the seed's tokens (missing or unknown → 401
- * `Bad credentials`), counts the request against the user's rate limit (over it → 403 `API rate limit exceeded`),
- * and sets the `x-ratelimit-*` headers either way, as GitHub does.
- */
-function authenticate(context: RouteContext): RequestHandler {
+function authenticateIfPresent(context: RouteContext): RequestHandler {
+  const auth = authenticate(context);
   return (req, res, next) => {
-    const token = tokenOf(req);
-    const credential = token === undefined ? undefined : context.world.credential(token);
-    if (!credential) {
-      res.set(rateLimitHeaders(context.anonymousLimiter.take(`ip:${req.ip}`)));
-      throw badCredentials();
+    if (req.headers.authorization !== undefined) {
+      auth(req, res, next);
+      return;
     }
-    const { user, grant } = credential;
-    const state = context.limiter.take(`user:${user.id}`);
+    const state = context.anonymousLimiter.take(`ip:${req.ip}`);
     res.set(rateLimitHeaders(state));
-    const accepted = acceptedBy(req.path);
-    if (grant.kind === 'classic') {
-      res.set({ 'x-oauth-scopes': grant.scopes.join(', '), 'x-accepted-oauth-scopes': accepted.scopes });
-    } else if (accepted.permissions !== '') {
-      res.set('x-accepted-github-permissions', accepted.permissions);
-    }
-    if (state.exceeded) throw new GitHubApiError(403, `API rate limit exceeded for user ID ${user.id}.`, DOCS.rateLimits);
-    res.locals.credential = credential;
+    if (state.exceeded) throw new GitHubApiError(403, `API rate limit exceeded for ${req.ip}.`, DOCS.rateLimits);
     next();
   };
 }
 
-/** Sends one page of `all` (each item rendered with `render`) with GitHub's `Link` header and private caching headers. */
-function sendPage<T>(req: Request, res: Response, all: readonly T[], render: (item: T) => unknown): void {
-  const { items, link } = paginate(req, all);
-  if (link) res.setHeader('link', link);
-  res.setHeader('cache-control', 'private, max-age=60, s-maxage=60');
-  sendJson(res, 200, items.map(render));
-}
-
-function sendOne(res: Response, body: unknown): void {
-  res.setHeader('cache-control', 'private, max-age=60, s-maxage=60');
-  sendJson(res, 200, body);
-}
-
-/** A query parameter that must be one of `allowed` (422 otherwise), or undefined when absent. */
-function oneOf<T extends string>(req: Request, name: string, allowed: readonly T[], docs: string): T | undefined {
+/** A query parameter that must be one of `allowed` (422 otherwise, by default GitHub's `validation-error`), or undefined when absent. */
+function oneOf<T extends string>(
+  req: Request,
+  name: string,
+  allowed: readonly T[],
+  docs: string,
+  fail: (field: string, message: string, docs: string) => GitHubApiError = validationFailed,
+): T | undefined {
   const value = queryValue(req, name);
   if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw validationFailed(name, `${name} must be one of ${allowed.join(', ')}`, docs);
+  if (!(allowed as readonly string[]).includes(value)) throw fail(name, `${name} must be one of ${allowed.join(', ')}`, docs);
   return value as T;
 }
 
@@ -119,21 +86,10 @@ function sortRepos<T extends { repo: EmulatedRepo }>(entries: T[], sort: Sort, d
   });
 }
 
-function ownerOf(world: World, repo: EmulatedRepo): EmulatedAccount {
-  const owner = world.account(repo.owner);
-  if (!owner) throw new Error(`seed repo ${repo.owner}/${repo.name} has no owner`);
-  return owner;
-}
-
-/** A repo with the role the caller's token has on it, or undefined when the token cannot see it. */
-function visible(
-  world: World,
-  credential: EmulatedCredential,
-  repo: EmulatedRepo | undefined,
-): { repo: EmulatedRepo; role: RepoRole } | undefined {
-  if (!repo) return undefined;
-  const role = world.roleThrough(credential, repo);
-  return role === undefined ? undefined : { repo, role };
+function accountOf(world: World, login: string): EmulatedAccount {
+  const account = world.account(login);
+  if (!account) throw new Error(`seed account ${login} is missing`);
+  return account;
 }
 
 const SORTS = ['created', 'updated', 'pushed', 'full_name'] as const;
@@ -143,9 +99,12 @@ const DIRECTIONS = ['asc', 'desc'] as const;
 const rawAccept = /application\/vnd\.github(?:\.v3)?\.raw/i;
 
 /**
- * Mounts GitHub's REST endpoints the port uses (GET and HEAD only):
- * `GET /user`, `GET /user/orgs`, `GET /user/repos`, `GET /orgs/{org}/repos`, `GET /repositories/{id}` and
- * `GET /repos/{owner}/{repo}/contents/{path}`.
+ * Mounts GitHub's REST endpoints the port uses:
+ * `GET /user`, `GET /user/orgs`, `GET /user/repos`, `GET /orgs/{org}/repos`, `GET /repositories/{id}`,
+ * `GET /repos/{owner}/{repo}/contents/{path}` (from the git data: what was pushed is what is read), `GET /advisories`,
+ * `GET /advisories/{ghsa_id}`, `GET /user/installations` and `GET /user/installations/{installation_id}/repositories`;
+ * then the git data endpoints (`git-routes.ts`), pull requests (`pull-routes.ts`), labels, comments and statuses
+ * (`issue-routes.ts`), and the repository, its tags and releases (`release-routes.ts`).
  */
 export function mountGitHubRoutes(app: Express, context: RouteContext): void {
   const { world } = context;
@@ -252,6 +211,90 @@ export function mountGitHubRoutes(app: Express, context: RouteContext): void {
     sendOne(res, fullRepository(urlsOf(req, context), found.repo, ownerOf(world, found.repo), found.role));
   });
 
+  // https://docs.github.com/rest/security-advisories/global-advisories#list-global-security-advisories
+  app.get('/advisories', authenticateIfPresent(context), (req, res) => {
+    const docs = DOCS.advisories;
+    const simple = (_field: string, message: string) => validationFailedSimple(message, docs);
+    const affectsText = queryValue(req, 'affects');
+    const affects = affectsText === undefined ? undefined : parseAffects(affectsText);
+    if (affects !== undefined && affects.length > 1_000) throw validationFailedSimple('affects may list at most 1000 packages', docs);
+    const withdrawn = oneOf(req, 'is_withdrawn', ['true', 'false'] as const, docs, simple);
+    const after = queryValue(req, 'after');
+    const before = queryValue(req, 'before');
+    if (after !== undefined && before !== undefined) throw validationFailedSimple('after and before cannot be given together', docs);
+    const all = selectAdvisories(world.seed.advisories, {
+      type: oneOf(req, 'type', ADVISORY_TYPES, docs, simple) ?? 'reviewed',
+      ecosystem: oneOf(req, 'ecosystem', ADVISORY_ECOSYSTEMS, docs, simple),
+      severity: oneOf(req, 'severity', ADVISORY_SEVERITIES, docs, simple),
+      affects,
+      ghsaId: queryValue(req, 'ghsa_id'),
+      cveId: queryValue(req, 'cve_id'),
+      isWithdrawn: withdrawn === undefined ? undefined : withdrawn === 'true',
+    });
+    const { perPage } = pageOf(req);
+    const page = cursorPage(all, { after, before }, perPage);
+    if (!page) throw validationFailedSimple(`${after === undefined ? 'before' : 'after'}: the cursor is not valid for this list`, docs);
+    const url = new URL(`${apiBaseOf(req)}${req.url}`);
+    const link = (rel: 'next' | 'prev', name: 'after' | 'before', cursor: string) => {
+      const params = new URLSearchParams(url.search);
+      params.delete('after');
+      params.delete('before');
+      params.delete('page');
+      params.set('per_page', String(perPage));
+      params.set(name, cursor);
+      return `<${url.origin}${url.pathname}?${params}>; rel="${rel}"`;
+    };
+    const links = [
+      ...(page.after === undefined ? [] : [link('next', 'after', page.after)]),
+      ...(page.before === undefined ? [] : [link('prev', 'before', page.before)]),
+    ];
+    if (links.length > 0) res.setHeader('link', links.join(', '));
+    res.setHeader('cache-control', 'public, max-age=60, s-maxage=60');
+    const urls = urlsOf(req, context);
+    sendJson(
+      res,
+      200,
+      page.items.map((advisory) => globalAdvisory(urls, advisory)),
+    );
+  });
+
+  // https://docs.github.com/rest/security-advisories/global-advisories#get-a-global-security-advisory
+  app.get('/advisories/:ghsa_id', authenticateIfPresent(context), (req, res) => {
+    const ghsaId = String(req.params.ghsa_id);
+    const found = world.seed.advisories.find((advisory) => advisory.ghsaId.toLowerCase() === ghsaId.toLowerCase());
+    if (!found) throw notFound(DOCS.advisory);
+    res.setHeader('cache-control', 'public, max-age=60, s-maxage=60');
+    sendJson(res, 200, globalAdvisory(urlsOf(req, context), found));
+  });
+
+  // https://docs.github.com/rest/apps/installations#list-app-installations-accessible-to-the-user-access-token
+  app.get('/user/installations', auth, (req, res) => {
+    const all = world.installationsOf(userOf(res));
+    const { items, link } = paginate(req, all);
+    if (link) res.setHeader('link', link);
+    const urls = urlsOf(req, context);
+    sendOne(res, {
+      total_count: all.length,
+      installations: items.map((entry) => installation(urls, entry, accountOf(world, entry.account))),
+    });
+  });
+
+  // https://docs.github.com/rest/apps/installations#list-repositories-accessible-to-the-user-access-token
+  app.get('/user/installations/:installation_id/repositories', auth, (req, res) => {
+    const id = /^\d{1,15}$/.test(String(req.params.installation_id)) ? Number(req.params.installation_id) : Number.NaN;
+    const found = world.installationsOf(userOf(res)).find((entry) => entry.id === id);
+    if (!found) throw notFound(DOCS.installationRepos);
+    const entries = world.installationRepos(found).flatMap((repo) => visible(world, credentialOf(res), repo) ?? []);
+    const { items, link } = paginate(req, entries);
+    if (link) res.setHeader('link', link);
+    const urls = urlsOf(req, context);
+    sendOne(res, {
+      total_count: entries.length,
+      repository_selection: found.repositorySelection,
+      repositories: items.map(({ repo, role }) => repository(urls, repo, ownerOf(world, repo), role)),
+    });
+  });
+
   // https://docs.github.com/rest/repos/contents#get-repository-content
   app.get('/repos/:owner/:repo/contents{/*path}', auth, (req, res) => {
     const docs = DOCS.contents;
@@ -261,36 +304,58 @@ export function mountGitHubRoutes(app: Express, context: RouteContext): void {
     const segments = (req.params as { path?: string[] | string }).path ?? [];
     const path = (Array.isArray(segments) ? segments.join('/') : segments).replace(/^\/+|\/+$/g, '');
     const ref = queryValue(req, 'ref') || repo.defaultBranch;
-    const files = repo.files[ref];
-    if (!files) {
-      if (ref === repo.defaultBranch && Object.keys(repo.files).length === 0)
-        throw new GitHubApiError(404, 'This repository is empty.', docs);
+    const git = context.state.of(repo).git;
+    const commitSha = git.resolve(ref);
+    const commit = commitSha === undefined ? undefined : git.commit(commitSha);
+    if (!commit) {
+      if (git.isEmpty()) throw new GitHubApiError(404, 'This repository is empty.', docs);
       throw new GitHubApiError(404, `No commit found for the ref ${ref}`, docs);
     }
     const urls = urlsOf(req, context);
-    const file = path === '' ? undefined : files[path];
-    if (file !== undefined) {
-      if (rawAccept.test(req.headers.accept ?? '')) {
-        res.setHeader('cache-control', 'private, max-age=60, s-maxage=60');
-        sendRawFile(res, file);
-        return;
-      }
-      sendOne(res, contentFile(urls, repo, ref, path, file));
+    const entry = git.entryAt(commit.tree, path);
+    if (!entry) throw notFound(docs);
+    const submoduleUrls = () => {
+      const file = git.entryAt(commit.tree, '.gitmodules');
+      const blob = file?.type === 'blob' ? git.blob(file.sha) : undefined;
+      if (!blob || fileSize(blob.content) > LARGEST_INLINE_FILE_BYTES) return new Map<string, string>();
+      return new Map(parseGitmodules(fileBytes(blob.content).toString('utf8')).map((module) => [module.path, module.url]));
+    };
+    if (entry.type === 'commit') {
+      // A submodule has no bytes to send; without a .gitmodules entry nothing says where it lives.
+      const url = submoduleUrls().get(path);
+      if (url === undefined || rawAccept.test(req.headers.accept ?? '')) throw notFound(docs);
+      sendOne(res, contentSubmodule(urls, repo, ref, path, entry.sha, url));
       return;
     }
-    const prefix = path === '' ? '' : `${path}/`;
-    const children = new Map<string, SeedFileContent | undefined>();
-    for (const [filePath, text] of Object.entries(files)) {
-      if (!filePath.startsWith(prefix)) continue;
-      const rest = filePath.slice(prefix.length);
-      const slash = rest.indexOf('/');
-      const child = `${prefix}${slash === -1 ? rest : rest.slice(0, slash)}`;
-      children.set(child, slash === -1 ? text : undefined);
+    const blob = entry.type === 'blob' ? git.blob(entry.sha) : undefined;
+    if (blob) {
+      if (rawAccept.test(req.headers.accept ?? '')) {
+        res.setHeader('cache-control', 'private, max-age=60, s-maxage=60');
+        sendRawFile(res, blob.content);
+        return;
+      }
+      sendOne(res, contentFile(urls, repo, ref, path, blob));
+      return;
     }
-    if (children.size === 0 && path !== '') throw notFound(docs);
-    const entries = [...children.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([childPath, text]) => directoryEntry(urls, repo, ref, childPath, text));
+    if (entry.type !== 'tree') throw notFound(docs);
+    const prefix = path === '' ? '' : `${path}/`;
+    const children = [...(git.tree(entry.sha)?.entries ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const modules = children.some((child) => child.type === 'commit') ? submoduleUrls() : new Map<string, string>();
+    const entries = children.map((child) => {
+      const childPath = `${prefix}${child.name}`;
+      const childBlob = child.type === 'blob' ? git.blob(child.sha) : undefined;
+      const item: DirectoryItem = childBlob
+        ? { kind: 'file', blob: childBlob }
+        : child.type === 'tree'
+          ? { kind: 'dir', sha: child.sha }
+          : { kind: 'submodule', sha: child.sha, url: modules.get(childPath) };
+      return directoryEntry(urls, repo, ref, childPath, item);
+    });
     sendOne(res, entries);
   });
+
+  mountGitRoutes(app, context, auth);
+  mountPullRoutes(app, context, auth);
+  mountIssueRoutes(app, context, auth);
+  mountReleaseRoutes(app, context, auth);
 }

@@ -15,6 +15,8 @@ export const DEMO_TOKENS_ALICE = Object.freeze({
 });
 /** The demo seed's token of `bob`. */
 export const DEMO_TOKEN_BOB = 'demo-token-bob';
+/** The demo seed's switchyard-bot (the service's own token in demos: a member of every organisation, writer of acme-oss). */
+export const DEMO_TOKEN_BOT = 'demo-token-bot';
 
 /** A file bigger than GitHub's 1 MB limit of file contents inline in a contents answer. */
 export const LARGE_FILE = `${'x'.repeat(1_100_000)}\nend\n`;

@@ -1,7 +1,12 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { issueLines, readJsonFile } from '@switchyard/service-kit';
 import { z } from 'zod';
 import { SeedFile } from './files.ts';
+import { SeedAdvisory } from './seed-advisories.ts';
+import { SeedInstallation } from './seed-installations.ts';
+import { SeedRelease, TagName, tagProblems } from './seed-releases.ts';
 
 /** GitHub's login rules: 1–39 letters, digits or single hyphens, not starting with a hyphen. */
 const Login = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, 'must be a GitHub login (letters, digits, hyphens; at most 39)');
@@ -64,9 +69,18 @@ export const SeedOrganization = z.strictObject({
 });
 
 /**
- * A repository owned by a user or an organisation (`owner` is its login). `collaborators` grants users a role;
- * `files` holds file contents by ref (branch, tag or commit sha) then by path (`src/app.ts`, no leading slash): the text,
- * or a generated file (`{ size, pattern }`, see `GeneratedFile` in `files.ts`) made on request and never held in memory whole.
+ * A repository owned by a user or an organisation (`owner` is its login). `collaborators` grants users a role.
+ *
+ * `files` holds file contents by ref then by path (`src/app.ts`, no leading slash): the text, a generated file
+ * (`{ size, pattern }`, see `GeneratedFile` in `files.ts`) made on request and never held in memory whole, or a
+ * submodule (`{ "gitlink": "<commit id>" }`, see `SeedGitlink` in `files.ts`: a tree entry of mode `160000`; name its
+ * URL in a `.gitmodules` file as git does). Each key of `files` is a branch whose head is one root commit of those
+ * files ("Initial commit"), except a key `tags/<name>`: the tag `<name>`, a lightweight ref `refs/tags/<name>` to a root
+ * commit of those files (message "Release <name>"), on no branch.
+ *
+ * `tags` adds lightweight tags at the commit of another key of `files`: `{ "v4": "tags/v4.1.0", "nightly": "main" }`.
+ * `releases` are GitHub releases of the repo's tags (see `SeedRelease`). Every commit is by the owner, dated the
+ * repository's creation, so the same seed always gives the same commit ids.
  */
 export const SeedRepo = z.strictObject({
   id: z.number().int().positive(),
@@ -85,6 +99,8 @@ export const SeedRepo = z.strictObject({
       z.record(z.string().regex(/^(?!\/)(?!.*\/\/)(?!.*\/$).+$/, 'must be a relative file path without empty segments'), SeedFile),
     )
     .default({}),
+  tags: z.record(TagName, z.string().min(1)).default({}),
+  releases: z.array(SeedRelease).default([]),
   createdAt: Timestamp.optional(),
 });
 
@@ -97,12 +113,17 @@ export const SeedRateLimit = z.strictObject({
   windowSeconds: z.number().int().positive().default(3_600),
 });
 
-/** The whole seed: users, organisations, repositories and the rate limit, cross-checked (see {@link parseSeed}). */
+/**
+ * The whole seed: users, organisations, repositories, GitHub App installations, global security advisories and the rate
+ * limit, cross-checked (see {@link parseSeed}).
+ */
 export const Seed = z
   .strictObject({
     users: z.array(SeedUser),
     organizations: z.array(SeedOrganization).default([]),
     repos: z.array(SeedRepo).default([]),
+    installations: z.array(SeedInstallation).default([]),
+    advisories: z.array(SeedAdvisory).default([]),
     rateLimit: SeedRateLimit.default({ limit: 5_000, windowSeconds: 3_600 }),
   })
   .superRefine((seed, ctx) => {
@@ -142,8 +163,32 @@ export const Seed = z
       for (const login of Object.keys(repo.collaborators)) {
         if (logins.get(login.toLowerCase()) !== 'user') issue(['repos', i, 'collaborators', login], `no user ${login}`);
       }
+      for (const [path, message] of tagProblems(repo)) issue(['repos', i, ...path], message);
       repoIds.add(repo.id);
       fullNames.add(fullName);
+    });
+    const installationIds = new Set<number>();
+    seed.installations.forEach((installation, i) => {
+      if (installationIds.has(installation.id)) issue(['installations', i, 'id'], `duplicate installation id ${installation.id}`);
+      installationIds.add(installation.id);
+      if (!logins.has(installation.account.toLowerCase()))
+        issue(['installations', i, 'account'], `no user or organisation ${installation.account}`);
+      if (installation.repositorySelection === 'all' && installation.repositories.length > 0) {
+        issue(['installations', i, 'repositories'], 'must be empty when repositorySelection is all');
+      }
+      installation.repositories.forEach((name, j) => {
+        if (!fullNames.has(`${installation.account}/${name}`.toLowerCase())) {
+          issue(['installations', i, 'repositories', j], `no repository ${installation.account}/${name}`);
+        }
+      });
+    });
+    const ghsaIds = new Set<string>();
+    seed.advisories.forEach((advisory, i) => {
+      if (ghsaIds.has(advisory.ghsaId)) issue(['advisories', i, 'ghsaId'], `duplicate advisory ${advisory.ghsaId}`);
+      ghsaIds.add(advisory.ghsaId);
+      if (Date.parse(advisory.updatedAt) < Date.parse(advisory.publishedAt)) {
+        issue(['advisories', i, 'updatedAt'], 'must not be before publishedAt');
+      }
     });
   });
 
@@ -155,6 +200,9 @@ export type ParsedSeed = z.output<typeof Seed>;
 export type SeedUserInput = z.input<typeof SeedUser>;
 /** An organisation entry as written in a seed. */
 export type SeedOrganizationInput = z.input<typeof SeedOrganization>;
+export type { SeedAdvisoryInput } from './seed-advisories.ts';
+export type { SeedInstallationInput } from './seed-installations.ts';
+export type { SeedReleaseInput } from './seed-releases.ts';
 /** A repository entry as written in a seed (what {@link generateRepos} returns). */
 export type SeedRepoInput = z.input<typeof SeedRepo>;
 
@@ -170,8 +218,10 @@ export class SeedError extends Error {
 }
 
 /**
- * Validates a seed: shapes, and that account ids, logins (case-insensitively), tokens, repository ids and full names are
- * unique, and that every member, collaborator and owner exists.
+ * Validates a seed: shapes, and that account ids, logins (case-insensitively), tokens, repository ids and full names,
+ * installation ids and GHSA ids are unique, that every member, collaborator, owner and installation account exists,
+ * that an installation's selected repositories belong to its account, and that a repo's tags and releases name what
+ * it has (see `tagProblems` in `seed-releases.ts`).
  * @throws SeedError listing every problem
  */
 export function parseSeed(input: unknown, source = 'seed'): ParsedSeed {
@@ -191,12 +241,55 @@ export function loadSeedFile(path: string): ParsedSeed {
   );
 }
 
-/** Absolute path of the bundled demo seed (`demo-seed.json`: users alice and bob, orgs acme, globex and initech). */
+/** Absolute path of the bundled demo seed's main file (`demo-seed.json`: users alice and bob, orgs acme, globex and initech). */
 export const DEMO_SEED_PATH = fileURLToPath(new URL('./demo-seed.json', import.meta.url));
 
-/** The bundled demo seed, validated. */
+/**
+ * The directory of the demo seed's further parts (`demo-seeds/*.json`), each an object with any of `organizations` and
+ * `repos` (entries added to the seed's) and `files` (`{ "<owner>/<repo>": { "<path>": <file> } }`: files added to that
+ * repository's default branch, e.g. one package manager's directory of the `acme/polyglot` demo repo).
+ */
+export const DEMO_SEEDS_DIR = fileURLToPath(new URL('./demo-seeds/', import.meta.url));
+
+/** A part of the demo seed as {@link DEMO_SEEDS_DIR} holds it. */
+const DemoSeedPart = z.strictObject({
+  organizations: z.array(z.unknown()).default([]),
+  repos: z.array(z.unknown()).default([]),
+  files: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+});
+
+/**
+ * The demo seed as written: `demo-seed.json` with every part of {@link DEMO_SEEDS_DIR} merged in (in file name order).
+ * @throws SeedError when a file is not valid JSON, a part is not of the shape above, or its `files` name a repository
+ *   the seed does not have
+ */
+export function demoSeedInput(): SeedInput {
+  const invalid = (path: string) => (reason: string) => new SeedError(path, [reason]);
+  const seed = readJsonFile(DEMO_SEED_PATH, invalid(DEMO_SEED_PATH)) as SeedInput & { repos: SeedRepoInput[] };
+  const parts = existsSync(DEMO_SEEDS_DIR)
+    ? readdirSync(DEMO_SEEDS_DIR)
+        .filter((file) => file.endsWith('.json'))
+        .sort()
+    : [];
+  for (const file of parts) {
+    const path = join(DEMO_SEEDS_DIR, file);
+    const read = DemoSeedPart.safeParse(readJsonFile(path, invalid(path)));
+    if (!read.success) throw new SeedError(path, issueLines(read.error, '(part)'));
+    seed.organizations = [...(seed.organizations ?? []), ...(read.data.organizations as SeedOrganizationInput[])];
+    seed.repos = [...(seed.repos ?? []), ...(read.data.repos as SeedRepoInput[])];
+    for (const [fullName, files] of Object.entries(read.data.files)) {
+      const repo = seed.repos.find((r) => `${r.owner}/${r.name}`.toLowerCase() === fullName.toLowerCase());
+      if (!repo) throw new SeedError(path, [`files: no repository ${fullName} in the demo seed`]);
+      const branch = repo.defaultBranch;
+      repo.files = { ...(repo.files ?? {}), [branch]: { ...(repo.files?.[branch] ?? {}), ...(files as Record<string, never>) } };
+    }
+  }
+  return seed;
+}
+
+/** The bundled demo seed ({@link demoSeedInput}), validated. @throws SeedError as {@link parseSeed} does */
 export function loadDemoSeed(): ParsedSeed {
-  return loadSeedFile(DEMO_SEED_PATH);
+  return parseSeed(demoSeedInput(), `${DEMO_SEED_PATH} and ${DEMO_SEEDS_DIR}*.json`);
 }
 
 const generatedLanguages = ['TypeScript', 'JavaScript', 'Python', 'Ruby', 'Go', 'Java', 'Rust', 'PHP', null] as const;

@@ -6,6 +6,8 @@ export type EmulatedUser = ParsedSeed['users'][number];
 export type EmulatedOrg = ParsedSeed['organizations'][number];
 /** A repository of the seed. */
 export type EmulatedRepo = ParsedSeed['repos'][number];
+/** A GitHub App installation of the seed. */
+export type EmulatedInstallation = ParsedSeed['installations'][number];
 /** A token the seed knows: its user and what the token itself may do. */
 export interface EmulatedCredential {
   user: EmulatedUser;
@@ -57,6 +59,10 @@ export interface World {
   roleThrough(credential: EmulatedCredential, repo: EmulatedRepo): RepoRole | undefined;
   /** How `user` reaches `repo` (owner, collaborator, organisation membership); empty when only through it being public. */
   affiliations(user: EmulatedUser, repo: EmulatedRepo): Set<Affiliation>;
+  /** The installations on `user`'s own account and on the organisations they are a member of, by id. */
+  installationsOf(user: EmulatedUser): EmulatedInstallation[];
+  /** The repositories an installation covers: every repo of its account (`all`) or the selected ones, in seed order. */
+  installationRepos(installation: EmulatedInstallation): EmulatedRepo[];
 }
 
 /** Indexes a validated seed. The seed is read, never changed. */
@@ -102,6 +108,9 @@ export function createWorld(seed: ParsedSeed): World {
     return higher(granted, repo.private ? undefined : 'read');
   }
 
+  const reachable = (user: EmulatedUser, login: string) =>
+    lower(login) === lower(user.login) || memberships.get(lower(login))?.has(lower(user.login)) === true;
+
   return {
     seed,
     userByToken: (token) => credentials.get(token)?.user,
@@ -127,6 +136,13 @@ export function createWorld(seed: ParsedSeed): World {
       if (collaborators.get(repo.id)?.has(lower(user.login))) found.add('collaborator');
       if (membershipGrant(user, repo) !== undefined) found.add('organization_member');
       return found;
+    },
+    installationsOf: (user) => seed.installations.filter((i) => reachable(user, i.account)).sort((a, b) => a.id - b.id),
+    installationRepos(installation) {
+      const repos = reposByOwner.get(lower(installation.account)) ?? [];
+      if (installation.repositorySelection === 'all') return repos;
+      const selected = new Set(installation.repositories.map(lower));
+      return repos.filter((repo) => selected.has(lower(repo.name)));
     },
   };
 }

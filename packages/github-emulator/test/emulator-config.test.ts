@@ -11,6 +11,14 @@ describe('emulator configuration', () => {
     });
   });
 
+  it('reads where webhooks go and their secret', () => {
+    expect(loadEmulatorConfig({ CODE_HOST_WEBHOOK_URL: 'http://127.0.0.1:9000/hooks', CODE_HOST_WEBHOOK_SECRET: 's3cret' })).toMatchObject({
+      CODE_HOST_WEBHOOK_URL: 'http://127.0.0.1:9000/hooks',
+      CODE_HOST_WEBHOOK_SECRET: 's3cret',
+    });
+    expect(() => loadEmulatorConfig({ CODE_HOST_WEBHOOK_URL: 'not a url' })).toThrow(ConfigError);
+  });
+
   it('rejects invalid variables all at once', () => {
     expect(() => loadEmulatorConfig({ PORT: 'eighty', CODE_HOST_HTML_URL: 'not a url' })).toThrow(ConfigError);
     try {

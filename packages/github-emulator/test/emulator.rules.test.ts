@@ -34,6 +34,7 @@ describe('GitHub emulator: visibility and permissions (demo seed)', () => {
       'acme/billing-api',
       'acme/data-pipeline',
       'acme/legacy-portal',
+      'acme/polyglot',
       'acme/web-storefront',
       'alice/dotfiles',
       'alice/left-pad',
@@ -83,6 +84,7 @@ describe('GitHub emulator: visibility and permissions (demo seed)', () => {
       'acme/billing-api',
       'acme/data-pipeline',
       'acme/legacy-portal',
+      'acme/polyglot',
       'acme/web-storefront',
     ]);
     expect(names((await get('/orgs/ACME/repos?type=public', ALICE)).body)).toEqual(['acme/acme-cli']);
@@ -92,6 +94,7 @@ describe('GitHub emulator: visibility and permissions (demo seed)', () => {
       'acme/billing-api',
       'acme/data-pipeline',
       'acme/legacy-portal',
+      'acme/polyglot',
       'acme/web-storefront',
     ]);
     const archived = (await get('/orgs/acme/repos', ALICE)).body.find((r: Repo) => r.full_name === 'acme/legacy-portal');

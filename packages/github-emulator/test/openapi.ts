@@ -35,35 +35,38 @@ export function toJsonSchema(node: unknown): unknown {
 
 /** GitHub's published OpenAPI description (api.github.com, dereferenced), loaded once per test file that calls this. */
 export interface GitHubOpenApi {
-  /** A validator for the `status` response of `GET path` (media type `application/json`). */
-  validator(path: string, status: string): ValidateFunction;
+  /** A validator for the `status` response of `<method> path` (default GET; media type `application/json`). */
+  validator(path: string, status: string, method?: HttpMethod): ValidateFunction;
   /** The raw (OpenAPI) response schema, e.g. to list its documented property names. */
-  schema(path: string, status: string): SchemaNode;
+  schema(path: string, status: string, method?: HttpMethod): SchemaNode;
 }
+
+/** The operations of a path in the OpenAPI description. */
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export function loadGitHubOpenApi(): GitHubOpenApi {
   const require = createRequire(import.meta.url);
   const file = require.resolve('@octokit/openapi/generated/api.github.com.deref.json');
   const spec = JSON.parse(readFileSync(file, 'utf8')) as {
-    paths: Record<string, { get?: { responses: Record<string, { content?: Record<string, { schema: SchemaNode }> }> } }>;
+    paths: Record<string, Partial<Record<HttpMethod, { responses: Record<string, { content?: Record<string, { schema: SchemaNode }> }> }>>>;
   };
   const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
   // ajv-formats is CommonJS: its default export is the plugin itself or a namespace holding it as `default`.
   const addFormats = ((formats as unknown as { default?: typeof formats }).default ?? formats) as unknown as (a: Ajv) => void;
   addFormats(ajv);
   const cache = new Map<string, ValidateFunction>();
-  const schema = (path: string, status: string): SchemaNode => {
-    const found = spec.paths[path]?.get?.responses[status]?.content?.['application/json']?.schema;
-    if (!found) throw new Error(`no application/json schema for GET ${path} ${status} in GitHub's OpenAPI description`);
+  const schema = (path: string, status: string, method: HttpMethod = 'get'): SchemaNode => {
+    const found = spec.paths[path]?.[method]?.responses[status]?.content?.['application/json']?.schema;
+    if (!found) throw new Error(`no application/json schema for ${method.toUpperCase()} ${path} ${status} in GitHub's OpenAPI description`);
     return found;
   };
   return {
     schema,
-    validator(path, status) {
-      const key = `${path} ${status}`;
+    validator(path, status, method = 'get') {
+      const key = `${method} ${path} ${status}`;
       let validate = cache.get(key);
       if (!validate) {
-        validate = ajv.compile(toJsonSchema(schema(path, status)) as SchemaNode);
+        validate = ajv.compile(toJsonSchema(schema(path, status, method)) as SchemaNode);
         cache.set(key, validate);
       }
       return validate;

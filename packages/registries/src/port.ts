@@ -8,12 +8,19 @@ import type { PackageManager } from '@switchyard/contracts';
 
 /** A digest of a version's artifact as the registry gives it, for lockfiles. */
 export interface ArtifactDigest {
-  /** `sha512`, `sha256` or `sha1` (Maven's `.sha1`, npm's legacy `shasum`), `md5` where nothing better is given. */
-  algorithm: 'sha512' | 'sha384' | 'sha256' | 'sha1' | 'md5';
-  /** The digest in the form lockfiles write it: npm's `integrity` is an SRI string (`sha512-<base64>`), the others hex. */
+  /**
+   * `sha512`, `sha256` or `sha1` (Maven's `.sha1`, npm's legacy `shasum`), `md5` where nothing better is given; `h1`
+   * for Go's directory hash "Hash1" (golang.org/x/mod/sumdb/dirhash: SHA-256 over the sorted `sha256  name` lines of the
+   * files), which `go.sum` and `.terraform.lock.hcl` write.
+   */
+  algorithm: 'sha512' | 'sha384' | 'sha256' | 'sha1' | 'md5' | 'h1';
+  /**
+   * The digest in the form lockfiles write it: npm's `integrity` is an SRI string (`sha512-<base64>`), `h1` the whole
+   * `h1:<base64>`, the others hex.
+   */
   value: string;
-  /** `sri` (`<algorithm>-<base64>`, npm `dist.integrity`) or `hex`. */
-  encoding: 'sri' | 'hex';
+  /** `sri` (`<algorithm>-<base64>`, npm `dist.integrity`), `hex`, or `prefixed` (`h1:<base64>`). */
+  encoding: 'sri' | 'hex' | 'prefixed';
 }
 
 /** One published version of a package. */
@@ -31,6 +38,11 @@ export interface RegistryVersion {
   deprecated: string | null;
   /** The artifact's digests (none when the registry gives none). */
   digests: ArtifactDigest[];
+  /**
+   * The git refs that point at this version, for registries that are a code host's repositories (GitHub Actions,
+   * dep, git submodules): branch names whose head it is (`main`), or tag names (`v4.1.0`). Absent elsewhere.
+   */
+  refs?: string[];
 }
 
 /** What a registry knows of one package. */
@@ -45,6 +57,51 @@ export interface RegistryPackage {
   sourceUrl: string | null;
   /** The changelog (a URL), or null. */
   changelogUrl: string | null;
+}
+
+/**
+ * A dependency one version declares, as its registry publishes it: npm `dependencies` / `optionalDependencies` /
+ * `peerDependencies`, PyPI `requires_dist`, RubyGems runtime dependencies, crates.io index `deps`, Packagist `require`.
+ */
+export interface RegistryDependency {
+  /** As the registry spells it (the ecosystem's canonical form where the registry gives one). */
+  name: string;
+  /** The requirement in the ecosystem's own syntax (`^1.2.0`, `>=2.0,<3`, `~> 7.1`, `^1.0`), `*` when none is given. */
+  requirement: string;
+  /**
+   * `runtime` (needed to run), `optional` (npm `optionalDependencies`, a cargo `optional` dependency, a PyPI extra's
+   * requirement), `peer` (npm), `build` (cargo `build`), `dev` (only where a registry publishes them: cargo `dev`).
+   */
+  kind: 'runtime' | 'optional' | 'peer' | 'build' | 'dev';
+  /** When it applies, in the ecosystem's syntax: a PEP 508 marker (`python_version < "3.8"`), a cargo `target` cfg. */
+  condition?: string;
+}
+
+/** One downloadable file of a version: npm's tarball, each of PyPI's sdist and wheels, a gem, a crate, a dist zip. */
+export interface RegistryArtifact {
+  /** The file's name (`lodash-4.17.21.tgz`, `requests-2.31.0-py3-none-any.whl`). */
+  filename: string;
+  /** Where it is downloaded from (absolute URL, never with credentials). */
+  url: string;
+  /** Its digests as the registry gives them (lockfiles copy them: npm `integrity`, Pipfile.lock `sha256:`, Cargo.lock `checksum`). */
+  digests: ArtifactDigest[];
+  /**
+   * What a lockfile records of the file besides its digests, as the registry gives it: Packagist's `dist.reference`
+   * and `dist.type`, PyPI's `packagetype`. Absent when there is nothing.
+   */
+  attributes?: Record<string, string>;
+}
+
+/** What a lockfile needs of one version: its dependencies and its artifacts (see {@link PackageRegistry.describeVersion}). */
+export interface RegistryVersionDetails {
+  /** The package's name as the registry answers it. */
+  name: string;
+  /** The version as the registry spells it. */
+  version: string;
+  /** The dependencies the version declares, or null when the registry does not publish them for this version. */
+  dependencies: RegistryDependency[] | null;
+  /** Its files (empty when the registry lists none). */
+  artifacts: RegistryArtifact[];
 }
 
 /** Why a registry request failed; the update run reports it per dependency. */
@@ -86,6 +143,14 @@ export interface PackageRegistry {
    * @throws TypeError for a name the protocol cannot express (an empty one, a Maven name without `:`)
    */
   fetchPackage(name: string, options?: { signal?: AbortSignal }): Promise<RegistryPackage | undefined>;
+  /**
+   * What a lockfile needs of one version of `name`: its declared dependencies and its artifacts with their digests
+   * (npm: the packument's version document; PyPI: `/pypi/{name}/{version}/json`; RubyGems: `/api/v2/rubygems/{name}/versions/{version}.json`;
+   * crates.io: the index line; Packagist: the p2 entry). Absent on adapters whose ecosystem has no lockfile (Maven).
+   * @returns undefined when the registry does not know the package or that version
+   * @throws RegistryError as {@link fetchPackage} does
+   */
+  describeVersion?(name: string, version: string, options?: { signal?: AbortSignal }): Promise<RegistryVersionDetails | undefined>;
   /** Requests made so far, as the network saw them. */
   stats(): RegistryRequestStats;
   /** Closes its connections. */

@@ -1,5 +1,15 @@
+import { createHash } from 'node:crypto';
+import { DEMO_REGISTRY_TOKEN, loadDemoSeed, startRegistryEmulator } from '@switchyard/registry-emulator';
+import { createLogger } from '@switchyard/service-kit';
 import { describe, expect, it } from 'vitest';
-import { crateIndexPath, createCratesRegistry, DEFAULT_CRATES_API_URL, DEFAULT_CRATES_URL } from '../src/adapters/crates.ts';
+import {
+  crateDownloadUrl,
+  crateIndexPath,
+  createCratesRegistry,
+  DEFAULT_CRATES_API_URL,
+  DEFAULT_CRATES_URL,
+} from '../src/adapters/crates.ts';
+import { RegistryError } from '../src/port.ts';
 import { closedAfterEach, fixture } from './fixture-server.ts';
 
 describe('crates.io sparse index adapter', () => {
@@ -218,5 +228,109 @@ describe('crates.io sparse index adapter', () => {
     expect(server.requests[0]?.path).toBe('/se/rd/serde');
     await expect(crates.fetchPackage('../serde')).rejects.toThrow(TypeError);
     expect(server.requests).toHaveLength(1);
+  });
+  it('describes a version from its index line: deps as runtime/optional, the .crate from config.json dl and its cksum', async () => {
+    const server = await serve({
+      '/index/se/rd/serde': { body: await fixture('crates/serde'), contentType: 'text/plain' },
+      // crates.io's own index configuration (https://index.crates.io/config.json).
+      '/index/config.json': { body: JSON.stringify({ dl: 'https://static.crates.io/crates', api: 'https://crates.io' }) },
+    });
+    const crates = registry({ baseUrl: `${server.url}index/`, apiUrl: null });
+    expect(await crates.describeVersion?.('serde', '1.0.229')).toEqual({
+      name: 'serde',
+      version: '1.0.229',
+      dependencies: [
+        { name: 'serde_core', requirement: '=1.0.229', kind: 'runtime' },
+        { name: 'serde_derive', requirement: '^1', kind: 'optional' },
+      ],
+      artifacts: [
+        {
+          filename: 'serde-1.0.229.crate',
+          url: 'https://static.crates.io/crates/serde/1.0.229/download',
+          digests: [{ algorithm: 'sha256', value: '4148590afebada386688f18773da617792bf2ef03ffc1e4cbd2b1d45b023e0ba', encoding: 'hex' }],
+        },
+      ],
+    });
+    expect(await crates.describeVersion?.('serde', '0.0.1')).toBeUndefined();
+    expect(await crates.describeVersion?.('no-such-crate', '1.0.0')).toBeUndefined();
+  });
+
+  it('maps build, dev, renamed and target-specific deps, and fills the dl template markers', async () => {
+    const line = {
+      name: 'Demo_Crate',
+      vers: '0.2.0',
+      cksum: 'a'.repeat(64),
+      deps: [
+        { name: 'cc', req: '^1.0', kind: 'build', optional: false, target: null },
+        { name: 'proptest', req: '^1', kind: 'dev', optional: false, target: null },
+        { name: 'winapi_alias', package: 'winapi', req: '^0.3', kind: 'normal', optional: false, target: 'cfg(windows)' },
+        { name: 'libc', req: '^0.2', optional: false },
+      ],
+      features: {},
+      yanked: false,
+    };
+    const server = await serve({
+      '/index/de/mo/demo_crate': { body: `${JSON.stringify(line)}\n`, contentType: 'text/plain' },
+      '/index/config.json': {
+        body: JSON.stringify({ dl: 'https://user:secret@dl.example/{prefix}/{lowerprefix}/{crate}-{version}-{sha256-checksum}.crate' }),
+      },
+    });
+    const crates = registry({ baseUrl: `${server.url}index/`, apiUrl: null });
+    const details = await crates.describeVersion?.('demo_crate', '0.2.0');
+    expect(details?.dependencies).toEqual([
+      { name: 'cc', requirement: '^1.0', kind: 'build' },
+      { name: 'proptest', requirement: '^1', kind: 'dev' },
+      { name: 'winapi', requirement: '^0.3', kind: 'runtime', condition: 'cfg(windows)' },
+      { name: 'libc', requirement: '^0.2', kind: 'runtime' },
+    ]);
+    expect(details?.artifacts[0]?.url).toBe(`https://dl.example/De/mo/de/mo/Demo_Crate-0.2.0-${'a'.repeat(64)}.crate`);
+    expect(crateDownloadUrl('https://dl.example/api/v1/crates/', 'a', '1.0.0', 'b'.repeat(64))).toBe(
+      'https://dl.example/api/v1/crates/a/1.0.0/download',
+    );
+    expect(crateDownloadUrl('https://dl.example/{prefix}/{crate}', 'abc', '1.0.0', '')).toBe('https://dl.example/3/a/abc');
+  });
+
+  it('rejects a bad dep or a config.json without dl as bad_response', async () => {
+    const good = JSON.parse((await fixture('crates/serde')).toString('utf8'));
+    const server = await serve({
+      '/index/se/rd/serde': { body: `${JSON.stringify({ ...good, vers: '1.0.0', deps: [{ name: 'x' }] })}\n${JSON.stringify(good)}\n` },
+      '/index/config.json': { body: JSON.stringify({ api: 'https://crates.io' }) },
+    });
+    const crates = registry({ baseUrl: `${server.url}index/`, apiUrl: null });
+    for (const version of ['1.0.0', '1.0.229']) {
+      const error = await crates.describeVersion?.('serde', version).catch((e: unknown) => e);
+      expect(error, version).toBeInstanceOf(RegistryError);
+      expect((error as RegistryError).kind, version).toBe('bad_response');
+    }
+  });
+
+  it('describes versions the registry emulator publishes, with their stored dependencies and downloadable artifact', async () => {
+    const emulator = await startRegistryEmulator({ seed: loadDemoSeed(), logger: createLogger('registry-emulator', 'silent') });
+    try {
+      const publish = await fetch(`${emulator.url}/admin/publish`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ packageManager: 'cargo', name: 'serde', version: '1.0.204', dependencies: { serde_derive: '=1.0.204' } }),
+      });
+      expect(publish.status).toBe(201);
+      const crates = registry({ baseUrl: `${emulator.url}/crates/index/`, apiUrl: null });
+      const details = await crates.describeVersion?.('serde', '1.0.204');
+      expect(details?.dependencies).toEqual([{ name: 'serde_derive', requirement: '=1.0.204', kind: 'runtime' }]);
+      const artifact = details?.artifacts[0];
+      expect(artifact?.url).toBe(`${emulator.url}/crates/api/v1/crates/serde/1.0.204/download`);
+      const bytes = Buffer.from(await (await fetch(artifact?.url ?? '')).arrayBuffer());
+      expect(artifact?.digests[0]?.value).toBe(createHash('sha256').update(bytes).digest('hex'));
+      expect((await crates.describeVersion?.('serde', '1.0.203'))?.dependencies).toEqual([]);
+      const privateRegistry = registry({
+        baseUrl: `${emulator.url}/private/crates/index/`,
+        apiUrl: null,
+        credentials: { authorization: DEMO_REGISTRY_TOKEN },
+      });
+      expect((await privateRegistry.describeVersion?.('acme-crypto', '0.2.1'))?.artifacts[0]?.url).toBe(
+        `${emulator.url}/private/crates/api/v1/crates/acme-crypto/0.2.1/download`,
+      );
+    } finally {
+      await emulator.close();
+    }
   });
 });

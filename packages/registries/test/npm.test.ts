@@ -307,6 +307,91 @@ describe('npm registry adapter', () => {
     expect(npm.stats()).toEqual({ requests: 3, notModified: 1, fullDownloads: 2 });
   });
 
+  it('describes a version: its dependencies by kind, its tarball and both digests, from the one packument', async () => {
+    const server = await serve({
+      '/is-number': { body: await text('npm/is-number.json') },
+      '/@types%2fleft-pad': { body: await text('npm/types-left-pad.json') },
+    });
+    const npm = registry({ baseUrl: server.url });
+    expect(await npm.describeVersion?.('is-number', '2.1.0')).toEqual({
+      name: 'is-number',
+      version: '2.1.0',
+      dependencies: [{ name: 'kind-of', requirement: '^3.0.2', kind: 'runtime' }],
+      artifacts: [
+        {
+          filename: 'is-number-2.1.0.tgz',
+          url: 'https://registry.npmjs.org/is-number/-/is-number-2.1.0.tgz',
+          digests: [
+            {
+              algorithm: 'sha512',
+              value: 'sha512-QUzH43Gfb9+5yckcrSA0VBDwEtDUchrk4F6tfJZQuNzDJbEDB9cZNzSfXGQ1jqmdDY/kl41lUOWM9syA8z8jlg==',
+              encoding: 'sri',
+            },
+            { algorithm: 'sha1', value: '01fcbbb393463a548f2f466cce16dece49db908f', encoding: 'hex' },
+          ],
+        },
+      ],
+    });
+    expect((await npm.describeVersion?.('is-number', '7.0.0'))?.dependencies).toEqual([]);
+    const scoped = await npm.describeVersion?.('@types/left-pad', '1.2.0');
+    expect(scoped?.dependencies).toEqual([{ name: 'left-pad', requirement: '*', kind: 'runtime' }]);
+    expect(scoped?.artifacts.map((a) => [a.filename, a.url])).toEqual([
+      ['left-pad-1.2.0.tgz', 'https://registry.npmjs.org/@types/left-pad/-/left-pad-1.2.0.tgz'],
+    ]);
+    expect(await npm.describeVersion?.('is-number', '9.9.9')).toBeUndefined();
+    expect(await npm.describeVersion?.('no-such-package', '1.0.0')).toBeUndefined();
+  });
+
+  it('fetchPackage then describeVersion of one package: one download, the second a 304; concurrent ones share a request', async () => {
+    const server = await serve({ '/is-number': { body: await text('npm/is-number.json') } });
+    const npm = registry({ baseUrl: server.url });
+    await npm.fetchPackage('is-number');
+    await npm.describeVersion?.('is-number', '7.0.0');
+    expect(npm.stats()).toEqual({ requests: 2, notModified: 1, fullDownloads: 1 });
+    const other = registry({ baseUrl: server.url });
+    await Promise.all([other.fetchPackage('is-number'), other.describeVersion?.('is-number', '7.0.0')]);
+    expect(other.stats()).toEqual({ requests: 1, notModified: 0, fullDownloads: 1 });
+  });
+
+  it('optional and peer dependencies: optionalDependencies once (not again under dependencies), optional peers by peerDependenciesMeta', async () => {
+    const doc = await json('npm/is-number.json');
+    const version = doc.versions['7.0.0'] as Record<string, unknown>;
+    Object.assign(version, {
+      dependencies: { 'kind-of': '^6.0.0', fsevents: '~2.3.2' },
+      optionalDependencies: { fsevents: '~2.3.2' },
+      peerDependencies: { typescript: '>=4', bufferutil: '' },
+      peerDependenciesMeta: { bufferutil: { optional: true }, typescript: { optional: false } },
+    });
+    const server = await serve({ '/is-number': { body: JSON.stringify(doc) } });
+    const npm = registry({ baseUrl: server.url });
+    expect((await npm.describeVersion?.('is-number', '7.0.0'))?.dependencies).toEqual([
+      { name: 'kind-of', requirement: '^6.0.0', kind: 'runtime' },
+      { name: 'fsevents', requirement: '~2.3.2', kind: 'optional' },
+      { name: 'typescript', requirement: '>=4', kind: 'peer' },
+      { name: 'bufferutil', requirement: '*', kind: 'optional' },
+    ]);
+  });
+
+  it('a malformed dependency section or tarball is bad_response', async () => {
+    const doc = await json('npm/is-number.json');
+    const cases: [string, (v: Record<string, unknown>) => void][] = [
+      ['dependencies', (v) => Object.assign(v, { dependencies: ['kind-of'] })],
+      ['requirement', (v) => Object.assign(v, { dependencies: { 'kind-of': 3 } })],
+      ['peerDependenciesMeta', (v) => Object.assign(v, { peerDependenciesMeta: 'optional' })],
+      ['tarball', (v) => Object.assign(v, { dist: { ...(v.dist as object), tarball: 42 } })],
+      ['credentials', (v) => Object.assign(v, { dist: { ...(v.dist as object), tarball: 'https://u:p@example.com/x.tgz' } })],
+    ];
+    for (const [label, change] of cases) {
+      const broken = structuredClone(doc);
+      change(broken.versions['7.0.0'] as Record<string, unknown>);
+      const server = await serve({ '/is-number': { body: JSON.stringify(broken) } });
+      const npm = registry({ baseUrl: server.url });
+      const error = await npm.describeVersion?.('is-number', '7.0.0').catch((e: unknown) => e);
+      expect(error, label).toBeInstanceOf(RegistryError);
+      expect((error as RegistryError).kind, label).toBe('bad_response');
+    }
+  });
+
   it('defaults to the public registry', () => {
     const npm = createNpmRegistry();
     track(npm);

@@ -233,3 +233,58 @@ describe('Packagist p2 adapter', () => {
     expect(server.requests.map((r) => r.path)).toEqual(['/p2/drewm/mailchimp-api.json']);
   });
 });
+
+describe('Packagist describeVersion', () => {
+  const { serve, track } = closedAfterEach();
+  const registry = (baseUrl: string) => {
+    const packagist = createPackagistRegistry({ baseUrl, retryDelayMs: 10, retries: 0 });
+    track(packagist);
+    return packagist;
+  };
+
+  it('maps a real minified entry: platform requirements left out, the GitHub zipball without a digest', async () => {
+    const server = await serve({ '/p2/drewm/mailchimp-api.json': { body: await fixture('packagist/drewm-mailchimp-api.json') } });
+    const packagist = registry(server.url);
+    const reference = 'c6cdfab4ca6ddbc3b260913470bd0a4a5cb84c7a';
+    expect(await packagist.describeVersion?.('drewm/mailchimp-api', 'v2.5.4')).toEqual({
+      name: 'drewm/mailchimp-api',
+      version: 'v2.5.4',
+      dependencies: [],
+      artifacts: [
+        {
+          filename: reference,
+          url: `https://api.github.com/repos/drewm/mailchimp-api/zipball/${reference}`,
+          digests: [],
+          attributes: { type: 'zip', reference, 'source-reference': reference, time: '2019-08-06T09:24:58+00:00' },
+        },
+      ],
+    });
+    // a later entry inherits `require` through the expansion
+    expect((await packagist.describeVersion?.('drewm/mailchimp-api', 'v2.5.3'))?.dependencies).toEqual([]);
+    expect(await packagist.describeVersion?.('drewm/mailchimp-api', '9.9.9')).toBeUndefined();
+    expect(await packagist.describeVersion?.('drewm/unknown', '1.0.0')).toBeUndefined();
+  });
+
+  it('gives require entries as runtime dependencies and the shasum as a SHA-1 digest', async () => {
+    const server = await serve({ '/p2/acme/mailer.json': { body: await fixture('packagist/acme-mailer.json') } });
+    const details = await registry(server.url).describeVersion?.('acme/mailer', 'v3.1.0');
+    expect(details).toEqual({
+      name: 'acme/mailer',
+      version: 'v3.1.0',
+      dependencies: [{ name: 'symfony/mime', requirement: '^6.4', kind: 'runtime' }],
+      artifacts: [
+        {
+          filename: 'acme-mailer-3.1.0.zip',
+          url: 'https://repo.example.org/dist/acme/mailer/acme-mailer-3.1.0.zip',
+          digests: [{ algorithm: 'sha1', value: '2fd4e1c67a2d28fced849ee1bb76e7391b93eb12', encoding: 'hex' }],
+          attributes: {
+            type: 'zip',
+            reference: '4f1b9ad1c2e4a8d03b6f0c9f6e7d2a1b3c4d5e6f',
+            'source-reference': '4f1b9ad1c2e4a8d03b6f0c9f6e7d2a1b3c4d5e6f',
+            time: '2024-03-12T08:15:00+01:00',
+          },
+        },
+      ],
+    });
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPypiRegistry, DEFAULT_PYPI_URL, normalisePypiName } from '../src/adapters/pypi.ts';
+import { createPypiRegistry, DEFAULT_PYPI_URL, normalisePypiName, parseRequiresDist } from '../src/adapters/pypi.ts';
 import type { RegistryAdapterOptions } from '../src/http/registry-http.ts';
 import { RegistryError } from '../src/port.ts';
 import { closedAfterEach, fixture } from './fixture-server.ts';
@@ -273,5 +273,83 @@ describe('PyPI JSON API adapter', () => {
     track(pypi);
     expect(pypi.baseUrl).toBe(DEFAULT_PYPI_URL);
     expect(DEFAULT_PYPI_URL).toBe('https://pypi.org/');
+  });
+});
+
+describe('PyPI describeVersion', () => {
+  const { serve, track } = closedAfterEach();
+  /** The release document of 4.0.0 as `GET /pypi/sampleproject/4.0.0/json` answers it: the project's `info` and `urls`. */
+  const release = async () => {
+    const project = await sampleproject();
+    return { info: project.info, urls: project.urls, last_serial: project.last_serial, vulnerabilities: [] };
+  };
+
+  it('maps requires_dist (extras optional) and the files with SHA-256, MD5, packagetype, size and upload time', async () => {
+    const server = await serve({ '/pypi/sampleproject/4.0.0/json': { body: JSON.stringify(await release()) } });
+    const pypi = createPypiRegistry({ baseUrl: server.url, retryDelayMs: 10 });
+    track(pypi);
+    const details = await pypi.describeVersion?.('SampleProject', '4.0.0');
+    expect(details).toMatchObject({
+      name: 'sampleproject',
+      version: '4.0.0',
+      dependencies: [
+        { name: 'peppercorn', requirement: '*', kind: 'runtime' },
+        { name: 'check-manifest', requirement: '*', kind: 'optional', condition: "extra == 'dev'" },
+        { name: 'coverage', requirement: '*', kind: 'optional', condition: "extra == 'test'" },
+      ],
+    });
+    expect(details?.artifacts[0]).toEqual({
+      filename: 'sampleproject-4.0.0-py3-none-any.whl',
+      url: 'https://files.pythonhosted.org/packages/d7/73/c16e5f3f0d37c60947e70865c255a58dc408780a6474de0523afd0ec553a/sampleproject-4.0.0-py3-none-any.whl',
+      digests: [
+        { algorithm: 'sha256', value: 'c23e447ea90d796d1e645c35c4b2de125040add12a845825546f91c93f391b6b', encoding: 'hex' },
+        { algorithm: 'md5', value: 'd3857a217dacbca9e40a85f06f2b34f1', encoding: 'hex' },
+      ],
+      attributes: { packagetype: 'bdist_wheel', size: '4661', 'upload-time': '2024-11-06T22:37:09.220617Z' },
+    });
+    expect(details?.artifacts.map((a) => a.attributes?.packagetype)).toEqual(['bdist_wheel', 'sdist']);
+    expect(server.requests.map((r) => r.path)).toEqual(['/pypi/sampleproject/4.0.0/json']);
+    expect(await pypi.describeVersion?.('sampleproject', '9.9.9')).toBeUndefined();
+  });
+
+  it('reads PEP 508 specifiers with parentheses, markers and direct references', () => {
+    expect(parseRequiresDist('requests (>=2.0,<3) ; python_version < "3.8"')).toEqual({
+      name: 'requests',
+      requirement: '>=2.0,<3',
+      kind: 'runtime',
+      condition: 'python_version < "3.8"',
+    });
+    expect(parseRequiresDist('pytest[testing]>=7; extra == "test" and sys_platform != "win32"')).toEqual({
+      name: 'pytest',
+      requirement: '>=7',
+      kind: 'optional',
+      condition: 'extra == "test" and sys_platform != "win32"',
+    });
+    expect(parseRequiresDist('pkg @ https://example.org/pkg.whl ; os_name == "nt"')).toEqual({
+      name: 'pkg',
+      requirement: '*',
+      kind: 'runtime',
+      condition: 'os_name == "nt"',
+    });
+    expect(parseRequiresDist('not a requirement!')).toBeUndefined();
+  });
+
+  it('null requires_dist is no dependency with a wheel, unknown with sdists only; a malformed file is bad_response', async () => {
+    const doc = await release();
+    const server = await serve({
+      '/pypi/sampleproject/4.0.0/json': { body: JSON.stringify({ ...doc, info: { ...doc.info, requires_dist: null } }) },
+    });
+    const pypi = createPypiRegistry({ baseUrl: server.url, retryDelayMs: 10 });
+    track(pypi);
+    expect((await pypi.describeVersion?.('sampleproject', '4.0.0'))?.dependencies).toEqual([]);
+    const sdists = (doc.urls as Array<{ packagetype: string }>).filter((file) => file.packagetype === 'sdist');
+    server.set('/pypi/sampleproject/4.0.0/json', {
+      body: JSON.stringify({ ...doc, info: { ...doc.info, requires_dist: null }, urls: sdists }),
+    });
+    expect((await pypi.describeVersion?.('sampleproject', '4.0.0'))?.dependencies).toBeNull();
+    server.set('/pypi/sampleproject/4.0.0/json', {
+      body: JSON.stringify({ ...doc, urls: [{ filename: 'x.whl', url: 'u', digests: { sha256: 'zz' } }] }),
+    });
+    await expect(pypi.describeVersion?.('sampleproject', '4.0.0')).rejects.toMatchObject({ kind: 'bad_response' });
   });
 });

@@ -26,6 +26,22 @@ describe('registry HTTP', () => {
     expect(http.stats()).toEqual({ requests: 3, notModified: 1, fullDownloads: 2 });
   });
 
+  it('gives the body bytes as served to a binary request, outside the cache', async () => {
+    const bytes = Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d, 0xff]);
+    const server = await serve({ '/raw': { body: bytes } });
+    const http = client({ baseUrl: server.url });
+    const first = await http.get('raw', { binary: true });
+    expect(Buffer.from(first.bytes ?? [])).toEqual(bytes);
+    expect(first.body).toBe('{}\ufffd');
+    expect((await http.get('raw')).bytes).toBeUndefined();
+    await http.get('raw', { binary: true });
+    expect(server.requests.map((r) => [r.status, r.headers['if-none-match'] !== undefined])).toEqual([
+      [200, false],
+      [200, false],
+      [200, false],
+    ]);
+  });
+
   it('revalidates with If-Modified-Since when there is no ETag', async () => {
     const server = await serve({ '/pkg': { body: 'x', etag: null, lastModified: 'Mon, 23 Nov 2026 08:00:00 GMT' } });
     const http = client({ baseUrl: server.url });

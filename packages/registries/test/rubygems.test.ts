@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { DEMO_REGISTRY_TOKEN, loadDemoSeed, startRegistryEmulator } from '@switchyard/registry-emulator';
+import { createLogger } from '@switchyard/service-kit';
 import { describe, expect, it } from 'vitest';
 import { createRubyGemsRegistry, DEFAULT_RUBYGEMS_URL } from '../src/adapters/rubygems.ts';
 import type { RegistryAdapterOptions } from '../src/http/registry-http.ts';
@@ -208,6 +211,89 @@ describe('RubyGems adapter', () => {
         .catch((e: unknown) => e);
       expect(error, label).toBeInstanceOf(RegistryError);
       expect(error, label).toMatchObject({ kind: 'bad_response' });
+    }
+  });
+  it('describes one version from the v2 API: runtime and development dependencies, the .gem artifact and its SHA-256', async () => {
+    const server = await serve({ '/api/v2/rubygems/activerecord/versions/5.2.2.json': await route('v2-activerecord-5.2.2.json') });
+    const rubygems = registry({ baseUrl: server.url });
+    expect(await rubygems.describeVersion?.('activerecord', '5.2.2')).toEqual({
+      name: 'activerecord',
+      version: '5.2.2',
+      dependencies: [
+        { name: 'activemodel', requirement: '= 5.2.2', kind: 'runtime' },
+        { name: 'activesupport', requirement: '= 5.2.2', kind: 'runtime' },
+        { name: 'arel', requirement: '>= 9.0', kind: 'runtime' },
+      ],
+      artifacts: [
+        {
+          filename: 'activerecord-5.2.2.gem',
+          url: `${server.url}gems/activerecord-5.2.2.gem`,
+          digests: [sha256('1e8c0fabfd6618e167d125d8d074a1392f4a760b8b16513d179f1765b4d540a5')],
+        },
+      ],
+    });
+    expect(server.requests.map((r) => r.path)).toEqual(['/api/v2/rubygems/activerecord/versions/5.2.2.json']);
+  });
+
+  it('describes a platform build, an unknown version as undefined and a wrong or malformed answer as bad_response', async () => {
+    const payload = JSON.parse((await fixture('rubygems/v2-activerecord-5.2.2.json')).toString('utf8'));
+    const server = await serve({
+      '/api/v2/rubygems/activerecord/versions/5.2.2.json': {
+        body: JSON.stringify({ ...payload, platform: 'java', dependencies: { runtime: [{ name: 'arel', requirements: '' }] } }),
+      },
+      '/api/v2/rubygems/activerecord/versions/5.2.3.json': { body: JSON.stringify({ ...payload }) },
+      '/api/v2/rubygems/activerecord/versions/5.2.4.json': { body: JSON.stringify({ ...payload, number: '5.2.4', sha: 'nope' }) },
+      '/api/v2/rubygems/activerecord/versions/5.2.5.json': {
+        body: JSON.stringify({ ...payload, number: '5.2.5', dependencies: { runtime: [{}] } }),
+      },
+      '/api/v2/rubygems/activerecord/versions/5.2.6.json': {
+        body: 'This version could not be found.',
+        status: 404,
+        contentType: 'text/plain',
+      },
+    });
+    const rubygems = registry({ baseUrl: server.url });
+    const java = await rubygems.describeVersion?.('activerecord', '5.2.2');
+    expect(java?.dependencies).toEqual([{ name: 'arel', requirement: '>= 0', kind: 'runtime' }]);
+    expect(java?.artifacts[0]?.filename).toBe('activerecord-5.2.2-java.gem');
+    expect(await rubygems.describeVersion?.('activerecord', '5.2.6')).toBeUndefined();
+    for (const version of ['5.2.3', '5.2.4', '5.2.5']) {
+      const error = await rubygems.describeVersion?.('activerecord', version).catch((e: unknown) => e);
+      expect(error, version).toBeInstanceOf(RegistryError);
+      expect((error as RegistryError).kind, version).toBe('bad_response');
+    }
+    await expect(rubygems.describeVersion?.('bad/name', '1.0')).rejects.toThrow(TypeError);
+    await expect(rubygems.describeVersion?.('rails', '../1')).rejects.toThrow(TypeError);
+  });
+
+  it('describes versions the registry emulator publishes, public and private', async () => {
+    const emulator = await startRegistryEmulator({ seed: loadDemoSeed(), logger: createLogger('registry-emulator', 'silent') });
+    try {
+      const publish = await fetch(`${emulator.url}/admin/publish`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ packageManager: 'bundler', name: 'rails', version: '7.2.0', dependencies: { railties: '= 7.2.0' } }),
+      });
+      expect(publish.status).toBe(201);
+      const rubygems = registry({ baseUrl: `${emulator.url}/rubygems/`, retries: 0 });
+      const details = await rubygems.describeVersion?.('rails', '7.2.0');
+      expect(details?.dependencies).toEqual([{ name: 'railties', requirement: '= 7.2.0', kind: 'runtime' }]);
+      const artifact = details?.artifacts[0];
+      expect(artifact?.url).toBe(`${emulator.url}/rubygems/gems/rails-7.2.0.gem`);
+      const bytes = Buffer.from(await (await fetch(artifact?.url ?? '')).arrayBuffer());
+      expect(artifact?.digests).toEqual([sha256(createHash('sha256').update(bytes).digest('hex'))]);
+      expect(await rubygems.describeVersion?.('rails', '0.0.1')).toBeUndefined();
+      expect(await rubygems.describeVersion?.('acme-billing-client', '0.2.0')).toBeUndefined();
+      const privateRegistry = registry({
+        baseUrl: `${emulator.url}/private/rubygems/`,
+        credentials: { token: DEMO_REGISTRY_TOKEN },
+        retries: 0,
+      });
+      expect((await privateRegistry.describeVersion?.('acme-billing-client', '0.2.0'))?.artifacts[0]?.filename).toBe(
+        'acme-billing-client-0.2.0.gem',
+      );
+    } finally {
+      await emulator.close();
     }
   });
 });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { PackageManager } from './package-managers.ts';
 import type { Registry, StoredPackage, StoredVersion } from './registry.ts';
 import { UnknownVersionError, VersionExistsError } from './registry.ts';
-import { Timestamp, VersionText } from './seed.ts';
+import { SeedVersion, Timestamp, VersionText } from './seed.ts';
 import { baseUrlOf, protocolOf } from './serve.ts';
 import { isValidPackageName } from './versions.ts';
 
@@ -14,7 +14,10 @@ const validName = (body: { packageManager: PackageManager; name: string }, ctx: 
   }
 };
 
-/** `POST /admin/publish`: a new version (and the package, when new). `releasedAt` defaults to now. */
+/**
+ * `POST /admin/publish`: a new version (and the package, when new). `releasedAt` defaults to now; `dependencies` (name →
+ * requirement in the package manager's syntax) to none.
+ */
 export const PublishBody = z
   .strictObject({
     packageManager: PackageManager,
@@ -22,6 +25,7 @@ export const PublishBody = z
     version: VersionText,
     releasedAt: Timestamp.optional(),
     private: z.boolean().default(false),
+    dependencies: SeedVersion.shape.dependencies,
   })
   .superRefine(validName);
 

@@ -15,9 +15,11 @@ export interface RegistryEmulatorOptions {
 }
 
 /**
- * An express 5 app that answers like six public package registries, each under its own path prefix, from a seed:
+ * An express 5 app that answers like twelve public package registries, each under its own path prefix, from a seed:
  * `/npm/` (npm registry packuments), `/pypi/` (PyPI's JSON API), `/maven/` (a Maven 2 repository), `/rubygems/`
- * (RubyGems.org's API), `/crates/` (crates.io's sparse index and API) and `/packagist/` (Packagist's p2 metadata), plus
+ * (RubyGems.org's API), `/crates/` (crates.io's sparse index and API), `/packagist/` (Packagist's p2 metadata),
+ * `/docker/` (an OCI distribution registry with Docker's token auth), `/elm/` (Elm's package site), `/hex/` (hex.pm's
+ * API), `/nuget/` (a NuGet v3 feed), `/goproxy/` (a GOPROXY) and `/terraform/` (the Terraform registry protocol), plus
  * the same under `/private/<prefix>/` for the seed's private packages, behind its credentials. Metadata answers carry
  * `ETag`, `Last-Modified` and `Cache-Control: public, max-age=300` and honour `If-None-Match`/`If-Modified-Since`.
  * `POST /admin/publish` and `POST /admin/yank` change the packages at once. `/healthz` and `/readyz` come from

@@ -6,4 +6,5 @@ export { minifyVersions } from './protocols/packagist.ts';
 export { artifactBytes, artifactDigests } from './registry.ts';
 export * from './seed.ts';
 export { PRIVATE_REALM, PROTOCOLS } from './serve.ts';
+export * from './urls.ts';
 export { compareVersions, composerNormalize, isPrerelease, pep503 } from './versions.ts';

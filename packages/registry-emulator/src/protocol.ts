@@ -22,12 +22,22 @@ export interface ProtocolContext {
   baseUrl: string;
   /** When the emulator started: the `Last-Modified` of fixed documents (`config.json`, `packages.json`). */
   startedAt: Date;
+  /**
+   * What a protocol may read of the request beyond its path: its `Authorization` header and its query (an OCI
+   * registry's token endpoint and its Bearer challenge read them; the other protocols do not).
+   */
+  request?: { authorization: string | undefined; query: URLSearchParams };
 }
 
 /** One registry protocol, served under `/<prefix>/` and `/private/<prefix>/`. */
 export interface Protocol {
   readonly prefix: string;
   readonly packageManager: PackageManager;
+  /**
+   * What a client's base URL adds after `/<prefix>/` (default none): crates.io's `index/` (the sparse index's root),
+   * NuGet's `v3/index.json` (the service index). See `emulatorRegistryUrls`.
+   */
+  readonly clientPath?: string;
   /**
    * Answers a GET (or HEAD) of `path`: the request path below the prefix, starting with `/`, still percent-encoded,
    * without the query.

@@ -11,6 +11,8 @@ export interface StoredVersion {
   readonly id: number;
   readonly prerelease: boolean;
   yanked: false | string;
+  /** Runtime dependencies the version declares: name → requirement in its package manager's syntax. */
+  readonly dependencies: Readonly<Record<string, string>>;
 }
 
 /** A package as the emulator holds it; `modifiedAt` moves on every publish and yank. */
@@ -54,7 +56,15 @@ export interface Registry {
    * Adds a version, creating the package (with no summary or links) when it is new.
    * @throws VersionExistsError when the version exists already
    */
-  publish(input: { packageManager: PackageManager; name: string; version: string; releasedAt: Date; private: boolean }): {
+  publish(input: {
+    packageManager: PackageManager;
+    name: string;
+    version: string;
+    releasedAt: Date;
+    private: boolean;
+    /** Runtime dependencies of the version (none when absent). */
+    dependencies?: Readonly<Record<string, string>>;
+  }): {
     pkg: StoredPackage;
     version: StoredVersion;
   };
@@ -97,6 +107,7 @@ function storedPackage(seed: ParsedSeedPackage, nextId: () => number): StoredPac
       releasedAt: new Date(v.releasedAt),
       prerelease: isPrerelease(seed.packageManager, v.version),
       yanked: v.yanked === false ? (false as const) : v.yanked === true ? '' : v.yanked,
+      dependencies: v.dependencies,
       id: 0,
     }))
     .sort(byPublishOrder)
@@ -143,6 +154,7 @@ export function createRegistry(seed: ParsedSeed, now: () => number = Date.now): 
         releasedAt: input.releasedAt,
         prerelease: isPrerelease(input.packageManager, input.version),
         yanked: false,
+        dependencies: input.dependencies ?? {},
         id: nextId(),
       };
       if (!pkg) {

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { issueLines, readJsonFile } from '@switchyard/service-kit';
 import { z } from 'zod';
@@ -17,11 +19,14 @@ const TokenText = z.string().regex(/^[\x21-\x7e]+$/, 'must be visible ASCII with
 /**
  * One version of a package. `yanked`: `true`, or the reason as text; what it does depends on the protocol (see
  * the README: npm deprecates, PyPI and crates.io mark it yanked, RubyGems hides it, Maven and Packagist drop it).
+ * `dependencies`: the runtime dependencies the version declares, name → requirement in its package manager's syntax
+ * (npm `^1.2.0`, PyPI `>=2.0,<3`, RubyGems `~> 7.1`, crates.io `^1.0`, Packagist `^1.0`, Maven `1.2.3`); none by default.
  */
 export const SeedVersion = z.strictObject({
   version: VersionText,
   releasedAt: Timestamp,
   yanked: z.union([z.boolean(), z.string().min(1)]).default(false),
+  dependencies: z.record(z.string().min(1).max(214), z.string().min(1).max(200)).default({}),
 });
 
 /**
@@ -144,12 +149,32 @@ export function loadSeedFile(path: string): ParsedSeed {
   );
 }
 
-/** Absolute path of the bundled demo seed (`demo-seed.json`: the packages of the GitHub emulator's demo repos). */
+/** Absolute path of the bundled demo seed's main file (`demo-seed.json`: its credentials and the first six package managers' packages). */
 export const DEMO_SEED_PATH = fileURLToPath(new URL('./demo-seed.json', import.meta.url));
 
-/** The bundled demo seed, validated. */
+/** The directory of the demo seed's further package files (`demo-seeds/<package manager>.json`, each `{ "packages": [...] }`). */
+export const DEMO_SEEDS_DIR = fileURLToPath(new URL('./demo-seeds/', import.meta.url));
+
+/**
+ * The bundled demo seed, validated: `demo-seed.json` with the packages of every `demo-seeds/*.json` added (in file name
+ * order). Together they hold the packages of the GitHub emulator's demo repos.
+ * @throws SeedError when a file is not valid JSON or the whole is not a valid seed
+ */
 export function loadDemoSeed(): ParsedSeed {
-  return loadSeedFile(DEMO_SEED_PATH);
+  const main = readJsonFile(DEMO_SEED_PATH, (reason) => new SeedError(DEMO_SEED_PATH, [reason])) as { packages?: unknown[] };
+  const files = existsSync(DEMO_SEEDS_DIR)
+    ? readdirSync(DEMO_SEEDS_DIR)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+    : [];
+  const packages = [...(main.packages ?? [])];
+  for (const file of files) {
+    const path = join(DEMO_SEEDS_DIR, file);
+    const part = readJsonFile(path, (reason) => new SeedError(path, [reason])) as { packages?: unknown };
+    if (!Array.isArray(part.packages)) throw new SeedError(path, ['(seed): must be an object with a "packages" array']);
+    packages.push(...part.packages);
+  }
+  return parseSeed({ ...main, packages }, `${DEMO_SEED_PATH} and ${DEMO_SEEDS_DIR}*.json`);
 }
 
 /** The demo seed's private registry token (all package managers). */

@@ -4,11 +4,17 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { PackageManager } from './package-managers.ts';
 import type { Answer, Protocol, ProtocolContext } from './protocol.ts';
 import { cratesProtocol } from './protocols/crates.ts';
+import { dockerProtocol } from './protocols/docker.ts';
+import { elmProtocol } from './protocols/elm.ts';
+import { goproxyProtocol } from './protocols/goproxy.ts';
+import { hexProtocol } from './protocols/hex.ts';
 import { mavenProtocol } from './protocols/maven.ts';
 import { npmProtocol } from './protocols/npm.ts';
+import { nugetProtocol } from './protocols/nuget.ts';
 import { packagistProtocol } from './protocols/packagist.ts';
 import { pypiProtocol } from './protocols/pypi.ts';
 import { rubygemsProtocol } from './protocols/rubygems.ts';
+import { terraformProtocol } from './protocols/terraform.ts';
 import type { Registry } from './registry.ts';
 import type { ParsedSeedCredential } from './seed.ts';
 
@@ -20,6 +26,12 @@ export const PROTOCOLS: readonly Protocol[] = [
   rubygemsProtocol,
   cratesProtocol,
   packagistProtocol,
+  nugetProtocol,
+  dockerProtocol,
+  goproxyProtocol,
+  terraformProtocol,
+  hexProtocol,
+  elmProtocol,
 ];
 
 /** The protocol of a package manager. */
@@ -123,7 +135,13 @@ export function protocolRoutes(registry: Registry, credentials: readonly ParsedS
         return;
       }
     }
-    const context: ProtocolContext = { registry, privateScope, baseUrl: baseUrlOf(req, protocol, privateScope), startedAt };
+    const context: ProtocolContext = {
+      registry,
+      privateScope,
+      baseUrl: baseUrlOf(req, protocol, privateScope),
+      startedAt,
+      request: { authorization: req.get('authorization'), query: new URL(req.originalUrl, 'http://emulator.invalid').searchParams },
+    };
     write(req, res, protocol.answer(match[3] ?? '/', context), privateScope);
   };
 }

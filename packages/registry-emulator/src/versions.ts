@@ -12,6 +12,18 @@ const NAME_RULES: Record<PackageManager, RegExp> = {
   cargo: /^[A-Za-z][A-Za-z0-9_-]{0,63}$/,
   // Packagist: vendor/package, lowercase
   composer: /^[a-z0-9](?:[_.-]?[a-z0-9]+)*\/[a-z0-9](?:(?:[_.]|-{1,2})?[a-z0-9]+)*$/,
+  // OCI distribution repository names (path components of lowercase alphanumerics and separators), e.g. `library/python`
+  docker: /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/,
+  // Elm: author/project, the project lowercase with hyphens
+  elm: /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\/[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/,
+  // hex.pm: lowercase letter first, then lowercase letters, digits, `_`
+  hex: /^[a-z][a-z0-9_]*$/,
+  // NuGet package ids: letters, digits, `.`, `_`, `-`, at most 100
+  nuget: /^[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,99})$/,
+  // Go module paths: a host-like first element with a dot, then path elements
+  go_modules: /^[a-z0-9.-]+\.[a-z]{2,}(?:\/[A-Za-z0-9._~-]+)+$/,
+  // Terraform registry: providers `namespace/type`, modules `namespace/name/provider`
+  terraform: /^[A-Za-z0-9][A-Za-z0-9_-]*\/[A-Za-z0-9][A-Za-z0-9_-]*(?:\/[A-Za-z0-9][A-Za-z0-9_-]*)?$/,
 };
 
 /** Does `name` follow the naming rules of the package manager's registry? */
@@ -26,7 +38,8 @@ export function pep503(name: string): string {
 
 /**
  * The key under which a registry finds a package, i.e. which names are the same package: PyPI compares PEP 503 names,
- * crates.io and Packagist are case-insensitive, npm, Maven and RubyGems compare exactly.
+ * crates.io, Packagist, NuGet and the Terraform registry are case-insensitive; npm, Maven, RubyGems, OCI registries
+ * (lowercase names only), Elm, hex.pm and Go module paths compare exactly.
  */
 export function packageKey(packageManager: PackageManager, name: string): string {
   switch (packageManager) {
@@ -34,6 +47,8 @@ export function packageKey(packageManager: PackageManager, name: string): string
       return pep503(name);
     case 'cargo':
     case 'composer':
+    case 'nuget':
+    case 'terraform':
       return name.toLowerCase();
     default:
       return name;
@@ -41,14 +56,23 @@ export function packageKey(packageManager: PackageManager, name: string): string
 }
 
 /**
- * Is `version` a pre-release in the package manager's terms: semver `-tag` (npm, cargo), PEP 440 `a`/`b`/`rc`/`.dev`
- * (pip), any letter (RubyGems), `-alpha`/`-beta`/`-rc`/`-M1`/`-SNAPSHOT` (Maven), `-alpha`/`-beta`/`-RC`/`-dev` (Composer).
+ * Is `version` a pre-release in the package manager's terms: semver `-tag` (npm, cargo, hex, NuGet, Go modules with or
+ * without their `v`, Terraform), PEP 440 `a`/`b`/`rc`/`.dev` (pip), any letter (RubyGems), `-alpha`/`-beta`/`-rc`/`-M1`/`-SNAPSHOT`
+ * (Maven), `-alpha`/`-beta`/`-RC`/`-dev` (Composer), a Docker tag naming `alpha`/`beta`/`rc`/`dev`/`preview`; Elm has none.
  */
 export function isPrerelease(packageManager: PackageManager, version: string): boolean {
   switch (packageManager) {
     case 'npm_and_yarn':
     case 'cargo':
+    case 'hex':
+    case 'nuget':
+    case 'go_modules':
+    case 'terraform':
       return (version.split('+')[0] ?? '').includes('-');
+    case 'elm':
+      return false;
+    case 'docker':
+      return /(?:alpha|beta|rc|dev|preview)\d*/i.test(version);
     case 'pip':
       return /\d[._-]?(?:a|b|c|rc|alpha|beta|pre|preview|dev)\d*/i.test(version);
     case 'bundler':

@@ -185,7 +185,7 @@ describe('registry emulator: admin API', () => {
   it('400 for a bad body, 409 for an existing version, 404 for yanking an unknown version', async () => {
     const bad = [
       {},
-      { packageManager: 'nuget', name: 'x', version: '1.0.0' },
+      { packageManager: 'gradle', name: 'x:y', version: '1.0.0' },
       { packageManager: 'npm_and_yarn', name: 'Not A Valid Name', version: '1.0.0' },
       { packageManager: 'npm_and_yarn', name: 'lodash', version: '' },
       { packageManager: 'npm_and_yarn', name: 'lodash', version: '1.0.0', releasedAt: 'yesterday' },

@@ -237,7 +237,7 @@ describe('registry emulator: protocol answers for the demo seed', () => {
     const put = await call(server, 'PUT', '/npm/lodash', { body: {} });
     expect(put.status).toBe(405);
     expect(put.headers.allow).toBe('GET, HEAD');
-    const unknown = await get(server, '/nuget/v3/index.json');
+    const unknown = await get(server, '/conda/v1/index.json');
     expect(unknown.status).toBe(404);
     expect(unknown.headers['content-type']).toMatch(/problem\+json/);
   });

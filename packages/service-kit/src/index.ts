@@ -13,5 +13,6 @@ export * from './migrations.ts';
 export * from './node-errors.ts';
 export * from './problem.ts';
 export * from './request-id.ts';
+export * from './secrets.ts';
 export * from './server.ts';
 export * from './service-database.ts';

@@ -1,4 +1,4 @@
-import { type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 
 export type { Logger } from 'pino';
 
@@ -7,14 +7,16 @@ export type { Logger } from 'pino';
  * they appear in a logged request, so tokens never reach the log.
  * @param service the value of the `service` field on every line, e.g. `catalog-svc`
  * @param level a pino level; `silent` turns logging off (tests)
+ * @param destination where the JSON lines go; default standard output (tests pass a stream to read what was logged)
  */
-export function createLogger(service: string, level = 'info'): Logger {
-  return pino({
+export function createLogger(service: string, level = 'info', destination?: DestinationStream): Logger {
+  const options = {
     level,
     base: { service },
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["proxy-authorization"]'],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination === undefined ? pino(options) : pino(options, destination);
 }

@@ -22,11 +22,23 @@ export class MigrationFailedError extends Error {
  * privilege. PostgreSQL checks `CREATE` on the database before it looks whether the schema exists, even for
  * `CREATE SCHEMA IF NOT EXISTS`; a deployment whose service role owns its schema but may not create schemas
  * (the compose stack's and the Kubernetes README's roles) must not be asked for it.
+ * Two processes creating it at the same moment (a service's API and its worker starting together) are both fine:
+ * PostgreSQL's `IF NOT EXISTS` does not guard that race (the loser gets a unique violation on
+ * `pg_namespace_nspname_index`), so that error is taken as "created by the other one" once the schema is seen.
  * @throws the database's error when the schema is missing and the role may not create it
  */
 export async function ensureSchema<DB>(db: Kysely<DB>, schema: string): Promise<void> {
-  const { rows } = await sql<{ found: number }>`select 1 as found from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
-  if (rows.length === 0) await db.schema.createSchema(schema).ifNotExists().execute();
+  const exists = async () =>
+    (await sql<{ found: number }>`select 1 as found from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db)).rows.length > 0;
+  if (await exists()) return;
+  try {
+    await db.schema.createSchema(schema).ifNotExists().execute();
+  } catch (error) {
+    // 23505 unique_violation, 42P06 duplicate_schema: another session created it between the look and the create.
+    const code = (error as { code?: unknown }).code;
+    if ((code === '23505' || code === '42P06') && (await exists())) return;
+    throw error;
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@switchyard/service-kit/t
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type Database, migrateToLatest, openDatabase } from '../src/index.ts';
+import { type Database, ensureSchema, migrateToLatest, openDatabase } from '../src/index.ts';
 
 /**
  * A service whose role owns its schema but may not create schemas (as in the compose stack and the Kubernetes
@@ -62,5 +62,47 @@ describe('migrateToLatest with a role that owns its schema and nothing else', ()
   it('cannot create another schema, nor read one it does not own', async () => {
     await expect(migrateToLatest(asService.db, 'elsewhere', {})).rejects.toThrow(/permission denied for database/);
     await expect(migrateToLatest(asService.db, 'foreign_one', {})).rejects.toThrow(/permission denied for schema foreign_one/);
+  });
+});
+
+/** An API and its worker start together and migrate the same schema at once (release-svc does): neither fails. */
+describe('migrateToLatest from several processes at once', () => {
+  let testDb: TestDatabase;
+  const databases: Database<unknown>[] = [];
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(inject('databaseUrl'), 'migrations_race');
+  });
+  afterAll(async () => {
+    for (const database of databases) await database.close();
+    await testDb?.drop();
+  });
+
+  it('ensureSchema: sessions creating one schema at the same moment all succeed (16 sessions, 20 schemas)', async () => {
+    const sessions = Array.from({ length: 16 }, () => openDatabase({ kind: 'postgres', url: testDb.url, poolSize: 1 }));
+    databases.push(...sessions);
+    const failures: unknown[] = [];
+    for (let round = 0; round < 20; round++) {
+      const results = await Promise.allSettled(sessions.map((session) => ensureSchema(session.db, `raced_${round}`)));
+      failures.push(...results.filter((r) => r.status === 'rejected'));
+    }
+    expect(failures).toEqual([]);
+  }, 60_000);
+
+  it('creates the schema and applies each migration once, whoever gets there first', async () => {
+    const applied: string[] = [];
+    const migrations = {
+      '0001_table': {
+        up: async (db: Kysely<unknown>) => {
+          applied.push('0001_table');
+          await db.schema.withSchema('raced').createTable('thing').addColumn('id', 'integer').execute();
+        },
+      },
+    };
+    // One pool (one session) per starter, as separate processes have.
+    for (let i = 0; i < 6; i++) databases.push(openDatabase({ kind: 'postgres', url: testDb.url, poolSize: 1 }));
+    const results = await Promise.allSettled(databases.map((database) => migrateToLatest(database.db, 'raced', migrations)));
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    expect(applied).toEqual(['0001_table']);
   });
 });

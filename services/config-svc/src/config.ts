@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_RESPONSE_BYTES } from '@switchyard/code-host';
 import { DOMAIN_EVENTS_EXCHANGE } from '@switchyard/contracts';
 import { dependencyApiLimitsEnv } from '@switchyard/dependency-api';
-import { baseServiceEnv, databaseEnv, envPort, parseConfig } from '@switchyard/service-kit';
+import { baseServiceEnv, databaseEnv, envPort, parseConfig, secretsKeyEnv } from '@switchyard/service-kit';
 import { z } from 'zod';
 
 /** Environment of config-svc; every variable is optional. */
@@ -27,6 +27,12 @@ export const ConfigServiceEnv = z.object({
    * and code-host calls per token (`CODE_HOST_TOKEN_BUDGET` per `CODE_HOST_TOKEN_BUDGET_WINDOW_MS`): see the README.
    */
   ...dependencyApiLimitsEnv,
+  /**
+   * The AES-256-GCM key registry credentials' secrets are sealed with: 32 bytes as 64 hex characters or as base64
+   * (`openssl rand -base64 32`). Unset: registry credentials can be listed, read and deleted, but a secret cannot be
+   * stored (503). Another length is a configuration error.
+   */
+  SECRETS_KEY: secretsKeyEnv,
   /** RabbitMQ URL; when unset, events go to an in-process bus (one-process mode). */
   AMQP_URL: z.url({ protocol: /^amqps?$/, error: 'must be an amqp:// or amqps:// URL' }).optional(),
   /** The topic exchange domain events are published to. */

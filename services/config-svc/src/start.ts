@@ -34,7 +34,7 @@ export function startConfigService(
       name: 'config-svc',
       schema: CONFIG_SCHEMA,
       migrations: configMigrations,
-      createApp: createConfigApp,
+      createApp: (deps) => createConfigApp(deps, { secretsKey: config.SECRETS_KEY }),
       startConsumers: ({ bus, db }) => startConfigConsumers(bus, { db, logger, queuePrefix: config.QUEUE_PREFIX }),
     },
     config,

@@ -126,9 +126,10 @@ describe('config-svc against brute force, without a trusted proxy (the default)'
 describe("config-svc's budget of code-host calls per token", () => {
   let h: ConfigHarness;
   beforeAll(async () => {
-    // Nothing cached, so every request asks the code host (two calls: the user and the accounts); four calls a minute.
+    // Nothing cached, so every request asks the code host (three calls: the user, the organisations and the app
+    // installations); six calls a minute.
     h = await startConfigHarness('config_token_budget', {
-      env: { CODE_HOST_TOKEN_BUDGET: '4', CODE_HOST_TOKEN_BUDGET_WINDOW_MS: '60000', CODE_HOST_CACHE_TTL_MS: '0' },
+      env: { CODE_HOST_TOKEN_BUDGET: '6', CODE_HOST_TOKEN_BUDGET_WINDOW_MS: '60000', CODE_HOST_CACHE_TTL_MS: '0' },
     });
   });
   afterAll(() => h?.close());
@@ -137,7 +138,7 @@ describe("config-svc's budget of code-host calls per token", () => {
     for (let i = 0; i < 2; i++)
       expect((await request(h.url, 'GET', '/accounts', { headers: { authorization: `Personal ${ALICE}` } })).status).toBe(200);
     const spent = callsWith(h, ALICE);
-    expect(spent).toBe(4);
+    expect(spent).toBe(6);
     const over = await request(h.url, 'GET', '/accounts', { headers: { authorization: `Personal ${ALICE}` } });
     expect(over.status, over.text).toBe(429);
     expect(over.headers.get('content-type')).toBe(JSON_UTF8);

@@ -11,3 +11,26 @@ describe("config-svc's configuration: CODE_HOST_MAX_RESPONSE_BYTES", () => {
     }
   });
 });
+
+describe("config-svc's configuration: SECRETS_KEY", () => {
+  const key = Buffer.alloc(32, 7);
+
+  it('is optional, and reads 32 bytes given as hex or base64', () => {
+    expect(loadConfigServiceConfig({}).SECRETS_KEY).toBeUndefined();
+    expect(loadConfigServiceConfig({ SECRETS_KEY: key.toString('hex') }).SECRETS_KEY).toEqual(key);
+    expect(loadConfigServiceConfig({ SECRETS_KEY: key.toString('base64') }).SECRETS_KEY).toEqual(key);
+  });
+
+  it('refuses a key of another length as a configuration error that does not echo it', () => {
+    const short = Buffer.alloc(16, 7).toString('base64');
+    let caught: unknown;
+    try {
+      loadConfigServiceConfig({ SECRETS_KEY: short });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).problems).toEqual([expect.stringMatching(/^SECRETS_KEY: must be 32 bytes/)]);
+    expect((caught as Error).message).not.toContain(short);
+  });
+});

@@ -67,6 +67,9 @@ describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () =
       ]);
       expect(doc.data[1]?.attributes).toMatchObject({
         'github-id': 2001,
+        // From the code host's app installation on acme (the emulator's 5001, on all repositories).
+        'current-installation-id': 5001,
+        'access-granted-to-all-repos': true,
         'update-run-time': '05:00',
         'weekly-update-run-day': 'monday',
         'plan-name': 'free',
@@ -109,7 +112,7 @@ describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () =
         'limit-initial-update-runs': true,
       });
       // What the code host decides is not the caller's to set: ignored.
-      expect(res.body.data.attributes['current-installation-id']).not.toBe(42);
+      expect(res.body.data.attributes['current-installation-id']).toBe(5001);
       const updated = await h.waitForEvent((e) => e.type === 'account.updated' && (e.data as { id: number }).id === 2001);
       expect(updated.data).toMatchObject({
         revision: 2,
@@ -239,7 +242,12 @@ describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () =
         'target-branch': null,
         'lockfile-only': false,
         'security-updates-only': false,
+        'next-run-at': expect.any(String),
       });
+      // Daily: the next weekday at the account's run time (another test may have changed it), within the coming four days.
+      const next = new Date(doc.data.attributes['next-run-at'] as string);
+      expect(next.getTime() - Date.now()).toBeGreaterThan(0);
+      expect(next.getTime() - Date.now()).toBeLessThanOrEqual(4 * 86_400_000);
       expect(doc.data.relationships.repo.data).toEqual({ id: '3101', type: 'repos' });
       expect(res.headers.get('location')).toBe(`/update_configs/${doc.data.id}`);
       const event = await h.waitForEvent(
@@ -313,6 +321,38 @@ describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () =
       expectEnvelope(await call('POST', '/update_configs', ALICE, '{"repo-id": 1,'), 400, /not valid JSON/);
       expectEnvelope(await call('POST', '/update_configs', ALICE, [1, 2]), 400, /JSON object/);
       expectEnvelope(await call('POST', '/update_configs', ALICE, { ...newConfig(3101, 2001), directory: 'x'.repeat(20_000) }), 413);
+    });
+  });
+
+  describe('live schedules', () => {
+    it('are offered only where the registry can be watched: 400 naming update-schedule on create and on patch otherwise', async () => {
+      for (const pm of ['docker', 'submodules', 'dep', 'github_actions']) {
+        const res = await call(
+          'POST',
+          '/update_configs',
+          ALICE,
+          newConfig(3101, 2001, { 'package-manager': pm, 'update-schedule': 'live' }),
+        );
+        expectEnvelope(res, 400, new RegExp(`live is not offered for ${pm}`));
+        expect(res.body.errors[0].source.pointer).toBe('/update-schedule');
+      }
+      const live = await call(
+        'POST',
+        '/update_configs',
+        ALICE,
+        newConfig(3101, 2001, { 'package-manager': 'hex', 'update-schedule': 'live' }),
+      );
+      expect(live.status).toBe(201);
+      const daily = await call('POST', '/update_configs', ALICE, newConfig(3101, 2001, { 'package-manager': 'docker', directory: '/img' }));
+      expect(daily.status).toBe(201);
+      expectEnvelope(
+        await call('PATCH', `/update_configs/${daily.body.data.id}`, ALICE, { 'update-schedule': 'live' }),
+        400,
+        /live is not offered for docker/,
+      );
+      expect((await call('GET', `/update_configs/${daily.body.data.id}`, ALICE)).body.data.attributes['update-schedule']).toBe('daily');
+      for (const created of [live, daily])
+        expect((await call('DELETE', `/update_configs/${created.body.data.id}`, ALICE)).status).toBe(204);
     });
   });
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { type CodeHost, createGitHubCodeHost } from '@switchyard/code-host';
 import type { EventEnvelope } from '@switchyard/contracts';
 import { DEMO_SEED_PATH, generateRepos, parseSeed, startGitHubEmulator } from '@switchyard/github-emulator';
-import { createLogger, startService } from '@switchyard/service-kit';
+import { createLogger, type Logger, startService } from '@switchyard/service-kit';
 import { createTestDatabase, deleteConsumerQueues, tapEvents } from '@switchyard/service-kit/testing';
 import { inject } from 'vitest';
 import { loadConfigServiceConfig } from '../src/config.ts';
@@ -52,6 +52,8 @@ export function countingCodeHost(inner: CodeHost, calls: CodeHostCall[]): CodeHo
     listRepos: record('listRepos', inner.listRepos),
     getRepo: record('getRepo', inner.getRepo),
     readFile: record('readFile', inner.readFile),
+    ...(inner.listAdvisories ? { listAdvisories: record('listAdvisories', inner.listAdvisories) } : {}),
+    ...(inner.listInstallations ? { listInstallations: record('listInstallations', inner.listInstallations) } : {}),
   };
 }
 
@@ -59,6 +61,10 @@ export function countingCodeHost(inner: CodeHost, calls: CodeHostCall[]): CodeHo
 export interface ConfigHarnessOptions {
   /** Environment variables of config-svc on top of the harness's own (e.g. `TRUST_PROXY`, `AUTH_FAILURE_LIMIT`). */
   env?: Record<string, string>;
+  /** The service's logger; default a silent one (`TEST_LOG_LEVEL` to see its lines). */
+  logger?: Logger;
+  /** Wraps the code host config-svc uses (the GitHub adapter on the emulator), e.g. to change what one method answers. */
+  wrapCodeHost?: (inner: CodeHost) => CodeHost;
 }
 
 /** config-svc in this process on a fresh database and its own exchange, with the GitHub emulator and an event tap that collects every event. */
@@ -77,7 +83,7 @@ export interface ConfigHarness {
 /** Starts a {@link ConfigHarness} (what it started is closed again when a step fails). Call from `beforeAll`. */
 export function startConfigHarness(label: string, options: ConfigHarnessOptions = {}): Promise<ConfigHarness> {
   return startService(async (scope) => {
-    const logger = createLogger('config-svc', process.env.TEST_LOG_LEVEL ?? 'silent');
+    const logger = options.logger ?? createLogger('config-svc', process.env.TEST_LOG_LEVEL ?? 'silent');
     const emulator = scope.use(await startGitHubEmulator({ seed: testSeed(), logger }));
     const database = await createTestDatabase(inject('databaseUrl'), label);
     scope.defer(() => database.drop());
@@ -88,10 +94,8 @@ export function startConfigHarness(label: string, options: ConfigHarnessOptions 
     const tap = await tapEvents(inject('amqpUrl'), exchange, { deleteExchangeOnClose: true });
     scope.defer(() => tap.close());
     const codeHostCalls: CodeHostCall[] = [];
-    const codeHost = countingCodeHost(
-      createGitHubCodeHost({ baseUrl: emulator.url, userAgent: 'switchyard-config-svc', logger }),
-      codeHostCalls,
-    );
+    const github = createGitHubCodeHost({ baseUrl: emulator.url, userAgent: 'switchyard-config-svc', logger });
+    const codeHost = countingCodeHost(options.wrapCodeHost ? options.wrapCodeHost(github) : github, codeHostCalls);
     const service = scope.use(
       await startConfigService(
         loadConfigServiceConfig({

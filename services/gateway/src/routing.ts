@@ -45,10 +45,15 @@ export const ROUTING_TABLE: readonly RouteRule[] = [
   {
     service: 'config-svc',
     api: 'dependency-api',
-    exact: ['/accounts', '/repos', '/update_configs'],
-    prefixes: ['/accounts/', '/update_configs/'],
+    exact: ['/accounts', '/repos', '/update_configs', '/registry_credentials'],
+    prefixes: ['/accounts/', '/update_configs/', '/registry_credentials/'],
   },
-  { service: 'release-svc', api: 'dependency-api', exact: [], prefixes: ['/release_notifications/', '/pull_request_jobs'] },
+  {
+    service: 'release-svc',
+    api: 'dependency-api',
+    exact: ['/webhooks/github'],
+    prefixes: ['/release_notifications/', '/pull_request_jobs', '/update_runs'],
+  },
   // `/emissary/` holds the peer endpoints and this project's extension `/emissary/client-places/{name}/bundles`.
   { service: 'peer-svc', api: 'peer', exact: ['/WorkSpaceClientEnqueue.action'], prefixes: ['/emissary/'] },
 ];
@@ -60,8 +65,16 @@ const compiled = ROUTING_TABLE.map((rule) => ({
 const exactPaths = new Map<string, Route>(compiled.flatMap(({ rule, route }) => rule.exact.map((path) => [path, route] as const)));
 const prefixRules = compiled.flatMap(({ rule, route }) => rule.prefixes.map((prefix) => [prefix, route] as const));
 
+/**
+ * "Bump now" (`POST /update_configs/{id}/trigger_update_job`, the original's undocumented endpoint) starts an update run,
+ * which release-svc owns, under config-svc's `/update_configs/` prefix: matched before the prefixes.
+ */
+const TRIGGER_UPDATE_JOB = /^\/update_configs\/[^/]+\/trigger_update_job$/;
+const triggerRoute: Route = { service: 'release-svc', api: 'dependency-api', errors: API_ERROR_FORMATS['dependency-api'] };
+
 /** The route of `path` (no query string): its service and API, or undefined when the gateway answers it itself. */
 export function routeFor(path: string): Route | undefined {
+  if (TRIGGER_UPDATE_JOB.test(path)) return triggerRoute;
   const exact = exactPaths.get(path);
   if (exact) return exact;
   for (const [prefix, route] of prefixRules) if (path.startsWith(prefix)) return route;

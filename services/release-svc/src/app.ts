@@ -1,9 +1,14 @@
 import { createDependencyApiApp, type DependencyApiDeps } from '@switchyard/dependency-api';
-import type { Express } from 'express';
+import { type Express, Router } from 'express';
 import type { ReleaseDatabase } from './db/schema.ts';
 import { releaseRouter } from './http/release.routes.ts';
+import { WEBHOOK_PATH, type WebhookOptions, webhookRouter } from './http/webhook.routes.ts';
 
-/** release-svc's express app: the dependency update API's app (`createDependencyApiApp`) with release-svc's routes. */
-export function createReleaseApp(deps: DependencyApiDeps<ReleaseDatabase>): Express {
-  return createDependencyApiApp({ ...deps, router: releaseRouter(deps.db, deps.view) });
+/**
+ * release-svc's express app: the dependency update API's app (`createDependencyApiApp`) with release-svc's routes and
+ * the code host's webhooks (`POST /webhooks/github`, its body read raw for the signature).
+ */
+export function createReleaseApp(deps: DependencyApiDeps<ReleaseDatabase> & { webhooks: WebhookOptions }): Express {
+  const router = Router().use(webhookRouter(deps.db, deps.webhooks)).use(releaseRouter(deps.db, deps.view));
+  return createDependencyApiApp({ ...deps, router, rawBodyPaths: [WEBHOOK_PATH] });
 }

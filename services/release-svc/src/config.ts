@@ -1,7 +1,8 @@
 import { DEFAULT_MAX_RESPONSE_BYTES } from '@switchyard/code-host';
 import { DOMAIN_EVENTS_EXCHANGE } from '@switchyard/contracts';
 import { dependencyApiLimitsEnv } from '@switchyard/dependency-api';
-import { baseServiceEnv, databaseEnv, envPort, parseConfig } from '@switchyard/service-kit';
+import { REGISTRY_PACKAGE_MANAGERS, type RegistryPackageManager } from '@switchyard/registries';
+import { baseServiceEnv, databaseEnv, envPort, parseConfig, secretsKeyEnv } from '@switchyard/service-kit';
 import { z } from 'zod';
 
 /** Environment of release-svc's API and worker; every variable is optional. */
@@ -51,6 +52,69 @@ export const ReleaseEnv = z.object({
   /** Configs a worker scans at once within a batch, and batches it takes at once. */
   SCAN_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   WORKER_PREFETCH: z.coerce.number().int().min(1).max(64).default(4),
+  /**
+   * The public registry of each package manager, when not its default (`DEFAULT_REGISTRY_URLS` of
+   * `@switchyard/registries`: npmjs.org, PyPI, Maven Central (also gradle's), RubyGems.org, crates.io's sparse index,
+   * Packagist, Docker Hub, Elm's package site, hex.pm, NuGet's service index, the Go module proxy, the Terraform registry;
+   * `submodules`, `dep` and `github_actions` ask `CODE_HOST_API_URL`):
+   * `npm_and_yarn=https://npm.example/,pip=https://pypi.example/pypi/`, comma-separated.
+   */
+  REGISTRY_URLS: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const urls: Partial<Record<RegistryPackageManager, string>> = {};
+      for (const entry of text
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)) {
+        const at = entry.indexOf('=');
+        const manager = entry.slice(0, at).trim() as RegistryPackageManager;
+        const url = entry.slice(at + 1).trim();
+        if (at < 1 || !REGISTRY_PACKAGE_MANAGERS.includes(manager)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${entry}" must be <package manager>=<url>, the package manager one of ${REGISTRY_PACKAGE_MANAGERS.join(', ')}`,
+          });
+        } else if (!z.url({ protocol: /^https?$/ }).safeParse(url).success) {
+          ctx.addIssue({ code: 'custom', message: `${manager}: "${url}" is not an http(s) URL` });
+        } else urls[manager] = url;
+      }
+      return urls;
+    }),
+  /** crates.io's web API beside a `cargo` registry of REGISTRY_URLS (release dates, links); none: the index alone. */
+  CRATES_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * The AES-256-GCM key config-svc seals registry credentials' secrets with (the same value as config-svc's): update runs
+   * open them to ask an account's private registry. Unset: a dependency whose account has a private registry fails with
+   * `registry_auth_failed`, saying the key is missing.
+   */
+  SECRETS_KEY: secretsKeyEnv,
+  /**
+   * `on`: the worker turns each pull-request job into a branch, a commit and a pull request on the code host with its
+   * own token (`src/pull-requests/`). `off` (the default while lockfiles cannot be updated yet: only directories without
+   * one would get pull requests, the others fail with `needs-resolution`): jobs stay `pending`.
+   */
+  PULL_REQUESTS: z.enum(['on', 'off']).default('off'),
+  /** How long a worker's claim on a pull-request job lasts without its heartbeat, ms (another delivery waits for it). */
+  PULL_REQUEST_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(20_000),
+  /**
+   * The secret the code host signs webhook deliveries to `POST /webhooks/github` with (GitHub: the webhook's or the
+   * GitHub App's "Webhook secret"). Unset: that route answers 503.
+   */
+  WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Largest webhook delivery accepted, bytes (GitHub caps payloads at 25 MB; pull-request events are tens of KB). */
+  WEBHOOK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).max(26_214_400).default(1_048_576),
+  /** A delivery whose event is older than this (ms, by its payload's time) is refused as stale. */
+  WEBHOOK_MAX_AGE_MS: z.coerce.number().int().min(1_000).max(604_800_000).default(3_600_000),
+  /** Timeout of one registry request, ms. */
+  REGISTRY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** Dependencies a worker checks at once within an update run. */
+  UPDATE_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  /** How often the scheduler looks for due configs, ms (a slot runs at most this late). */
+  SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** How often the registry watch asks the registries about the packages `live` configs use, ms (see the README). */
+  REGISTRY_WATCH_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
 });
 export type ReleaseConfig = Readonly<z.output<typeof ReleaseEnv>>;
 

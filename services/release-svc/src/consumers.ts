@@ -1,18 +1,29 @@
 import type { CodeHost } from '@switchyard/code-host';
 import {
   CONFIG_STATE_EVENTS,
+  PullRequestJobCreatedEvent,
   ReleaseNotificationReceivedEvent,
   ScanRequestedEvent,
   UpdateConfigCheckpointEvent,
+  UpdateRunRequestedEvent,
 } from '@switchyard/contracts';
 import { CONSUMER_DEFAULTS, type ConsumerHandle, consumeEvents, handleOnce, type MessageBus } from '@switchyard/messaging';
 import type { Logger } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
 import type { ReleaseConfig } from './config.ts';
 import { RELEASE_SCHEMA, type ReleaseDatabase } from './db/schema.ts';
+import { executeJob } from './pull-requests/job.executor.ts';
 import { applyConfigEvent } from './read-model/read-model.service.ts';
 import { planOnCheckpoint } from './scan/plan.service.ts';
 import { planScan, scanBatch } from './scan/scan.service.ts';
+import type { RegistryAccess } from './update-runs/registry-access.ts';
+import { type AdvisoryLookup, executeRun } from './update-runs/run-update.service.ts';
+
+/** The worker's consumers, each on its queue `<QUEUE_PREFIX>.<name>` (with its parking and retry queues). */
+export const RELEASE_CONSUMERS = ['read-model', 'notifications', 'scans', 'update-runs'] as const;
+
+/** The consumer of the worker's own `pull_request_job.created` (`<QUEUE_PREFIX>.pull-requests`), when `PULL_REQUESTS` is `on`. */
+export const PULL_REQUEST_CONSUMER = 'pull-requests';
 
 /** Delivery attempts of a scan batch before its still-undecided configs are recorded as failed. */
 export const SCAN_ATTEMPTS = 5;
@@ -25,7 +36,21 @@ export interface ReleaseConsumerDeps {
   /** The worker's own code-host token, which it reads manifests with. */
   token: string;
   logger: Logger;
-  config: Pick<ReleaseConfig, 'QUEUE_PREFIX' | 'SCAN_BATCH_SIZE' | 'SCAN_CONCURRENCY' | 'WORKER_PREFETCH' | 'CONFIG_CHECKPOINT_TIMEOUT_MS'>;
+  /** The registries update runs ask. */
+  registries: RegistryAccess;
+  /** The advisories update runs consult. */
+  advisories: AdvisoryLookup;
+  config: Pick<
+    ReleaseConfig,
+    | 'QUEUE_PREFIX'
+    | 'SCAN_BATCH_SIZE'
+    | 'SCAN_CONCURRENCY'
+    | 'WORKER_PREFETCH'
+    | 'CONFIG_CHECKPOINT_TIMEOUT_MS'
+    | 'UPDATE_RUN_CONCURRENCY'
+    | 'PULL_REQUESTS'
+    | 'PULL_REQUEST_LEASE_MS'
+  >;
 }
 
 /**
@@ -37,7 +62,12 @@ export interface ReleaseConsumerDeps {
  *   checkpoint, or the sweeper, plans it); 4 at a time;
  * - `<QUEUE_PREFIX>.scans`: `release_notification.scan_requested`, `WORKER_PREFETCH` at a time, {@link SCAN_ATTEMPTS}
  *   attempts, the last of which records the configs still unread as failed (not through `handleOnce`: a batch is
- *   resumable, its results kept per config, and may take several attempts).
+ *   resumable, its results kept per config, and may take several attempts);
+ * - `<QUEUE_PREFIX>.update-runs`: `update_run.requested`, `WORKER_PREFETCH` at a time, {@link SCAN_ATTEMPTS} attempts
+ *   (a run is resumable: its dependencies are decided once each; the last attempt fails a run whose files the code
+ *   host still does not give);
+ * - `<QUEUE_PREFIX>.pull-requests` when `PULL_REQUESTS` is `on`: the worker's own `pull_request_job.created`, each job
+ *   turned into a pull request (`executeJob`), `WORKER_PREFETCH` at a time, {@link SCAN_ATTEMPTS} attempts.
  * An event of another type or version, or whose payload fails its schema, is parked (`consumeEvents`).
  * @returns the consumers, to cancel on shutdown
  * @throws what `MessageBus.consume` throws (the consumers started so far keep running: cancel them)
@@ -46,6 +76,8 @@ export async function startReleaseConsumers(bus: MessageBus, deps: ReleaseConsum
   const { db, logger, config } = deps;
   const prefix = config.QUEUE_PREFIX;
   const consumers: ConsumerHandle[] = [];
+  // What the scans, the update runs and the job executor share.
+  const work = { db, codeHost: deps.codeHost, token: deps.token, registries: deps.registries, advisories: deps.advisories, logger };
   consumers.push(
     await consumeEvents(bus, { queue: `${prefix}.read-model`, events: CONFIG_STATE_EVENTS, prefetch: 32 }, async (event) => {
       await handleOnce(db, RELEASE_SCHEMA, event, (trx) => applyConfigEvent(trx, event));
@@ -76,13 +108,34 @@ export async function startReleaseConsumers(bus: MessageBus, deps: ReleaseConsum
       bus,
       { queue: `${prefix}.scans`, events: [ScanRequestedEvent], prefetch: config.WORKER_PREFETCH, maxAttempts: SCAN_ATTEMPTS },
       async (event, context) => {
-        await scanBatch(
-          { db, codeHost: deps.codeHost, token: deps.token, logger, concurrency: config.SCAN_CONCURRENCY },
-          event.data,
-          context.attempt >= SCAN_ATTEMPTS,
-        );
+        await scanBatch({ ...work, concurrency: config.SCAN_CONCURRENCY }, event.data, context.attempt >= SCAN_ATTEMPTS);
       },
     ),
   );
+  consumers.push(
+    await consumeEvents(
+      bus,
+      { queue: `${prefix}.update-runs`, events: [UpdateRunRequestedEvent], prefetch: config.WORKER_PREFETCH, maxAttempts: SCAN_ATTEMPTS },
+      async (event, context) => {
+        await executeRun({ ...work, concurrency: config.UPDATE_RUN_CONCURRENCY }, event.data.id, context.attempt >= SCAN_ATTEMPTS);
+      },
+    ),
+  );
+  if (config.PULL_REQUESTS === 'on') {
+    consumers.push(
+      await consumeEvents(
+        bus,
+        {
+          queue: `${prefix}.${PULL_REQUEST_CONSUMER}`,
+          events: [PullRequestJobCreatedEvent],
+          prefetch: config.WORKER_PREFETCH,
+          maxAttempts: SCAN_ATTEMPTS,
+        },
+        async (event, context) => {
+          await executeJob({ ...work, leaseMs: config.PULL_REQUEST_LEASE_MS }, event.data.id, context.attempt >= SCAN_ATTEMPTS);
+        },
+      ),
+    );
+  }
   return consumers;
 }

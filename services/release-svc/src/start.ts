@@ -24,7 +24,16 @@ export function openReleaseDatabase(config: ReleaseConfig, logger: Logger): Prom
  */
 export function startReleaseApi(config: ReleaseConfig, logger: Logger, overrides: ReleaseApiOverrides = {}): Promise<RunningReleaseApi> {
   return startDependencyApi(
-    { name: 'release-svc', schema: RELEASE_SCHEMA, migrations: releaseMigrations, createApp: createReleaseApp },
+    {
+      name: 'release-svc',
+      schema: RELEASE_SCHEMA,
+      migrations: releaseMigrations,
+      createApp: (deps) =>
+        createReleaseApp({
+          ...deps,
+          webhooks: { secret: config.WEBHOOK_SECRET, maxBytes: config.WEBHOOK_BODY_LIMIT_BYTES, maxAgeMs: config.WEBHOOK_MAX_AGE_MS },
+        }),
+    },
     config,
     logger,
     overrides,

@@ -11,11 +11,18 @@ import {
   type RunningService,
   startService,
 } from '@switchyard/service-kit';
+import { codeHostAdvisories, combinedAdvisories, importedAdvisories } from './advisories/advisory-source.ts';
 import type { ReleaseConfig } from './config.ts';
 import { startReleaseConsumers } from './consumers.ts';
 import { releaseMigrations } from './db/migrations/index.ts';
 import { RELEASE_SCHEMA, type ReleaseDatabase } from './db/schema.ts';
+import { releaseQueuedJobs, resumeStalledJobs } from './pull-requests/job.executor.ts';
+import { maintainDuePullRequests } from './pull-requests/pull-request-maintenance.ts';
 import { startCheckpointSweeper } from './scan/plan.service.ts';
+import { privateRegistries } from './update-runs/private-registries.ts';
+import { codeHostRegistryCredentials, codeHostRegistryUrls, RegistryAccess } from './update-runs/registry-access.ts';
+import { watchRegistries } from './update-runs/registry-watch.ts';
+import { deleteExpiredRuns, scheduleDueRuns, startLoop } from './update-runs/scheduler.ts';
 
 /** What can be handed to the worker instead of being built from its configuration (the launcher and tests do). */
 export interface ReleaseWorkerOverrides {
@@ -26,6 +33,8 @@ export interface ReleaseWorkerOverrides {
   database?: Database<ReleaseDatabase>;
   /** Serve `/healthz` and `/readyz` on `WORKER_PORT` (default true). */
   health?: boolean;
+  /** The clock of the scheduler, the registry watch and the retention of runs (tests move it). Default: the system's. */
+  now?: () => Date;
 }
 
 /** A running worker: its database, its health listener (unless `health: false`) and `close()`. */
@@ -38,7 +47,9 @@ export type RunningReleaseWorker = RunningService<{
  * Starts release-svc's worker: the read model of config-svc's events, the planner of notifications and
  * the scanner of batches, each its own queue (`<QUEUE_PREFIX>.read-model`, `.notifications`, `.scans`),
  * with idempotent consumers (`handleOnce`, acked after commit) and the outbox relay of the events it
- * writes. Several workers may run: they share the queues.
+ * writes; the update runs (`<QUEUE_PREFIX>.update-runs`), with the scheduler that requests them at their configs' slots,
+ * the registry watch of `live` configs and the 90-day retention of runs. Several workers may run: they share the queues,
+ * and a slot runs once whichever worker takes it.
  * It starts without RabbitMQ as well: the bus it makes waits for the broker (`waitForBroker`), the consumers are
  * registered and start once it connects, and until then `/healthz` answers 200 while `/readyz` answers 503 with
  * `"bus": "not connected"` (a worker that cannot consume is not ready; it is alive, so no restart loop).
@@ -85,10 +96,58 @@ export async function startReleaseWorker(
         maxResponseBytes: config.CODE_HOST_MAX_RESPONSE_BYTES,
         logger,
       });
-    const consumers = await startReleaseConsumers(bus, { db, codeHost, token, logger, config });
+    const registries = new RegistryAccess({
+      publicUrls: { ...codeHostRegistryUrls(config.CODE_HOST_API_URL), ...config.REGISTRY_URLS },
+      publicCredentials: token ? codeHostRegistryCredentials(token) : {},
+      cratesApiUrl: config.CRATES_API_URL,
+      timeoutMs: config.REGISTRY_TIMEOUT_MS,
+      privateRegistry: privateRegistries(db, config.SECRETS_KEY),
+    });
+    scope.defer(() => registries.close());
+    // The code host's global advisories (GitHub's GET /advisories) and the imported OSV records, both.
+    const advisories = combinedAdvisories(
+      importedAdvisories(db),
+      codeHostAdvisories(codeHost, token, { ttlMs: 3_600_000, maxPackages: 10_000 }),
+    );
+    const consumers = await startReleaseConsumers(bus, { db, codeHost, token, logger, config, registries, advisories });
     scope.defer(async () => {
       for (const consumer of consumers) await consumer.cancel();
     });
+    const now = overrides.now ?? (() => new Date());
+    const scheduler = startLoop('scheduler', config.SCHEDULER_INTERVAL_MS, () => scheduleDueRuns(db, now()), logger);
+    scope.defer(() => scheduler.stop());
+    const watch = startLoop(
+      'registry watch',
+      config.REGISTRY_WATCH_INTERVAL_MS,
+      () => watchRegistries({ db, registries, logger, concurrency: config.UPDATE_RUN_CONCURRENCY }),
+      logger,
+    );
+    scope.defer(() => watch.stop());
+    if (config.PULL_REQUESTS === 'on') {
+      // Jobs over the open pull-request limit go once one of their config's pull requests is merged or closed; jobs whose
+      // message was lost are taken up after a while.
+      const queued = startLoop(
+        'queued pull-request jobs',
+        config.SCHEDULER_INTERVAL_MS,
+        async () => {
+          const jobDeps = { db, codeHost, token, registries, logger, leaseMs: config.PULL_REQUEST_LEASE_MS };
+          return (await releaseQueuedJobs(jobDeps)) + (await resumeStalledJobs(jobDeps));
+        },
+        logger,
+      );
+      scope.defer(() => queued.stop());
+      // Open pull requests: rebased when their target branch moves, merged when automerge allows and checks pass,
+      // reconciled with the code host when a webhook was missed.
+      const maintained = startLoop(
+        'open pull requests',
+        config.SCHEDULER_INTERVAL_MS,
+        () => maintainDuePullRequests({ db, codeHost, token, registries, logger }),
+        logger,
+      );
+      scope.defer(() => maintained.stop());
+    }
+    const retention = startLoop('update-run retention', 3_600_000, () => deleteExpiredRuns(db, now()), logger);
+    scope.defer(() => retention.stop());
     if (config.CONFIG_CHECKPOINT_TIMEOUT_MS > 0) {
       const timeoutMs = config.CONFIG_CHECKPOINT_TIMEOUT_MS;
       const sweeper = startCheckpointSweeper(db, timeoutMs, Math.min(1_000, timeoutMs), { batchSize: config.SCAN_BATCH_SIZE, logger });

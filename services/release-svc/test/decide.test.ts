@@ -73,9 +73,11 @@ describe('readableTarget (which configs are read at all)', () => {
       outcome: 'skipped',
       reason: 'the update config was deleted',
     });
-    expect(skipped({ config: config({ packageManager: 'docker' }), repo: undefined }, 'docker')).toEqual({
+    // Every package manager of the API has an ecosystem; a value from outside the list (a newer config) has none.
+    const cobol = 'cobol' as PackageManager;
+    expect(skipped({ config: config({ packageManager: cobol }), repo: undefined }, cobol)).toEqual({
       outcome: 'skipped',
-      reason: 'package manager docker is not supported yet',
+      reason: 'package manager cobol is not supported yet',
     });
     expect(skipped({ config: config(), repo: undefined })).toEqual({
       outcome: 'skipped',
@@ -107,6 +109,8 @@ describe('decide (what a release means for a config whose manifests were read)',
         updateKind: 'patch',
         automerge: false,
         securityFix: false,
+        updateRunId: null,
+        unverified: false,
         targetBranch: 'main',
         directory: '/',
       },

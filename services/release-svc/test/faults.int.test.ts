@@ -3,16 +3,18 @@ import type { PullRequestJobCreated } from '@switchyard/contracts';
 import { request, waitFor } from '@switchyard/service-kit/testing';
 import { sql } from 'kysely';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
-import { parkedMessages } from './faults/amqp.ts';
+import { PULL_REQUEST_CONSUMER } from '../src/consumers.ts';
+import { ALL_CONSUMERS, parkedMessages, queueState } from './faults/amqp.ts';
 import { type RestartableBroker, startRestartableBroker } from './faults/broker.ts';
-import { faultSeed, outdatedConfigs } from './faults/seed.ts';
+import { type FaultSeed, faultSeed, npmPinnedFiles, outdatedConfigs } from './faults/seed.ts';
 import { type FaultStack, startFaultStack } from './faults/stack.ts';
 
 /**
  * The worker's promises under faults (README "Exactly once" and packages/messaging "Guarantees"), with
  * release-svc's API and workers as their own OS processes, as deployed: a worker SIGKILLed in the middle of a
- * notification, and RabbitMQ restarted while notifications flow. The test plays config-svc (it publishes the
- * read model's events) and reads the outcome from the database, the API and a queue of its own on the exchange.
+ * notification, and RabbitMQ restarted while notifications flow; then the same two faults while the worker executes
+ * pull-request jobs (`PULL_REQUESTS=on`). The test plays config-svc (it publishes the read model's events) and reads
+ * the outcome from the database, the API, a queue of its own on the exchange and the GitHub emulator.
  */
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -61,6 +63,123 @@ function jobEvents(stack: FaultStack): { byJob: Map<number, string[]>; duplicate
   let duplicates = 0;
   for (const event of stack.observer.events) duplicates += Math.max(stack.observer.deliveriesOf(event.id), 1) - 1;
   return { byJob, duplicates };
+}
+
+/** A notification's pull-request job as the database holds it. */
+interface JobRow {
+  id: number;
+  repo_id: number;
+  update_config_id: number;
+  status: string;
+  status_reason: string | null;
+  branch: string | null;
+  pull_request_number: number | null;
+  head_sha: string | null;
+}
+
+/** The notification's pull-request jobs, by id. */
+function jobRows(stack: FaultStack, notificationId: string): Promise<JobRow[]> {
+  return stack.db
+    .selectFrom('pull_request_job')
+    .select(['id', 'repo_id', 'update_config_id', 'status', 'status_reason', 'branch', 'pull_request_number', 'head_sha'])
+    .where('notification_id', '=', notificationId)
+    .orderBy('id')
+    .execute();
+}
+
+/** How many of `jobs` are in each status (`{ open: 12, running: 4, pending: 30 }`). */
+function countByStatus(jobs: JobRow[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const job of jobs) counts[job.status] = (counts[job.status] ?? 0) + 1;
+  return counts;
+}
+
+/** `{ open: 12, running: 4 }` as `12 open, 4 running`. */
+const describeCounts = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ') || 'no jobs';
+
+/** Waits until the notification has `expected` jobs and none is `pending` or `running` any more; returns them. */
+async function settledJobs(stack: FaultStack, notificationId: string, expected: number, timeoutMs: number, context: () => string) {
+  return waitFor(
+    async () => {
+      const jobs = await jobRows(stack, notificationId);
+      return jobs.length === expected && jobs.every((job) => job.status !== 'pending' && job.status !== 'running') ? jobs : undefined;
+    },
+    timeoutMs,
+    100,
+  ).catch(async (error: unknown) => {
+    const jobs = await jobRows(stack, notificationId);
+    throw new Error(`${(error as Error).message}: ${jobs.length}/${expected} jobs, ${describeCounts(countByStatus(jobs))}\n${context()}`);
+  });
+}
+
+/** A pull request as the GitHub REST API lists it (the fields checked here; https://docs.github.com/rest/pulls/pulls#list-pull-requests). */
+interface EmulatedPull {
+  number: number;
+  state: string;
+  head: { ref: string; sha: string };
+  base: { ref: string };
+}
+/** A branch as the GitHub REST API lists it (https://docs.github.com/rest/branches/branches#list-branches). */
+interface EmulatedBranch {
+  name: string;
+  commit: { sha: string };
+}
+
+/**
+ * Every repo of the seed as the code host has it, against the notification's jobs: a repo with a job has exactly one
+ * pull request over all states (`GET /pulls?state=all`), open from the job's branch `branch` into `main`, whose number
+ * and head commit are the job's, and exactly the branches `main` and `branch`; the branch's commit has `main`'s head as
+ * its only parent and pins lodash at `version` in package.json. A repo without a job has no pull request and `main`
+ * alone. @returns the differences found, one line each (none when all is as it should be)
+ */
+async function codeHostDifferences(stack: FaultStack, seed: FaultSeed, jobs: JobRow[], branch: string, version: string): Promise<string[]> {
+  const differences: string[] = [];
+  const jobOf = new Map(jobs.map((job) => [job.repo_id, job]));
+  for (const repo of seed.repos) {
+    const at = `/repos/${repo.fullName}`;
+    const [pulls, branches] = await Promise.all([
+      stack.codeHostGet<EmulatedPull[]>(`${at}/pulls?state=all&per_page=100`),
+      stack.codeHostGet<EmulatedBranch[]>(`${at}/branches?per_page=100`),
+    ]);
+    const names = branches.map((b) => b.name).sort();
+    const job = jobOf.get(repo.id);
+    if (!job) {
+      if (pulls.length > 0) differences.push(`${repo.fullName} has no job but ${pulls.length} pull request(s)`);
+      if (names.join() !== 'main') differences.push(`${repo.fullName} has no job but branches ${names.join(', ')}`);
+      continue;
+    }
+    const heads = pulls.map((pull) => pull.head.ref);
+    if (new Set(heads).size !== heads.length) differences.push(`${repo.fullName} has two pull requests from one head: ${heads.join(', ')}`);
+    if (pulls.length !== 1) {
+      differences.push(
+        `${repo.fullName} (job ${job.id}) has ${pulls.length} pull requests: ${pulls.map((p) => `#${p.number} ${p.state}`).join(', ')}`,
+      );
+      continue;
+    }
+    const [pull] = pulls as [EmulatedPull];
+    if (pull.state !== 'open' || pull.head.ref !== branch || pull.base.ref !== 'main')
+      differences.push(`${repo.fullName}: pull request #${pull.number} is ${pull.state}, ${pull.head.ref} into ${pull.base.ref}`);
+    if (job.pull_request_number !== pull.number || job.branch !== branch || job.head_sha !== pull.head.sha)
+      differences.push(
+        `${repo.fullName}: job ${job.id} records #${job.pull_request_number} on ${job.branch} at ${job.head_sha}, the code host #${pull.number} on ${pull.head.ref} at ${pull.head.sha}`,
+      );
+    if (names.join() !== ['main', branch].sort().join())
+      differences.push(`${repo.fullName} (job ${job.id}) has branches ${names.join(', ')}`);
+    const main = branches.find((b) => b.name === 'main')?.commit.sha;
+    const commit = await stack.codeHostGet<{ parents: Array<{ sha: string }> }>(`${at}/git/commits/${pull.head.sha}`);
+    if (commit.parents.map((p) => p.sha).join() !== main)
+      differences.push(
+        `${repo.fullName}: the branch's commit has parents ${commit.parents.map((p) => p.sha).join(', ')}, not main's ${main}`,
+      );
+    const file = await stack.codeHostGet<{ content: string }>(`${at}/contents/package.json?ref=${encodeURIComponent(branch)}`);
+    const pinned = (JSON.parse(Buffer.from(file.content, 'base64').toString('utf8')) as { dependencies?: Record<string, string> })
+      .dependencies?.lodash;
+    if (pinned !== version) differences.push(`${repo.fullName}: package.json on ${branch} pins lodash ${pinned}, not ${version}`);
+  }
+  return differences;
 }
 
 describe('release-svc worker under faults, API and workers as their own processes', () => {
@@ -328,6 +447,167 @@ describe('release-svc worker under faults, API and workers as their own processe
         `true again ${workerBack && times.back ? seconds(workerBack - times.back) : '?'} after the broker was back;`,
         `last notification done ${seconds(lastDone - (times.back ?? 0))} after the broker was back;`,
         `${jobs.length} jobs, ${byJob.size} distinct job events, ${duplicates} duplicate deliveries, observer reconnected ${stack.observer.reconnects()} time(s)`,
+      ].join(' '),
+    );
+  });
+
+  it('a worker SIGKILLed while it executes pull-request jobs: RabbitMQ delivers the unacked jobs again to a fresh worker, which ends each with one branch and one pull request', {
+    timeout: 90_000,
+  }, async ({ annotate }) => {
+    const cleanup = cleanupAfterTest();
+    // 50 repos whose package.json pins lodash (no lockfile: a job is one rewritten line), four in five at 4.17.15 (outdated).
+    const seed = faultSeed({
+      tag: 'prkill',
+      orgId: 7_300,
+      login: 'prkillco',
+      count: 50,
+      firstRepoId: 730_000,
+      firstConfigId: 73_000,
+      lodashOf: (index) => (index % 5 === 4 ? '4.17.21' : '4.17.15'),
+      filesOf: npmPinnedFiles,
+      botRepoRole: 'write',
+    });
+    const outdated = outdatedConfigs(seed, '4.17.21');
+    const stack = await startFaultStack({
+      label: 'faults_pr_kill',
+      databaseUrl: inject('databaseUrl'),
+      amqpUrl: inject('amqpUrl'),
+      seed,
+      cleanup,
+      // A killed worker's claims on its jobs run out after 3 s (default 20 s), so that their redeliveries take them soon.
+      workerEnv: { PULL_REQUESTS: 'on', WORKER_PREFETCH: '8', PULL_REQUEST_LEASE_MS: '3000' },
+    });
+    const queue = `${stack.env.QUEUE_PREFIX}.${PULL_REQUEST_CONSUMER}`;
+
+    const posted = await stack.notify('4.17.21', true);
+    expect(posted.status).toBe(202);
+    const id: string = posted.body.data.id;
+
+    // Kill once some jobs have their pull request and others are being executed (two at least, so that one still is
+    // when the signal lands), so that some must be taken up again.
+    for (const deadline = Date.now() + 30_000; ; await sleep(2)) {
+      const counts = countByStatus(await jobRows(stack, id));
+      if ((counts.open ?? 0) >= 3 && (counts.running ?? 0) >= 2) break;
+      if ((counts.open ?? 0) >= outdated.length || Date.now() > deadline)
+        throw new Error(`no job running among open ones to kill the worker at (${describeCounts(counts)}):\n${stack.firstWorker.output()}`);
+    }
+    await stack.firstWorker.stop('SIGKILL');
+    const atKill = await jobRows(stack, id);
+    const countsAtKill = countByStatus(atKill);
+    const runningAtKill = atKill.filter((job) => job.status === 'running').map((job) => job.id);
+    const unfinishedAtKill = atKill.filter((job) => job.status === 'pending' || job.status === 'running').length;
+    expect(runningAtKill.length, `jobs at the kill: ${describeCounts(countsAtKill)}`).toBeGreaterThan(0);
+    expect(countsAtKill.open ?? 0).toBeLessThan(outdated.length);
+    const unpublishedAtKill = await stack.unpublishedJobEvents();
+
+    // The killed worker's connection is gone, so RabbitMQ returned its unacked deliveries to the queue: every unfinished
+    // job whose event was published waits there again (a job `running` at the kill included; none was acked, as a
+    // delivery is acked only once `executeJob` has settled the job).
+    const requeued = await waitFor(
+      async () => {
+        const state = await queueState(stack.env.AMQP_URL, queue);
+        return state.consumers === 0 ? state : undefined;
+      },
+      10_000,
+      50,
+    );
+    expect(requeued.messages).toBeGreaterThanOrEqual(unfinishedAtKill - unpublishedAtKill);
+
+    const restartedAt = Date.now();
+    const second = await stack.startWorker();
+    const jobs = await settledJobs(stack, id, outdated.length, 40_000, () => `second worker:\n${second.output()}`);
+    const recoveredIn = Date.now() - restartedAt;
+
+    // Every job ends open, those `running` at the kill too: the fresh worker's only way to them is the redelivered
+    // message (its loops take up `queued-limit` jobs and look at open pull requests, never a `running` job).
+    expect(jobs.filter((job) => job.status !== 'open').map((job) => `${job.id} ${job.status}: ${job.status_reason}`)).toEqual([]);
+    expect(jobs.map((job) => job.update_config_id).sort((a, b) => a - b)).toEqual(outdated);
+    expect(jobs.filter((job) => runningAtKill.includes(job.id)).map((job) => job.status)).toEqual(runningAtKill.map(() => 'open'));
+    expect(await codeHostDifferences(stack, seed, jobs, 'dependabot/npm_and_yarn/lodash-4.17.21', '4.17.21')).toEqual([]);
+    // Nothing left behind: no delivery waits or was given up on.
+    await waitFor(async () => (await queueState(stack.env.AMQP_URL, queue)).messages === 0, 10_000, 100);
+    expect(Object.values(await parkedMessages(stack.env.AMQP_URL, stack.env.QUEUE_PREFIX, ALL_CONSUMERS)).every((n) => n === 0)).toBe(true);
+
+    await annotate(
+      [
+        `killed the worker with ${describeCounts(countsAtKill)} of ${outdated.length} jobs`,
+        `(${unpublishedAtKill} job event(s) not yet relayed; ${requeued.messages} delivery(ies) back in the queue);`,
+        `a fresh worker settled every job in ${seconds(recoveredIn)}: ${describeCounts(countByStatus(jobs))},`,
+        `one pull request and one branch each (the ${runningAtKill.length} running at the kill included)`,
+      ].join(' '),
+    );
+  });
+
+  it('RabbitMQ restarted while pull-request jobs execute: every job still ends with one branch and one pull request', {
+    timeout: 90_000,
+  }, async ({ annotate }) => {
+    const cleanup = cleanupAfterTest();
+    const broker: RestartableBroker = await startRestartableBroker(inject('amqpUrl'));
+    cleanup.defer(() => broker.close());
+    const seed = faultSeed({
+      tag: 'prrestart',
+      orgId: 7_400,
+      login: 'prrestartco',
+      count: 50,
+      firstRepoId: 740_000,
+      firstConfigId: 74_000,
+      lodashOf: (index) => (index % 5 === 4 ? '4.17.21' : '4.17.15'),
+      filesOf: npmPinnedFiles,
+      botRepoRole: 'write',
+    });
+    const outdated = outdatedConfigs(seed, '4.17.21');
+    const stack = await startFaultStack({
+      label: 'faults_pr_restart',
+      databaseUrl: inject('databaseUrl'),
+      amqpUrl: broker.url,
+      seed,
+      cleanup,
+      durableObserver: true,
+      ownBroker: broker.kind === 'private node',
+      // A killed worker's claims on its jobs run out after 3 s (default 20 s), so that their redeliveries take them soon.
+      workerEnv: { PULL_REQUESTS: 'on', WORKER_PREFETCH: '8', PULL_REQUEST_LEASE_MS: '3000' },
+    });
+    const worker = stack.firstWorker;
+
+    const posted = await stack.notify('4.17.21', true);
+    expect(posted.status).toBe(202);
+    const id: string = posted.body.data.id;
+
+    // Restart the broker once some jobs have their pull request and others are not done yet.
+    for (const deadline = Date.now() + 30_000; ; await sleep(2)) {
+      const counts = countByStatus(await jobRows(stack, id));
+      if ((counts.open ?? 0) >= 3) break;
+      if (Date.now() > deadline) throw new Error(`no job opened (${describeCounts(counts)}):\n${worker.output()}`);
+    }
+    const times: Record<string, number> = { stopping: Date.now() };
+    const atStop = countByStatus(await jobRows(stack, id));
+    expect(atStop.open ?? 0, 'every job was done before the broker stopped').toBeLessThan(outdated.length);
+    await broker.stop();
+    times.down = Date.now();
+    const whileDown = countByStatus(await jobRows(stack, id));
+    await delay(2_000);
+    await broker.start();
+    times.back = Date.now();
+
+    const jobs = await settledJobs(stack, id, outdated.length, 45_000, () => `worker:\n${worker.output()}\nbroker:\n${broker.output()}`);
+    const settledAfter = Date.now() - (times.back ?? 0);
+    expect(jobs.filter((job) => job.status !== 'open').map((job) => `${job.id} ${job.status}: ${job.status_reason}`)).toEqual([]);
+    expect(jobs.map((job) => job.update_config_id).sort((a, b) => a - b)).toEqual(outdated);
+    expect(await codeHostDifferences(stack, seed, jobs, 'dependabot/npm_and_yarn/lodash-4.17.21', '4.17.21')).toEqual([]);
+    await waitFor(
+      async () => (await queueState(broker.url, `${stack.env.QUEUE_PREFIX}.${PULL_REQUEST_CONSUMER}`)).messages === 0,
+      10_000,
+      100,
+    );
+    expect(Object.values(await parkedMessages(broker.url, stack.env.QUEUE_PREFIX, ALL_CONSUMERS)).every((n) => n === 0)).toBe(true);
+
+    await annotate(
+      [
+        `${broker.kind}${broker.fallbackReason ? ` (${broker.fallbackReason})` : ''}:`,
+        `stopped with ${describeCounts(atStop)} of ${outdated.length} jobs (${describeCounts(whileDown)} once down);`,
+        `stop took ${seconds((times.down ?? 0) - (times.stopping ?? 0))}, down ${seconds((times.back ?? 0) - (times.down ?? 0))};`,
+        `every job settled ${seconds(settledAfter)} after the broker was back: ${describeCounts(countByStatus(jobs))},`,
+        'one pull request and one branch each',
       ].join(' '),
     );
   });

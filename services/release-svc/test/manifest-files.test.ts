@@ -1,5 +1,5 @@
-import { type CodeHost, CodeHostError } from '@switchyard/code-host';
-import { ecosystemFor } from '@switchyard/ecosystems';
+import { type CodeHost, CodeHostError, type TreeEntry } from '@switchyard/code-host';
+import { type Ecosystem, ecosystemFor, gitlinkText } from '@switchyard/ecosystems';
 import { describe, expect, it } from 'vitest';
 import { readManifestFiles } from '../src/scan/manifest-files.ts';
 
@@ -43,5 +43,96 @@ describe('readManifestFiles: files over the code host limit', () => {
     });
     const ordinary = codeHostWith({ 'web/package.json': '{"name":"web"}' }, {});
     expect(await read(ordinary, '/web')).toEqual({ files: { 'package.json': '{"name":"web"}' } });
+  });
+});
+
+/** An ecosystem of `files` only (readManifestFiles reads nothing else of it). */
+const ecosystemOf = (files: Ecosystem['files']) => ({ ...(npm as Ecosystem), files });
+
+/**
+ * A code host holding `tree` (path → text, or `{ gitlink }` for a submodule) that counts its requests: `listTree`
+ * (recursive), `listDirectory` and `readFile`.
+ */
+function treeHost(tree: Record<string, string | { gitlink: string }>) {
+  const calls: string[] = [];
+  const host = {
+    async listTree(_token: string, _repo: unknown, ref: string) {
+      calls.push(`tree ${ref}`);
+      const entries: TreeEntry[] = Object.entries(tree).map(([path, value]) =>
+        typeof value === 'string'
+          ? { path, type: 'blob', sha: '0'.repeat(40), size: value.length }
+          : { path, type: 'commit', sha: value.gitlink },
+      );
+      return { entries, truncated: false };
+    },
+    async listDirectory(_token: string, _repo: unknown, path: string) {
+      calls.push(`dir ${path}`);
+      const prefix = path === '' ? '' : path.endsWith('/') ? path : `${path}/`;
+      return Object.entries(tree)
+        .filter(([p, value]) => typeof value === 'string' && p.startsWith(prefix) && !p.slice(prefix.length).includes('/'))
+        .map(([p]) => ({ name: p.slice(prefix.length), type: 'file' as const, size: 1 }));
+    },
+    async readFile(_token: string, _repo: unknown, path: string) {
+      calls.push(`read ${path}`);
+      const value = tree[path];
+      return typeof value === 'string' ? value : undefined;
+    },
+  } as unknown as CodeHost;
+  return { host, calls };
+}
+
+describe('readManifestFiles: patterns, subdirectories and gitlinks', () => {
+  it('reads the files a pattern matches in the directory, from one directory listing', async () => {
+    const { host, calls } = treeHost({
+      'app/Dockerfile': 'FROM a',
+      'app/Dockerfile.prod': 'FROM b',
+      'app/README.md': '#',
+      Dockerfile: 'FROM c',
+    });
+    const docker = ecosystemOf({ required: [['Dockerfile*']], optional: [], lockfiles: [] });
+    expect(await readManifestFiles(host, 't', 'acme/web', '/app', 'main', docker)).toEqual({
+      files: { Dockerfile: 'FROM a', 'Dockerfile.prod': 'FROM b' },
+    });
+    expect(calls).toEqual(['dir app/', 'read app/Dockerfile', 'read app/Dockerfile.prod']);
+  });
+
+  it('reads files in subdirectories of the directory from one tree listing, keyed by their path below it', async () => {
+    const { host, calls } = treeHost({
+      '.github/workflows/ci.yml': 'on: push',
+      '.github/workflows/release.yaml': 'on: tag',
+      '.github/workflows/notes.txt': 'x',
+      '.github/dependabot.yml': 'version: 2',
+    });
+    const actions = ecosystemOf({
+      required: [['.github/workflows/*.yml', '.github/workflows/*.yaml', 'action.yml']],
+      optional: [],
+      lockfiles: [],
+    });
+    expect(await readManifestFiles(host, 't', 'acme/web', '/', 'main', actions)).toEqual({
+      files: { '.github/workflows/ci.yml': 'on: push', '.github/workflows/release.yaml': 'on: tag' },
+    });
+    expect(calls).toEqual(['tree main', 'read .github/workflows/ci.yml', 'read .github/workflows/release.yaml']);
+  });
+
+  it('gives the gitlinks below the directory as git shows them in a diff, without reading them', async () => {
+    const sha = 'a'.repeat(40);
+    const { host, calls } = treeHost({
+      '.gitmodules': '[submodule "lib"]',
+      'vendor/lib': { gitlink: sha },
+      'other/x': { gitlink: 'b'.repeat(40) },
+    });
+    const submodules = ecosystemOf({ required: [['.gitmodules']], optional: [], lockfiles: [], gitlinks: true });
+    expect(await readManifestFiles(host, 't', 'acme/web', '/', 'main', submodules)).toEqual({
+      files: { '.gitmodules': '[submodule "lib"]', 'vendor/lib': gitlinkText(sha), 'other/x': gitlinkText('b'.repeat(40)) },
+    });
+    expect(calls).toEqual(['tree main', 'read .gitmodules']);
+  });
+
+  it('says which required entry is missing, pattern or not', async () => {
+    const { host } = treeHost({ 'app/README.md': '#' });
+    const nuget = ecosystemOf({ required: [['*.csproj', 'packages.config']], optional: [], lockfiles: [] });
+    expect(await readManifestFiles(host, 't', 'acme/web', '/app', 'main', nuget)).toEqual({
+      missing: 'no *.csproj or packages.config in /app on branch main',
+    });
   });
 });

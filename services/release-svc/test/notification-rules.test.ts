@@ -20,6 +20,22 @@ describe('package manager aliases', () => {
     ['mix', 'hex'],
     ['NPM_AND_YARN', 'npm_and_yarn'],
     ['Gradle', 'gradle'],
+    ['bundle', 'bundler'],
+    ['gem', 'bundler'],
+    ['gradlew', 'gradle'],
+    ['dotnet', 'nuget'],
+    ['git_submodules', 'submodules'],
+    ['git-submodules', 'submodules'],
+    ['go-modules', 'go_modules'],
+    ['Terraform', 'terraform'],
+    ['elm', 'elm'],
+    ['dep', 'dep'],
+    ['docker', 'docker'],
+    ['hex', 'hex'],
+    ['NuGet', 'nuget'],
+    ['composer', 'composer'],
+    ['cargo', 'cargo'],
+    ['submodules', 'submodules'],
   ])('%s is %s', (sent, canonical) => expect(resolvePackageManager(sent)).toBe(canonical));
 
   it.each(['cobol', 'go', 'java', 'rust', 'npm and yarn', ''])('%j names none', (sent) =>
@@ -55,7 +71,21 @@ describe('judgeNotification', () => {
     ['symfony/http-foundation', 'composer'],
     ['Monolog/Monolog', 'composer'],
     ['ghcr.io/acme/base', 'docker'],
-    ['anything goes here', 'gradle'],
+    ['python', 'docker'],
+    ['registry.example.com:5000/team/app', 'docker'],
+    ['elm/http', 'elm'],
+    ['github.com/acme-oss/errors', 'submodules'],
+    ['phoenix_live_view', 'hex'],
+    ['com.android.tools.build:gradle', 'gradle'],
+    ['Newtonsoft.Json', 'nuget'],
+    ['github.com/pkg/errors', 'dep'],
+    ['golang.org/x/text', 'go_modules'],
+    ['example.com/mod/v2', 'go_modules'],
+    ['hashicorp/aws', 'terraform'],
+    ['registry.terraform.io/hashicorp/aws', 'terraform'],
+    ['terraform-aws-modules/vpc/aws', 'terraform'],
+    ['actions/checkout', 'github_actions'],
+    ['actions/aws/ec2', 'github_actions'],
   ])('accepts the name %s for %s', (name, pm) => expect(judge(name, '1.0.0', pm).status).toBe('accepted'));
 
   it.each([
@@ -67,6 +97,16 @@ describe('judgeNotification', () => {
     ['1crate', 'cargo', /crate name/],
     ['monolog', 'composer', /vendor\/package/],
     ['rails!', 'bundler', /gem name/],
+    ['Python', 'docker', /image name/],
+    ['http', 'elm', /author\/project/],
+    ['Phoenix', 'hex', /Hex package name/],
+    ['spring-core', 'gradle', /groupId:artifactId/],
+    ['a b', 'nuget', /NuGet package id/],
+    ['errors', 'dep', /Go import path/],
+    ['text', 'go_modules', /Go module path/],
+    ['aws', 'terraform', /Terraform provider/],
+    ['checkout', 'github_actions', /owner\/repo/],
+    ['acme/lib', 'submodules', /host\/owner\/repo/],
   ])('rejects the name %s for %s', (name, pm, reason) => {
     expect(judge(name, '1.0.0', pm)).toMatchObject({ status: 'rejected', reason: expect.stringMatching(reason) });
   });

@@ -10,7 +10,7 @@ import { ALICE, type ReleaseHarness, startReleaseHarness } from './harness.ts';
 // they are collaborators on. carol is a member who is on `lobby` only; alice is on all three.
 
 const CAROL = 'test-token-carol';
-const UMBRELLA = { id: 2004, login: 'umbrella' };
+const UMBRELLA = { id: 2099, login: 'umbrella' };
 const demo = loadDemoSeed();
 const npmFiles = demo.repos.find((repo) => repo.id === 3101)?.files.main ?? {};
 
@@ -45,9 +45,9 @@ const seed = {
   ],
   repos: [
     ...demo.repos,
-    umbrellaRepo(3501, 'vault', { alice: 'write', 'switchyard-bot': 'read' }),
-    umbrellaRepo(3502, 'lobby', { alice: 'write', carol: 'read', 'switchyard-bot': 'read' }),
-    umbrellaRepo(3503, 'attic', { alice: 'write', 'switchyard-bot': 'read' }, { 'README.md': 'nothing to scan\n' }),
+    umbrellaRepo(3901, 'vault', { alice: 'write', 'switchyard-bot': 'read' }),
+    umbrellaRepo(3902, 'lobby', { alice: 'write', carol: 'read', 'switchyard-bot': 'read' }),
+    umbrellaRepo(3903, 'attic', { alice: 'write', 'switchyard-bot': 'read' }, { 'README.md': 'nothing to scan\n' }),
   ],
 };
 const repo = (name: string) => ({ accountId: UMBRELLA.id, fullName: `${UMBRELLA.login}/${name}`, defaultBranch: 'main' });
@@ -57,11 +57,11 @@ describe('what a caller sees of a notification: only repos their token can see',
   beforeAll(async () => {
     h = await startReleaseHarness('object_access', {
       seed,
-      repos: { 3501: repo('vault'), 3502: repo('lobby'), 3503: repo('attic') },
+      repos: { 3901: repo('vault'), 3902: repo('lobby'), 3903: repo('attic') },
     });
-    await h.configure({ id: 51, repoId: 3501 });
-    await h.configure({ id: 52, repoId: 3502 });
-    await h.configure({ id: 53, repoId: 3503 });
+    await h.configure({ id: 51, repoId: 3901 });
+    await h.configure({ id: 52, repoId: 3902 });
+    await h.configure({ id: 53, repoId: 3903 });
   });
   afterAll(() => h?.close());
 
@@ -89,15 +89,15 @@ describe('what a caller sees of a notification: only repos their token can see',
     // alice, on every repo, sees the whole scan: two jobs and the failure on attic (no manifest).
     const all = await finished(id, ALICE);
     expect(all).toMatchObject({ 'configs-total': 3, 'repos-scanned': 3, 'jobs-recorded': 2, 'repos-failed': 1 });
-    expect(all.outcomes.map((o) => o['repo-id'])).toEqual(['3503']);
-    expect((await jobRepos(`notification-id=${id}`, ALICE)).sort()).toEqual(['3501', '3502']);
+    expect(all.outcomes.map((o) => o['repo-id'])).toEqual(['3903']);
+    expect((await jobRepos(`notification-id=${id}`, ALICE)).sort()).toEqual(['3901', '3902']);
 
     // carol sent it, but sees only lobby: its job, counted alone; nothing of vault or attic, not even how many.
     const hers = await finished(id, CAROL);
     expect(hers).toMatchObject({ 'configs-total': 1, 'repos-scanned': 1, 'jobs-recorded': 1, 'repos-failed': 0, outcomes: [] });
-    expect(await jobRepos(`notification-id=${id}`, CAROL)).toEqual(['3502']);
-    expect(await jobRepos('repo-id=3501', CAROL)).toEqual([]);
-    expect(await jobRepos('dependency-name=lodash', CAROL)).toEqual(['3502']);
-    expect(JSON.stringify((await get(`/release_notifications/${id}`, CAROL)).body)).not.toMatch(/vault|attic|3501|3503/);
+    expect(await jobRepos(`notification-id=${id}`, CAROL)).toEqual(['3902']);
+    expect(await jobRepos('repo-id=3901', CAROL)).toEqual([]);
+    expect(await jobRepos('dependency-name=lodash', CAROL)).toEqual(['3902']);
+    expect(JSON.stringify((await get(`/release_notifications/${id}`, CAROL)).body)).not.toMatch(/vault|attic|3901|3903/);
   });
 });

@@ -118,35 +118,46 @@ describe('release notifications on PostgreSQL and RabbitMQ, with the GitHub emul
   });
 
   it('takes security updates only when an imported OSV advisory is fixed by the release', async () => {
-    const first = await notify({ name: 'requests', version: '2.31.0', 'package-manager': 'pip' });
+    // numpy has no advisory on the code host (the emulator's seed): only the imported OSV record below makes this a fix.
+    const first = await notify({ name: 'numpy', version: '1.19.0', 'package-manager': 'pip' });
     const skipped = await finished(first.body.data.id);
     expect(skipped.outcomes).toEqual([
       { 'repo-id': '3103', 'update-config-id': '5', outcome: 'skipped', reason: expect.stringMatching(/security updates only/) },
     ]);
 
     await importOsv(h.api.database.db.withSchema('release'), {
-      id: 'GHSA-j8r2-6x86-q33q',
-      modified: '2023-05-22T00:00:00Z',
-      summary: 'Unintended leak of Proxy-Authorization header in requests',
-      aliases: ['CVE-2023-32681'],
+      id: 'PYSEC-0000-0001',
+      modified: '2026-11-01T00:00:00Z',
+      summary: 'A numpy advisory of this test',
+      aliases: [],
       affected: [
         {
-          package: { ecosystem: 'PyPI', name: 'Requests' },
-          ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '2.3.0' }, { fixed: '2.31.0' }] }],
+          package: { ecosystem: 'PyPI', name: 'NumPy' },
+          ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '1.19.0' }] }],
         },
       ],
     });
-    const second = await notify({ name: 'requests', version: '2.31.0', 'package-manager': 'pip' });
+    const second = await notify({ name: 'numpy', version: '1.19.0', 'package-manager': 'pip' });
     const recorded = await finished(second.body.data.id);
     expect(recorded['jobs-recorded']).toBe(1);
     const [job] = (await jobs(`notification-id=${second.body.data.id}`)).data;
-    expect(job.attributes).toMatchObject({ 'version-in-use': '2.23.0', 'security-fix': true, 'update-kind': 'minor' });
+    expect(job.attributes).toMatchObject({
+      'version-in-use': '1.18.5',
+      'target-version': '1.19.0',
+      'security-fix': true,
+      'update-kind': 'minor',
+    });
   });
 
-  it('records unsupported package managers, missing manifests and unused dependencies with their reason', async () => {
+  it('records missing manifests (patterns named as the ecosystem reads them) and unused dependencies with their reason', async () => {
     const docker = await notify({ name: 'ghcr.io/acme/base', version: '2.0', 'package-manager': 'docker' });
     expect((await finished(docker.body.data.id)).outcomes).toEqual([
-      { 'repo-id': '3104', 'update-config-id': '6', outcome: 'skipped', reason: 'package manager docker is not supported yet' },
+      {
+        'repo-id': '3104',
+        'update-config-id': '6',
+        outcome: 'failed',
+        reason: 'no Dockerfile* or *.Dockerfile or Containerfile* or *.Containerfile in / on branch main',
+      },
     ]);
     const npm = await notify({ name: 'lodash', version: '4.17.22', 'package-manager': 'npm_and_yarn' });
     expect((await finished(npm.body.data.id)).outcomes).toContainEqual({
@@ -215,12 +226,12 @@ describe('release notifications on PostgreSQL and RabbitMQ, with the GitHub emul
     });
 
     it('maps aliases case-insensitively (YARN, GoMod, actions)', async () => {
-      for (const [sent, canonical] of [
-        ['YARN', 'npm_and_yarn'],
-        ['GoMod', 'go_modules'],
-        ['actions', 'github_actions'],
+      for (const [sent, canonical, name] of [
+        ['YARN', 'npm_and_yarn', 'left-pad'],
+        ['GoMod', 'go_modules', 'golang.org/x/text'],
+        ['actions', 'github_actions', 'actions/checkout'],
       ] as const) {
-        const res = await notify({ name: 'left-pad', version: '1.3.1', 'package-manager': sent });
+        const res = await notify({ name, version: '1.3.1', 'package-manager': sent });
         expect(res.status).toBe(202);
         expect(ReleaseNotificationResource.parse(res.body.data).attributes).toMatchObject({
           'package-manager': canonical,

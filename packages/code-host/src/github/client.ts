@@ -25,7 +25,7 @@ export interface ClientSettings {
 }
 
 /** Statuses the retry plugin must not retry: client errors, and rate limits (the throttling plugin owns those). */
-const DO_NOT_RETRY = [400, 401, 403, 404, 409, 410, 422, 429, 451];
+const DO_NOT_RETRY = [400, 401, 403, 404, 405, 409, 410, 422, 429, 451];
 
 /**
  * Thrown by the client's fetch when GitHub's answer did not arrive completely within `timeoutMs`.

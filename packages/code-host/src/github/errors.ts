@@ -45,9 +45,19 @@ function isRateLimit(status: number, headers: Record<string, string | number | u
 }
 
 /** GitHub's own `message` from an error body, when there is one. */
+/**
+ * GitHub's `message`, with the details of a validation failure's `errors` (each one's `message`, else its `code`, e.g.
+ * `Validation Failed: A pull request already exists for acme:branch.` or `Validation Failed: already_exists`).
+ */
 function upstreamMessage(response: OctokitErrorLike['response']): string {
-  const data = response?.data as { message?: unknown } | undefined;
-  return typeof data?.message === 'string' ? data.message : '';
+  const data = response?.data as { message?: unknown; errors?: unknown } | undefined;
+  const message = typeof data?.message === 'string' ? data.message : '';
+  const details = (Array.isArray(data?.errors) ? data.errors : []).flatMap((entry: unknown) => {
+    const item = entry as { message?: unknown; code?: unknown } | null;
+    if (typeof item?.message === 'string' && item.message !== '') return [item.message];
+    return typeof item?.code === 'string' ? [item.code] : [];
+  });
+  return details.length === 0 ? message : `${message}: ${details.join('; ')}`;
 }
 
 /**
@@ -56,6 +66,9 @@ function upstreamMessage(response: OctokitErrorLike['response']): string {
  * - an answer over the client's size limit → `too_large` with `limitBytes` (and `sizeBytes` when it was declared);
  * - 401 → `unauthorized`; 403/429 that is a rate limit → `rate_limited` with `retryAfterSeconds`; other 403 and 451 → `forbidden`;
  * - 404, 410 → `not_found`; 5xx → `unavailable` (with `retryAfterSeconds` when `retry-after` was sent);
+ * - 409 and 405 → `conflict` (a moved head, a pull request that cannot be merged); 422 → `conflict` when GitHub says
+ *   something already exists (a ref, a label, a pull request for the branch: in its message or an `errors[].code`
+ *   `already_exists`) or the update is not a fast forward, else `invalid`; 400 → `invalid`;
  * - any other status → `unavailable` (GitHub refused a request this adapter should not make).
  * A {@link CodeHostError} is returned unchanged; anything that is not an Octokit error (a bug) is returned unchanged too.
  */
@@ -93,6 +106,12 @@ export function toCodeHostError(error: unknown, what: string): unknown {
   }
   if (status === 403 || status === 451) return new CodeHostError('forbidden', `GitHub ${what}: forbidden${said}`, { status });
   if (status === 404 || status === 410) return new CodeHostError('not_found', `GitHub ${what}: not found${said}`, { status });
+  if (status === 409 || status === 405)
+    return new CodeHostError('conflict', `GitHub ${what}: refused by the repository's state${said}`, { status });
+  if (status === 422 && /already.exists|not a fast.?forward/i.test(message)) {
+    return new CodeHostError('conflict', `GitHub ${what}: refused by the repository's state${said}`, { status });
+  }
+  if (status === 422 || status === 400) return new CodeHostError('invalid', `GitHub ${what}: rejected as invalid${said}`, { status });
   const retryAfterSeconds = status >= 500 ? retryAfterSecondsFrom(headers) : undefined;
   return new CodeHostError(
     'unavailable',

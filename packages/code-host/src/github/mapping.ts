@@ -1,6 +1,6 @@
 import { CodeHostError } from '../errors.ts';
 import { type GitHubPermissions, repoPermissionFrom } from '../permission.ts';
-import type { CodeHostAccount, CodeHostRepo } from '../port.ts';
+import type { AdvisoryEcosystem, CodeHostAccount, CodeHostInstallation, CodeHostRepo, SecurityAdvisory } from '../port.ts';
 
 /** The fields of GitHub's `simple-user` / `private-user` / `organization-simple` objects the port needs. */
 interface GitHubAccountJson {
@@ -91,4 +91,77 @@ export function fileSize(json: unknown): number | undefined {
   if (Array.isArray(json) || typeof json !== 'object' || json === null) return undefined;
   const file = json as { type?: unknown; size?: unknown };
   return file.type === 'file' && typeof file.size === 'number' && Number.isFinite(file.size) ? file.size : undefined;
+}
+
+const ECOSYSTEMS: ReadonlySet<string> = new Set<AdvisoryEcosystem>([
+  'rubygems',
+  'npm',
+  'pip',
+  'maven',
+  'nuget',
+  'composer',
+  'go',
+  'rust',
+  'erlang',
+  'actions',
+  'pub',
+  'other',
+  'swift',
+]);
+const SEVERITIES: ReadonlySet<string> = new Set<SecurityAdvisory['severity']>(['critical', 'high', 'medium', 'low', 'unknown']);
+
+const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/**
+ * GitHub's `global-advisory` object (https://docs.github.com/rest/security-advisories/global-advisories) as a
+ * {@link SecurityAdvisory}. An affected package of an ecosystem the port does not know becomes `other`; an unknown
+ * severity `unknown`.
+ * @throws CodeHostError `unavailable` when the body is not an advisory (no `ghsa_id`, `summary`, `published_at`,
+ *   `updated_at` or `html_url`)
+ */
+export function toAdvisory(json: unknown, what: string): SecurityAdvisory {
+  const a = json as Record<string, unknown> | null;
+  if (
+    typeof a !== 'object' ||
+    a === null ||
+    typeof a.ghsa_id !== 'string' ||
+    typeof a.summary !== 'string' ||
+    typeof a.published_at !== 'string' ||
+    typeof a.updated_at !== 'string' ||
+    typeof a.html_url !== 'string'
+  ) {
+    throw unexpected(what);
+  }
+  const vulnerabilities = Array.isArray(a.vulnerabilities) ? a.vulnerabilities : [];
+  return {
+    ghsaId: a.ghsa_id,
+    cveId: stringOrNull(a.cve_id),
+    summary: a.summary,
+    severity: typeof a.severity === 'string' && SEVERITIES.has(a.severity) ? (a.severity as SecurityAdvisory['severity']) : 'unknown',
+    publishedAt: a.published_at,
+    updatedAt: a.updated_at,
+    withdrawnAt: stringOrNull(a.withdrawn_at),
+    htmlUrl: a.html_url,
+    vulnerabilities: vulnerabilities.map((entry: unknown) => {
+      const v = (entry ?? {}) as { package?: { ecosystem?: unknown; name?: unknown } | null } & Record<string, unknown>;
+      const ecosystem = typeof v.package?.ecosystem === 'string' && ECOSYSTEMS.has(v.package.ecosystem) ? v.package.ecosystem : 'other';
+      return {
+        ecosystem: ecosystem as AdvisoryEcosystem,
+        packageName: stringOrNull(v.package?.name),
+        vulnerableVersionRange: stringOrNull(v.vulnerable_version_range),
+        firstPatchedVersion: stringOrNull(v.first_patched_version),
+      };
+    }),
+  };
+}
+
+/**
+ * GitHub's `installation` object (https://docs.github.com/rest/apps/installations) as a {@link CodeHostInstallation}.
+ * @throws CodeHostError `unavailable` when the body is not an installation on an account
+ */
+export function toInstallation(json: unknown, what: string): CodeHostInstallation {
+  const i = json as { id?: unknown; account?: unknown; repository_selection?: unknown } | null;
+  if (typeof i !== 'object' || i === null || !Number.isInteger(i.id) || !isAccount(i.account)) throw unexpected(what);
+  if (i.repository_selection !== 'all' && i.repository_selection !== 'selected') throw unexpected(what);
+  return { id: i.id as number, accountLogin: i.account.login, accountId: i.account.id, repositorySelection: i.repository_selection };
 }

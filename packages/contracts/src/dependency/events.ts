@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from '../events.ts';
+import { RegistryCredentialDeletedEvent, RegistryCredentialSavedEvent } from './registry-credentials.ts';
 import { ACCOUNT_TYPES, AUTOMERGE_RULES, PACKAGE_MANAGERS, UPDATE_SCHEDULES, WEEKDAYS } from './resources.ts';
 
 /**
@@ -98,7 +99,7 @@ export type UpdateConfigCheckpoint = z.infer<typeof UpdateConfigCheckpoint>;
 /** `update_config.checkpoint` (see {@link UpdateConfigCheckpoint}). */
 export const UpdateConfigCheckpointEvent = defineEvent('update_config.checkpoint', UpdateConfigCheckpoint);
 
-/** The state events of config-svc: the full state of an account, repo or update config after a change (a read model's input). */
+/** The state events of config-svc: the full state of an account, repo, update config or registry credential after a change (a read model's input). */
 export const CONFIG_STATE_EVENTS = [
   AccountCreatedEvent,
   AccountUpdatedEvent,
@@ -107,6 +108,8 @@ export const CONFIG_STATE_EVENTS = [
   UpdateConfigCreatedEvent,
   UpdateConfigUpdatedEvent,
   UpdateConfigDeletedEvent,
+  RegistryCredentialSavedEvent,
+  RegistryCredentialDeletedEvent,
 ] as const;
 
 /** Every event config-svc publishes: its state events and the checkpoints it answers notifications with. */

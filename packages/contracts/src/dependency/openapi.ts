@@ -1,8 +1,15 @@
 import { jsonContent, jsonSchema } from '../openapi-helpers.ts';
 import { DependencyApiErrors } from './errors.ts';
+import {
+  CreateRegistryCredential,
+  PatchRegistryCredential,
+  RegistryCredentialDocument,
+  RegistryCredentialsDocument,
+} from './registry-credentials.ts';
 import { PullRequestJobResource, ReleaseNotificationBody, ReleaseNotificationResource } from './release.ts';
 import { CreateUpdateConfig, PatchAccount, PatchUpdateConfig } from './requests.ts';
 import { AccountDocument, AccountsDocument, ReposDocument, UpdateConfigDocument } from './resources.ts';
+import { UpdateRunDocument, UpdateRunsDocument } from './update-runs.ts';
 
 /** Paths and component schemas of the dependency update API (https://github.com/dependabot/api-docs), served by config-svc and release-svc. */
 export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: Record<string, unknown> } {
@@ -105,6 +112,119 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
           responses: { '204': { description: 'Deleted' }, ...auth, '404': errors('No such config') },
         },
       },
+      '/registry_credentials': {
+        get: {
+          tags,
+          security,
+          summary: "An account's private registry credentials (this service's extension): its admins only; secrets never shown",
+          parameters: [{ name: 'account-id', in: 'query', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } }],
+          responses: {
+            '200': { description: 'The credentials, by package manager', content: jsonContent('RegistryCredentialsDocument') },
+            '400': errors('Invalid query'),
+            ...auth,
+            '404': errors('No such account reachable with this token'),
+          },
+        },
+        post: {
+          tags,
+          security,
+          summary: 'Register a private registry for one package manager of an account: base URL and token, or username and password',
+          requestBody: { required: true, content: jsonContent('CreateRegistryCredential') },
+          responses: {
+            '201': {
+              description: 'Created (`Location` names it); the secret is not returned',
+              content: jsonContent('RegistryCredentialDocument'),
+            },
+            '400': errors('Invalid body: each invalid member named'),
+            ...auth,
+            '404': errors('No such account reachable with this token'),
+            '409': errors('The account already has a credential for this package manager'),
+            '503': errors('The service has no `SECRETS_KEY`, so it cannot store secrets; nothing was stored'),
+          },
+        },
+      },
+      '/registry_credentials/{id}': {
+        get: {
+          tags,
+          security,
+          summary: 'One registry credential, without its secret',
+          parameters: [idParam],
+          responses: {
+            '200': { description: 'The credential', content: jsonContent('RegistryCredentialDocument') },
+            ...auth,
+            '404': errors('No such credential reachable with this token'),
+          },
+        },
+        patch: {
+          tags,
+          security,
+          summary: "Change a credential's base URL, auth type or secret (a new base URL needs the secret again)",
+          parameters: [idParam],
+          requestBody: { required: true, content: jsonContent('PatchRegistryCredential') },
+          responses: {
+            '200': { description: 'The changed credential', content: jsonContent('RegistryCredentialDocument') },
+            '400': errors('Invalid body'),
+            ...auth,
+            '404': errors('No such credential reachable with this token'),
+            '503': errors('The service has no `SECRETS_KEY`, so it cannot store secrets; nothing was changed'),
+          },
+        },
+        delete: {
+          tags,
+          security,
+          summary: 'Delete a registry credential',
+          parameters: [idParam],
+          responses: { '204': { description: 'Deleted' }, ...auth, '404': errors('No such credential reachable with this token') },
+        },
+      },
+      '/update_configs/{id}/trigger_update_job': {
+        post: {
+          tags,
+          security,
+          summary: '"Bump now": start an update run of the config at once (the original\'s undocumented endpoint)',
+          parameters: [idParam],
+          responses: {
+            '202': { description: 'The queued run; `Location` is its URL', content: jsonContent('UpdateRunDocument') },
+            '400': errors('Invalid id'),
+            ...auth,
+            '404': errors('No such config visible with this token'),
+          },
+        },
+      },
+      '/update_runs': {
+        get: {
+          tags,
+          security,
+          summary: "A config's update runs, newest first, 25 a page (this service's extension)",
+          parameters: [
+            { name: 'update-config-id', in: 'query', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
+            { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
+          ],
+          responses: {
+            '200': {
+              description: 'A page of runs; `meta.pages.next` is null on the last page',
+              content: jsonContent('UpdateRunsDocument'),
+            },
+            '400': errors('Invalid query'),
+            ...auth,
+            '404': errors('No such config visible with this token'),
+          },
+        },
+      },
+      '/update_runs/{id}': {
+        get: {
+          tags,
+          security,
+          summary: 'One update run: its trigger, status, progress, each dependency checked and the jobs it recorded',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+          responses: {
+            '200': { description: 'The run', content: jsonContent('UpdateRunDocument') },
+            '400': errors('Invalid id'),
+            ...auth,
+            '404': errors('No such run visible with this token'),
+          },
+        },
+      },
       '/release_notifications/private': {
         post: {
           tags,
@@ -172,6 +292,8 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
       ReleaseNotificationBody: jsonSchema(ReleaseNotificationBody),
       ReleaseNotificationDocument: { type: 'object', properties: { data: jsonSchema(ReleaseNotificationResource) } },
       PullRequestJob: jsonSchema(PullRequestJobResource),
+      UpdateRunDocument: jsonSchema(UpdateRunDocument),
+      UpdateRunsDocument: jsonSchema(UpdateRunsDocument),
       AccountsDocument: jsonSchema(AccountsDocument),
       AccountDocument: jsonSchema(AccountDocument),
       PatchAccount: jsonSchema(PatchAccount),
@@ -180,6 +302,10 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
       CreateUpdateConfig: jsonSchema(CreateUpdateConfig),
       PatchUpdateConfig: jsonSchema(PatchUpdateConfig),
       DependencyApiErrors: jsonSchema(DependencyApiErrors),
+      RegistryCredentialsDocument: jsonSchema(RegistryCredentialsDocument),
+      RegistryCredentialDocument: jsonSchema(RegistryCredentialDocument),
+      CreateRegistryCredential: jsonSchema(CreateRegistryCredential),
+      PatchRegistryCredential: jsonSchema(PatchRegistryCredential),
     },
   };
 }

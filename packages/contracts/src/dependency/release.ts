@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineEvent } from '../events.ts';
+import { PageNumber } from './requests.ts';
 import { PACKAGE_MANAGERS } from './resources.ts';
+import { UpdateRunRequestedEvent } from './update-runs.ts';
 
 /**
  * Wire schemas of private release notifications and the pull-request jobs they lead to (the dependency update
@@ -39,6 +41,23 @@ export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 export const SCAN_OUTCOMES = ['job-recorded', 'up-to-date', 'not-used', 'skipped', 'failed'] as const;
 export type ScanOutcome = (typeof SCAN_OUTCOMES)[number];
 
+/**
+ * A pull-request job's status: `pending` until a worker takes it, `running`, `queued-limit` while the config has as many
+ * open pull requests as `limit-open-pull-requests` allows, `open` (its pull request), then `merged`, `closed` (by a
+ * person, unmerged), `superseded` (a newer version's job replaced it) or `failed` (with the reason).
+ */
+export const PULL_REQUEST_JOB_STATUSES = [
+  'pending',
+  'running',
+  'queued-limit',
+  'open',
+  'merged',
+  'closed',
+  'superseded',
+  'failed',
+] as const;
+export type PullRequestJobStatus = (typeof PULL_REQUEST_JOB_STATUSES)[number];
+
 /** `release-notifications` resource: a notification and what its scan has done so far. */
 export const ReleaseNotificationResource = z.object({
   id: z.string(),
@@ -67,6 +86,20 @@ export const ReleaseNotificationResource = z.object({
         reason: z.string(),
       }),
     ),
+    /**
+     * The pull-request jobs the notification caused and their pull requests, as they stand (at most 100, oldest
+     * first): `pull-request-number` and `pull-request-url` are null until the pull request is opened.
+     */
+    'pull-requests': z.array(
+      z.object({
+        'repo-id': z.string(),
+        'update-config-id': z.string(),
+        'pull-request-job-id': z.string(),
+        status: z.enum(PULL_REQUEST_JOB_STATUSES),
+        'pull-request-number': z.number().int().nullable(),
+        'pull-request-url': z.string().nullable(),
+      }),
+    ),
   }),
 });
 export type ReleaseNotificationResource = z.infer<typeof ReleaseNotificationResource>;
@@ -88,13 +121,26 @@ export const PullRequestJobResource = z.object({
     'target-branch': z.string(),
     directory: z.string(),
     'package-manager': z.enum(PACKAGE_MANAGERS),
-    status: z.string(),
+    status: z.enum(PULL_REQUEST_JOB_STATUSES),
+    /** Why the status is what it is (a failure's reason, a person's close, the job that superseded it), or null. */
+    'status-reason': z.string().nullable(),
+    /** The job's pull request on the code host, once opened: its number and web URL. */
+    'pull-request-number': z.int().nullable(),
+    'pull-request-url': z.string().nullable(),
+    /**
+     * The target version comes from a release notification and the registry did not list it when the job was
+     * recorded (a private release a registry mirror has not caught yet).
+     */
+    unverified: z.boolean(),
     'created-at': z.string(),
   }),
   relationships: z.object({
     repo: ref('repos'),
     'update-config': ref('update-configs'),
-    'release-notification': ref('release-notifications'),
+    /** The notification whose scan recorded the job, or null for a job of an update run. */
+    'release-notification': z.object({ data: z.object({ id: z.string(), type: z.literal('release-notifications') }).nullable() }),
+    /** The update run that recorded the job (a notification's scan is one too). */
+    'update-run': z.object({ data: z.object({ id: z.string(), type: z.literal('update-runs') }).nullable() }),
   }),
 });
 export type PullRequestJobResource = z.infer<typeof PullRequestJobResource>;
@@ -108,12 +154,8 @@ export const PullRequestJobsQuery = z.object({
     .optional(),
   'dependency-name': z.string({ error: 'must be given once' }).min(1).max(300).optional(),
   'notification-id': z.uuid({ error: 'must be a notification id (a UUID)' }).optional(),
-  page: z
-    .string({ error: 'must be given once' })
-    .regex(/^\d{1,9}$/, 'must be a positive integer')
-    .transform(Number)
-    .pipe(z.number().int().min(1, 'must be a positive integer'))
-    .default(1),
+  status: z.enum(PULL_REQUEST_JOB_STATUSES, { error: `must be one of ${PULL_REQUEST_JOB_STATUSES.join(', ')}` }).optional(),
+  page: PageNumber.default(1),
 });
 export type PullRequestJobsQuery = z.output<typeof PullRequestJobsQuery>;
 
@@ -136,10 +178,17 @@ export const ScanRequested = z.object({
 });
 export type ScanRequested = z.infer<typeof ScanRequested>;
 
-/** Event `pull_request_job.created`: a job recorded once per update config, dependency and target version. */
+/**
+ * Event `pull_request_job.created`: a job recorded once per update config, dependency and target version, by a
+ * notification's scan (`notificationId`) or an update run (`updateRunId`; a notification's scan of a config is a run
+ * too, so both may be set). Jobs recorded before update runs existed carry neither run nor `unverified`.
+ */
 export const PullRequestJobCreated = z.object({
   id: z.int(),
-  notificationId: z.uuid(),
+  notificationId: z.uuid().nullable(),
+  updateRunId: z.uuid().nullable().default(null),
+  /** The target version came from a notification and the registry did not list it (see `PullRequestJobResource`). */
+  unverified: z.boolean().default(false),
   updateConfigId: z.int(),
   repoId: z.int(),
   accountId: z.int(),
@@ -164,4 +213,9 @@ export const ScanRequestedEvent = defineEvent('release_notification.scan_request
 export const PullRequestJobCreatedEvent = defineEvent('pull_request_job.created', PullRequestJobCreated);
 
 /** Every event release-svc publishes. */
-export const RELEASE_EVENTS = [ReleaseNotificationReceivedEvent, ScanRequestedEvent, PullRequestJobCreatedEvent] as const;
+export const RELEASE_EVENTS = [
+  ReleaseNotificationReceivedEvent,
+  ScanRequestedEvent,
+  PullRequestJobCreatedEvent,
+  UpdateRunRequestedEvent,
+] as const;

@@ -28,6 +28,36 @@ export const PackageManager = z.enum(PACKAGE_MANAGERS);
 export type PackageManager = z.infer<typeof PackageManager>;
 
 /**
+ * The package managers an update config may schedule `live`: those whose registry publishes, per package, one document
+ * that can be watched with conditional requests (an npm packument, PyPI's JSON, `maven-metadata.xml` for `maven` and
+ * `gradle`, RubyGems' versions, a crates.io index file, Packagist's p2 file, a NuGet flat-container index, hex.pm's
+ * package, a GOPROXY `@v/list`, a Terraform registry's versions, Elm's `releases.json`). The original offered `live` for
+ * JS, Ruby, Python, PHP, .NET, Rust and Elixir; these are those seven and the five more we can watch the same way. Not
+ * `docker` (Docker Hub limits anonymous requests and its tag lists carry no validators), nor `submodules`, `dep` and
+ * `github_actions`, whose versions are the code host's tags and branches, polled only at scheduled runs.
+ */
+export const LIVE_PACKAGE_MANAGERS = [
+  'npm_and_yarn',
+  'bundler',
+  'pip',
+  'composer',
+  'nuget',
+  'cargo',
+  'hex',
+  'maven',
+  'gradle',
+  'go_modules',
+  'terraform',
+  'elm',
+] as const satisfies readonly PackageManager[];
+
+/** Why `live` cannot be the schedule of a `packageManager` config, or undefined when it can ({@link LIVE_PACKAGE_MANAGERS}). */
+export function liveScheduleProblem(packageManager: PackageManager): string | undefined {
+  if ((LIVE_PACKAGE_MANAGERS as readonly PackageManager[]).includes(packageManager)) return undefined;
+  return `live is not offered for ${packageManager}: its versions cannot be watched; use daily, weekly or monthly`;
+}
+
+/**
  * The `language` attribute that goes with each package manager: the pairs the original's examples show
  * (npm_and_yarn→javascript, gradle→java, composer→php, pip→python, bundler→ruby, hex→elixir), the rest from
  * `language:manager` names of the Dependabot Preview config file (`.dependabot/config.yml`, version 1); managers without a
@@ -129,6 +159,12 @@ export const UpdateConfigResource = z.object({
     'target-branch': z.string().nullable(),
     'lockfile-only': z.boolean(),
     'security-updates-only': z.boolean(),
+    /**
+     * This service's extension: the config's next scheduled update run (RFC 3339, UTC) by its schedule and its
+     * account's `update-run-time`, `weekly-update-run-day` and `time-zone`; null for `live` (it runs when a new version
+     * is seen).
+     */
+    'next-run-at': z.string().nullable(),
   }),
   relationships: z.object({ repo: z.object({ data: ref('repos') }) }),
 });

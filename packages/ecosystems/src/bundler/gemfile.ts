@@ -1,6 +1,9 @@
 import type { DependencyType } from '../ecosystem.ts';
 import { ManifestParseError } from '../errors.ts';
 
+/** Where a gem comes from: a gem server (rubygems.org or a `source`), a git repository or a local path. */
+export type GemSource = 'rubygems' | 'git' | 'path';
+
 /** A `gem` declaration of a Gemfile. */
 export interface GemDeclaration {
   name: string;
@@ -8,8 +11,41 @@ export interface GemDeclaration {
   requirement: string | null;
   /** Groups from enclosing `group ... do` blocks and `group:`/`groups:` options; empty = the default group. */
   groups: string[];
+  /** `git` for `git:`/`github:`/`gitlab:`/`bitbucket:` options or blocks, `path` for `path:` ones, else `rubygems`. */
+  source: GemSource;
   line: number;
+  /**
+   * True when some arguments of the call were not read (a version from a variable, `*opts`, `**opts`): the
+   * requirement holds only the string literals, so it may miss clauses (see {@link SkippedGemCall}).
+   */
+  partial: boolean;
 }
+
+/** A `gem` call, or part of one, that the reader could not read without running Ruby. */
+export interface SkippedGemCall {
+  /** 1-based line of the call's start. */
+  line: number;
+  /** The call as read (continuation lines joined, comments removed). */
+  text: string;
+  /** Why: the name is not a string literal (the call is skipped), or which arguments were left out (the gem is kept). */
+  reason: string;
+}
+
+/** What {@link readGemfileContents} reads of a Gemfile. */
+export interface GemfileContents {
+  gems: GemDeclaration[];
+  /** Calls skipped whole (no name to read) and calls read without some of their arguments, in file order. */
+  skipped: SkippedGemCall[];
+}
+
+/** An open block: the groups it adds (`group ... do`) and the source it sets (`git ... do`, `path ... do`). */
+interface Frame {
+  groups: string[];
+  source: GemSource | null;
+}
+
+/** The source a `git`/`github`/`gitlab`/`bitbucket`/`path` keyword (block or gem option) stands for. */
+const sourceOf = (keyword: string): GemSource => (keyword === 'path' ? 'path' : 'git');
 
 /** Removes a `#` comment that is not inside a string literal. */
 function stripComment(line: string): string {
@@ -51,6 +87,16 @@ function splitArgs(file: string, lineNo: number, text: string): string[] {
 
 const STRING = /^(["'])(.*)\1$/;
 
+/** A plain string literal's content: single-quoted, or double-quoted without `#{}` interpolation; else undefined. */
+function literal(arg: string): string | undefined {
+  const match = STRING.exec(arg);
+  if (!match || (match[1] === '"' && (match[2] ?? '').includes('#{'))) return undefined;
+  return match[2];
+}
+
+/** A keyword option (`require: false`, `:git => "..."`, `"group" => :test`). */
+const OPTION = /^(?::?[A-Za-z_]\w*[?!]?\s*(?::(?!:)|=>)|(["'])[^"']*\1\s*=>|[A-Za-z_]\w*:\s)/;
+
 /** Group names in `:development, :test`, `[:development, :test]`, `%i[development test]` or `"test"`. */
 function groupNames(value: string): string[] {
   const words = /^%[iwIW][[(]/.test(value.trim())
@@ -60,20 +106,30 @@ function groupNames(value: string): string[] {
 }
 
 const OPENS_BLOCK = /\bdo(\s*\|[^|]*\|)?$/;
+const SOURCE_BLOCK = /^(path|git|github|gitlab|bitbucket)\b.*\bdo(\s*\|[^|]*\|)?$/;
+const SOURCE_OPTION = /^:?(path|git|github|gitlab|bitbucket)\s*(?::|=>)/;
 const OPENS_KEYWORD = /^(if|unless|case|begin|while|until|def|class|module)\b/;
 
 /**
  * Reads the `gem` declarations of a Gemfile (https://bundler.io/v2.5/man/gemfile.5.html) without running it:
  * `gem 'name'`, `gem "name", "~> 1.2", ">= 1.2.3", require: false`, `gem('name', ...)`, calls continued on
  * the next line after a trailing comma, trailing `if`/`unless` modifiers, `group :development, :test do ... end`
- * blocks (nested in `platforms`, `source ... do`, `if` blocks or not) and `group:`/`groups:`/`:group =>` options.
- * `gemspec` and Ruby logic are not evaluated.
- * @throws ManifestParseError on a `gem` call without a quoted name, an unterminated string, an `end` without
- * a block or a block left open
+ * blocks (nested in `platforms`, `source ... do`, `if` blocks or not) and `group:`/`groups:`/`:group =>` options
+ * (a symbol, a string or a list of them).
+ * Gems in `git ... do`/`path ... do` blocks or with `git:`, `github:`, `gitlab:`, `bitbucket:`, `path:` options
+ * get that source. `gemspec` and Ruby logic are not evaluated.
+ *
+ * What only exists when Ruby runs is skipped and reported in `skipped`, never thrown: a call whose gem name is not a
+ * string literal (`gem(*args)`, `gem name, *opts`, `gem "rails-#{x}"`) is left out; a call whose name is a literal
+ * but some other argument is not (`gem "rack", rack_version`, `gem "x", *opts`, `**opts`) keeps the gem, its
+ * requirement read from the literals only, with `partial` set.
+ * @throws ManifestParseError on text Ruby itself could not parse: an unterminated string, an `end` without a block
+ * or a block left open
  */
-export function readGemfile(file: string, text: string): GemDeclaration[] {
+export function readGemfileContents(file: string, text: string): GemfileContents {
   const out: GemDeclaration[] = [];
-  const frames: string[][] = [];
+  const skipped: SkippedGemCall[] = [];
+  const frames: Frame[] = [];
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
@@ -89,36 +145,80 @@ export function readGemfile(file: string, text: string): GemDeclaration[] {
     }
     const group = /^group\s*\(?(.*?)\)?\s+do(\s*\|[^|]*\|)?$/.exec(line);
     if (group) {
-      frames.push(groupNames(group[1] ?? ''));
+      frames.push({ groups: groupNames(group[1] ?? ''), source: null });
+      continue;
+    }
+    const sourceBlock = SOURCE_BLOCK.exec(line);
+    if (sourceBlock) {
+      frames.push({ groups: [], source: sourceOf(sourceBlock[1] ?? '') });
       continue;
     }
     if (/^gem[\s(]/.test(line)) {
       const call = line
         .replace(/^gem\s*/, '')
         .replace(/\s+(if|unless)\s+.*$/, '')
+        .replace(/\s+do(\s*\|[^|]*\|)?$/, '')
         .replace(/^\((.*)\)$/, '$1');
       const args = splitArgs(file, lineNo, call);
-      const name = STRING.exec(args[0] ?? '')?.[2];
-      if (!name) throw new ManifestParseError(file, `line ${lineNo}: gem without a quoted name`);
+      const opensBlock = OPENS_BLOCK.test(line);
+      const name = literal(args[0] ?? '');
+      if (!name) {
+        const reason = args[0]?.startsWith('*')
+          ? `the arguments (${args[0]}) only exist when Ruby runs: no gem name to read`
+          : `the gem name (${args[0] ?? 'none'}) is not a string literal`;
+        skipped.push({ line: lineNo, text: line, reason });
+        if (opensBlock) frames.push({ groups: [], source: null });
+        continue;
+      }
       const clauses: string[] = [];
-      const groups = frames.flat();
+      const unread: string[] = [];
+      const groups = frames.flatMap((frame) => frame.groups);
+      let source = frames.findLast((frame) => frame.source !== null)?.source ?? 'rubygems';
       for (const arg of args.slice(1)) {
-        const literal = STRING.exec(arg);
-        if (literal) {
-          clauses.push((literal[2] ?? '').trim());
+        const clause = literal(arg);
+        if (clause !== undefined) {
+          clauses.push(clause.trim());
           continue;
         }
-        const option = /^:?(groups?)\s*(?::|=>)\s*(.*)$/.exec(arg);
+        if (arg.startsWith('*') || !OPTION.test(arg)) {
+          unread.push(arg);
+          continue;
+        }
+        const option = /^:?["']?(groups?)["']?\s*(?::|=>)\s*(.*)$/.exec(arg);
         if (option) groups.push(...groupNames(option[2] ?? ''));
+        const sourceOption = SOURCE_OPTION.exec(arg);
+        if (sourceOption) source = sourceOf(sourceOption[1] ?? '');
       }
-      out.push({ name, requirement: clauses.length ? clauses.join(', ') : null, groups: [...new Set(groups)], line: lineNo });
-      if (OPENS_BLOCK.test(line)) frames.push([]);
+      if (unread.length > 0) {
+        skipped.push({
+          line: lineNo,
+          text: line,
+          reason: `'${name}': ${unread.join(', ')} ${unread.length === 1 ? 'is' : 'are'} computed when Ruby runs and not read (the requirement holds the string literals only)`,
+        });
+      }
+      out.push({
+        name,
+        requirement: clauses.length ? clauses.join(', ') : null,
+        groups: [...new Set(groups)],
+        source,
+        line: lineNo,
+        partial: unread.length > 0,
+      });
+      if (opensBlock) frames.push({ groups: [], source: null });
       continue;
     }
-    if (OPENS_BLOCK.test(line) || OPENS_KEYWORD.test(line)) frames.push([]);
+    if (OPENS_BLOCK.test(line) || OPENS_KEYWORD.test(line)) frames.push({ groups: [], source: null });
   }
   if (frames.length > 0) throw new ManifestParseError(file, `${frames.length} block(s) not closed with 'end'`);
-  return out;
+  return { gems: out, skipped };
+}
+
+/**
+ * The `gem` declarations of a Gemfile, as {@link readGemfileContents} reads them (calls it cannot read are left out).
+ * @throws ManifestParseError like {@link readGemfileContents}
+ */
+export function readGemfile(file: string, text: string): GemDeclaration[] {
+  return readGemfileContents(file, text).gems;
 }
 
 /** Gems outside any group, or in `default`/`production`, are runtime; gems only in other groups (development, test, ci, ...) development. */

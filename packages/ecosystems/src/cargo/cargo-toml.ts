@@ -12,6 +12,15 @@ export interface CrateDeclaration {
   requirement: string | null;
   /** e.g. `dependencies`, `target.'cfg(windows)'.dev-dependencies`, `workspace.dependencies`. */
   section: string;
+  /** `path` / `git` when the table (or the workspace entry it inherits) has that key, else `registry` (crates.io or a `registry = "..."`). */
+  source: 'registry' | 'path' | 'git';
+}
+
+/** The source of a dependency table: `path` and `git` keys win over `version` (Cargo uses the path/git locally). */
+function sourceOf(value: unknown): CrateDeclaration['source'] {
+  if (!isTable(value)) return 'registry';
+  if (typeof value.path === 'string') return 'path';
+  return typeof value.git === 'string' ? 'git' : 'registry';
 }
 
 /** Dependency table keys and their type (with the old underscore spellings Cargo still accepts). */
@@ -43,6 +52,7 @@ export function readCargoToml(file: string, text: string): CrateDeclaration[] {
     for (const [key, value] of Object.entries(table ?? {})) {
       let requirement: string | null = null;
       let name = key;
+      let source = sourceOf(value);
       if (typeof value === 'string') requirement = value.trim();
       else if (isTable(value)) {
         if (typeof value.package === 'string') name = value.package;
@@ -52,9 +62,10 @@ export function readCargoToml(file: string, text: string): CrateDeclaration[] {
           if (typeof inherited === 'string') requirement = inherited.trim();
           else if (isTable(inherited) && typeof inherited.version === 'string') requirement = inherited.version.trim();
           if (isTable(inherited) && typeof inherited.package === 'string') name = inherited.package;
+          source = sourceOf(inherited);
         }
       }
-      out.push({ name, key, type, requirement, section });
+      out.push({ name, key, type, requirement, section, source });
     }
   };
   for (const [kind, type] of KINDS) read(tableAt(file, doc, kind), type, kind);

@@ -1,40 +1,84 @@
-import type { Ecosystem } from '../ecosystem.ts';
+import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { groupBy } from '../shared/group.ts';
+import { lazy } from '../shared/lazy.ts';
 import { pickLocked } from '../shared/pick-locked.ts';
-import { versionsInCargoLock } from './cargo-lock.ts';
-import { normaliseCrateName, readCargoToml } from './cargo-toml.ts';
+import { updateDeclarations } from '../update/declarations.ts';
+import { readCargoLock } from './cargo-lock.ts';
+import { updateCargoLock } from './cargo-lock-update.ts';
+import { type CrateDeclaration, normaliseCrateName, readCargoToml } from './cargo-toml.ts';
+import { locateCargo } from './update.ts';
 import { cargoVersions } from './versions.ts';
+
+type Files = Readonly<Record<string, string>>;
+
+/** The declaration that gives a crate's requirement: the first with a requirement, else the first. */
+const chosen = (declarations: readonly CrateDeclaration[]) => declarations.find((d) => d.requirement !== null) ?? declarations[0];
+
+/** The use of a crate from its declarations (in {@link readCargoToml}'s order); any runtime declaration makes it runtime. */
+function useOf(declarations: readonly CrateDeclaration[], locked: () => Map<string, string[]> | undefined): DependencyUse | undefined {
+  const first = chosen(declarations);
+  if (!first) return undefined;
+  const lock = locked();
+  let version = lock ? pickLocked(lock.get(normaliseCrateName(first.name)) ?? [], first.requirement, cargoVersions) : null;
+  if (version === null && first.requirement !== null) {
+    const exact = /^=\s*(\d+\.\d+\.\d+\S*)$/.exec(first.requirement)?.[1];
+    if (exact && cargoVersions.isValid(exact)) version = exact;
+  }
+  return {
+    name: first.name,
+    type: declarations.some((d) => d.type === 'runtime') ? 'runtime' : 'development',
+    requirement: first.requirement,
+    version,
+    manifest: 'Cargo.toml',
+  };
+}
+
+/** Cargo.lock's versions by normalised crate name (parsed on first use, once); undefined without a Cargo.lock. */
+function lockedVersions(files: Files): () => Map<string, string[]> | undefined {
+  return lazy(() => {
+    const lock = files['Cargo.lock'];
+    return lock === undefined ? undefined : readCargoLock('Cargo.lock', lock);
+  });
+}
 
 /**
  * Cargo: Cargo.toml plus Cargo.lock. A crate is found by its registry name (so a renamed dependency
  * `web = { package = "actix-web", ... }` is found as `actix-web`); the first declaration gives the
  * requirement, any runtime declaration makes it runtime. The version in use is Cargo.lock's (of several
  * locked versions, the highest matching the requirement), else an exact `=1.2.3` requirement's version.
+ * `listDependencies` leaves out crates whose requirement-giving declaration is a `path` or `git` dependency.
+ * `updateManifest` edits every dependency table's requirement, and `[workspace.dependencies]` for inherited ones
+ * (see {@link locateCargo}); `updateLockfiles` rewrites the crate's `[[package]]` of Cargo.lock (see {@link updateCargoLock}).
  */
 export const cargo: Ecosystem = {
   packageManager: 'cargo',
-  files: { required: [['Cargo.toml']], optional: ['Cargo.lock'] },
+  files: { required: [['Cargo.toml']], optional: ['Cargo.lock'], lockfiles: ['Cargo.lock'] },
   versions: cargoVersions,
   normaliseName: normaliseCrateName,
   findDependency(files, name) {
     const manifest = files['Cargo.toml'];
     if (manifest === undefined) return undefined;
     const wanted = normaliseCrateName(name);
-    const declarations = readCargoToml('Cargo.toml', manifest).filter((d) => normaliseCrateName(d.name) === wanted);
-    const first = declarations.find((d) => d.requirement !== null) ?? declarations[0];
-    if (!first) return undefined;
-    let version: string | null = null;
-    const lock = files['Cargo.lock'];
-    if (lock !== undefined) version = pickLocked(versionsInCargoLock('Cargo.lock', lock, first.name), first.requirement, cargoVersions);
-    if (version === null && first.requirement !== null) {
-      const exact = /^=\s*(\d+\.\d+\.\d+\S*)$/.exec(first.requirement)?.[1];
-      if (exact && cargoVersions.isValid(exact)) version = exact;
-    }
-    return {
-      name: first.name,
-      type: declarations.some((d) => d.type === 'runtime') ? 'runtime' : 'development',
-      requirement: first.requirement,
-      version,
-      manifest: 'Cargo.toml',
-    };
+    return useOf(
+      readCargoToml('Cargo.toml', manifest).filter((d) => normaliseCrateName(d.name) === wanted),
+      lockedVersions(files),
+    );
   },
+  listDependencies(files) {
+    const manifest = files['Cargo.toml'];
+    if (manifest === undefined) return [];
+    const locked = lockedVersions(files);
+    return [...groupBy(readCargoToml('Cargo.toml', manifest), (d) => normaliseCrateName(d.name)).values()]
+      .filter((declarations) => chosen(declarations)?.source === 'registry')
+      .flatMap((declarations) => useOf(declarations, locked) ?? []);
+  },
+  updateManifest(files, use, targetVersion) {
+    return updateDeclarations(
+      { schemeName: 'Cargo', scheme: cargoVersions, find: (f, name) => cargo.findDependency(f, name), locate: locateCargo },
+      files,
+      use,
+      targetVersion,
+    );
+  },
+  updateLockfiles: async (request) => updateCargoLock(request),
 };

@@ -16,48 +16,45 @@ export interface ComposerRequire {
 }
 
 /**
- * Finds `name` in composer.json's `require` (runtime) and `require-dev` (development)
- * (https://getcomposer.org/doc/04-schema.md#require); platform packages (`php`, `ext-*`, `lib-*`, ...) are
- * skipped. A package in both is runtime with the `require` constraint.
+ * Reads composer.json's `require` (runtime) and `require-dev` (development)
+ * (https://getcomposer.org/doc/04-schema.md#require), in that order and file order within each, one entry per
+ * package (names compared case-insensitively); platform packages (`php`, `ext-*`, `lib-*`, ...) and non-string
+ * values are skipped. A package in both is runtime with the `require` constraint.
  * @throws ManifestParseError when composer.json is not a JSON object or a section is not an object
  */
-export function findInComposerJson(file: string, text: string, name: string): ComposerRequire | undefined {
+export function readComposerJson(file: string, text: string): ComposerRequire[] {
   const manifest = parseJsonObject(file, text);
-  const wanted = normaliseComposerName(name);
+  const out = new Map<string, ComposerRequire>();
   for (const [section, type] of [
     ['require', 'runtime'],
     ['require-dev', 'development'],
   ] as const) {
     for (const [key, value] of Object.entries(tableAt(file, manifest, section) ?? {})) {
-      if (PLATFORM.test(key) || normaliseComposerName(key) !== wanted || typeof value !== 'string') continue;
-      return { name: key, type, requirement: value.trim() };
+      const name = normaliseComposerName(key);
+      if (PLATFORM.test(key) || out.has(name) || typeof value !== 'string') continue;
+      out.set(name, { name: key, type, requirement: value.trim() });
     }
   }
-  return undefined;
+  return [...out.values()];
 }
 
 /**
- * The version composer.lock locks `name` at, as written (`v5.4.0` keeps its `v`), from `packages` or
- * `packages-dev` (https://getcomposer.org/doc/01-basic-usage.md#commit-your-composer-lock-file-to-version-control).
- * @returns the version, or undefined when the package is not locked
+ * The versions composer.lock locks, by normalised package name, as written (`v5.4.0` keeps its `v`), from
+ * `packages` then `packages-dev` (the first entry of a name wins)
+ * (https://getcomposer.org/doc/01-basic-usage.md#commit-your-composer-lock-file-to-version-control).
  * @throws ManifestParseError when composer.lock is not a JSON object or `packages`/`packages-dev` is not an array
  */
-export function versionInComposerLock(file: string, text: string, name: string): string | undefined {
+export function readComposerLock(file: string, text: string): Map<string, string> {
   const lock = parseJsonObject(file, text);
-  const wanted = normaliseComposerName(name);
+  const out = new Map<string, string>();
   for (const section of ['packages', 'packages-dev']) {
     const list = lock[section] ?? [];
     if (!Array.isArray(list)) throw new ManifestParseError(file, `'${section}' is not an array`);
     for (const entry of list) {
-      if (
-        isTable(entry) &&
-        typeof entry.name === 'string' &&
-        normaliseComposerName(entry.name) === wanted &&
-        typeof entry.version === 'string'
-      ) {
-        return entry.version;
-      }
+      if (!isTable(entry) || typeof entry.name !== 'string' || typeof entry.version !== 'string') continue;
+      const name = normaliseComposerName(entry.name);
+      if (!out.has(name)) out.set(name, entry.version);
     }
   }
-  return undefined;
+  return out;
 }

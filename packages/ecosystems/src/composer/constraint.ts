@@ -7,6 +7,8 @@ interface Partial {
   wildcard: boolean;
   /** semver pre-release identifiers (`beta.1`), null for a stable version. */
   pre: string | null;
+  /** The number of a patch release (`1.2.3-p1` → 1, `-patch` → 0), null for any other version. */
+  patchRelease: number | null;
 }
 
 const PART = String.raw`(\d+|[*xX])`;
@@ -28,13 +30,20 @@ function parsePartial(text: string): Partial | undefined {
   const flag = match[5]?.toLowerCase();
   const label = flag === undefined ? null : (STABILITY[flag] ?? null); // patch/pl/p: a stable patch release
   if (wildIndex !== -1 && flag !== undefined) return undefined;
-  return { parts: parts.slice(0, 3), wildcard: wildIndex !== -1, pre: label === null ? null : match[6] ? `${label}.${match[6]}` : label };
+  const patchRelease = flag === 'patch' || flag === 'pl' || flag === 'p' ? Number(match[6] ?? 0) : null;
+  return {
+    parts: parts.slice(0, 3),
+    wildcard: wildIndex !== -1,
+    pre: label === null ? null : match[6] ? `${label}.${match[6]}` : label,
+    patchRelease,
+  };
 }
 
 /**
  * A Composer version in semver form (`v2.0` → `2.0.0`, `1.0.0-RC1` → `1.0.0-rc.1`, `1.0.0.0` → `1.0.0`), or null
  * for what has none: branches (`dev-main`, `1.x-dev`), wildcards, a non-zero 4th part (`1.2.3.4`). Patch
- * releases (`1.2.3-p1`) map to their base version, so they compare equal to it.
+ * releases (`1.2.3-p1`) map to their base version (semver has no post-release): the Composer scheme orders and
+ * matches them itself (see {@link compareComposerVersions}, {@link composerSatisfies}).
  */
 export function composerVersionToSemver(version: string): string | null {
   const partial = parsePartial(version);
@@ -66,6 +75,20 @@ const version = (ctx: Context, text: string): Partial => {
 /** `>=v`; with pre-releases allowed, a stable lower bound also admits its pre-releases (Composer's `>=1.0.0.0-dev`). */
 const atLeast = (ctx: Context, v: string) => `>=${v}${ctx.prerelease && !v.includes('-') ? '-0' : ''}`;
 /** `<v-0`: Composer's upper bounds exclude the bound's own pre-releases (`<2.0.0.0-dev`). */
+/**
+ * The `||` (or `|`) alternatives of a Composer constraint, each as the matchers read it: an inline alias (`1.0.x-dev as
+ * 1.0.0`) cut to its real version, stability flags (`@beta`) dropped, and operators joined to their version (`>= 1.2`
+ * → `>=1.2`).
+ */
+const alternativesOf = (text: string): string[] =>
+  text.split(/\s*\|\|?\s*/).map((alternative) =>
+    alternative
+      .replace(/\s+as\s+\S+$/i, '')
+      .replace(/@\w+/g, '')
+      .replace(/(>=|<=|!=|<>|==|=|>|<|\^|~)\s+/g, '$1')
+      .trim(),
+  );
+
 const below = (v: string) => `<${v}${v.includes('-') ? '' : '-0'}`;
 
 /** One clause to its semver alternatives (`!=` gives two, everything else one; `[]` inside means "any"). */
@@ -124,12 +147,7 @@ export function composerToSemverRange(constraint: string): MappedRange {
     prerelease:
       flags.some((f) => ['dev', 'alpha', 'beta', 'rc'].includes(f)) || /\d[-.]?(alpha|beta|rc|a|b)(?:[.-]?\d+)?(?=$|[\s,|@])/i.test(text),
   };
-  const alternatives = text.split(/\s*\|\|?\s*/).map((alternative) => {
-    const cleaned = alternative
-      .replace(/\s+as\s+\S+$/i, '')
-      .replace(/@\w+/g, '')
-      .replace(/(>=|<=|!=|<>|==|=|>|<|\^|~)\s+/g, '$1')
-      .trim();
+  const alternatives = alternativesOf(text).map((cleaned) => {
     const hyphen = /^(\S+)\s+-\s+(\S+)$/.exec(cleaned);
     if (hyphen?.[1] && hyphen[2]) {
       const low = version(ctx, hyphen[1]);
@@ -147,4 +165,231 @@ export function composerToSemverRange(constraint: string): MappedRange {
     return expanded.map((comparators) => (comparators.length ? comparators.join(' ') : '*'));
   });
   return { range: alternatives.flat().join(' || '), includePrerelease: ctx.prerelease };
+}
+
+/**
+ * Composer's stabilities, least stable first, as `BasePackage::STABILITIES` ranks them (dev 20, alpha 15, beta 10,
+ * RC 5, stable 0: https://github.com/composer/composer/blob/main/src/Composer/Package/BasePackage.php); here as the
+ * index in this list, so a larger index is more stable.
+ */
+const STABILITIES = ['dev', 'alpha', 'beta', 'rc', 'stable'] as const;
+type Stability = (typeof STABILITIES)[number];
+const stabilityRank = (stability: Stability) => STABILITIES.indexOf(stability);
+
+/**
+ * A version as Composer orders it (`VersionParser::normalize` then PHP's `version_compare`,
+ * https://github.com/composer/semver/blob/main/src/VersionParser.php, https://www.php.net/manual/en/function.version-compare.php):
+ * the numeric parts, then the suffix ranked dev < alpha < beta < RC < none < patch (`-p1`, `-pl1`, `-patch1` are
+ * patch releases, newer than their base version), then the suffix's number.
+ */
+interface Ordered {
+  parts: [number, number, number];
+  /** 0 dev, 1 alpha, 2 beta, 3 RC, 4 stable, 5 patch release. */
+  suffix: number;
+  number: number;
+}
+
+const PATCH_SUFFIX = STABILITIES.length;
+
+function ordered(p: Partial, dev = false): Ordered {
+  const [major = 0, minor = 0, patch = 0] = p.parts;
+  if (dev) return { parts: [major, minor, patch], suffix: 0, number: 0 };
+  if (p.patchRelease !== null) return { parts: [major, minor, patch], suffix: PATCH_SUFFIX, number: p.patchRelease };
+  if (p.pre === null) return { parts: [major, minor, patch], suffix: stabilityRank('stable'), number: 0 };
+  const [label = '', number = '0'] = p.pre.split('.');
+  return { parts: [major, minor, patch], suffix: stabilityRank(label as Stability), number: Number(number) };
+}
+
+function compareOrdered(a: Ordered, b: Ordered): number {
+  for (let i = 0; i < 3; i++) if (a.parts[i] !== b.parts[i]) return (a.parts[i] ?? 0) < (b.parts[i] ?? 0) ? -1 : 1;
+  if (a.suffix !== b.suffix) return a.suffix < b.suffix ? -1 : 1;
+  return a.number === b.number ? 0 : a.number < b.number ? -1 : 1;
+}
+
+/** The stability of an {@link Ordered} version: a patch release is stable. */
+const stabilityOf = (v: Ordered): number => Math.min(v.suffix, stabilityRank('stable'));
+
+/** A full (non-wildcard) Composer version, or undefined. */
+function orderedVersion(version: string): Ordered | undefined {
+  const p = parsePartial(version);
+  return p && !p.wildcard && p.parts.length > 0 ? ordered(p) : undefined;
+}
+
+/**
+ * Compares two Composer versions as Composer does (see {@link Ordered}): `1.0.0-alpha1 < 1.0.0-RC1 < 1.0.0 <
+ * 1.0.0-p1 < 1.0.1`, `v2.0` = `2.0.0`. Undefined when either is not a version {@link composerVersionToSemver} reads.
+ */
+export function compareComposerVersions(a: string, b: string): number | undefined {
+  const left = orderedVersion(a);
+  const right = orderedVersion(b);
+  return left && right ? compareOrdered(left, right) : undefined;
+}
+
+type Operator = '>=' | '>' | '<' | '<=' | '=' | '!=';
+interface Comparator {
+  operator: Operator;
+  version: Ordered;
+}
+
+function holds(v: Ordered, c: Comparator): boolean {
+  const order = compareOrdered(v, c.version);
+  switch (c.operator) {
+    case '>=':
+      return order >= 0;
+    case '>':
+      return order > 0;
+    case '<':
+      return order < 0;
+    case '<=':
+      return order <= 0;
+    case '=':
+      return order === 0;
+    case '!=':
+      return order !== 0;
+  }
+}
+
+/** `parts` with position `index` incremented and what follows zeroed. */
+const bumped = (parts: readonly number[], index: number): Partial => ({
+  parts: [0, 0, 0].map((_, i) => (i < index ? (parts[i] ?? 0) : i === index ? (parts[i] ?? 0) + 1 : 0)),
+  wildcard: false,
+  pre: null,
+  patchRelease: null,
+});
+
+const isStable = (p: Partial) => p.pre === null;
+
+/**
+ * One clause as `VersionParser::parseConstraint` reads it: `^`, `~` and wildcards give `>=low <high-dev`, a stable
+ * lower bound `>=x` and upper bound `<x` take the `-dev` suffix (so `<2.0` excludes 2.0's pre-releases and `>=1.0`
+ * admits 1.0's), `>`, `<=`, `=` and `!=` compare with the version as written.
+ */
+function clauseComparators(ctx: Context, clause: string): Comparator[] {
+  if (/^[*xX]$/.test(clause)) return [];
+  const op = /^(>=|<=|!=|<>|==|=|>|<|\^|~)?(.*)$/.exec(clause);
+  const operator = op?.[1] ?? '';
+  const raw = op?.[2] ?? '';
+  const v = version(ctx, raw);
+  const n = v.parts.length;
+  if (v.wildcard && operator !== '' && operator !== '=' && operator !== '==') {
+    throw new InvalidRequirementError('Composer', ctx.constraint, `wildcard after '${operator}'`);
+  }
+  const low = (p: Partial): Comparator => ({ operator: '>=', version: ordered(p, isStable(p) && p.patchRelease === null) });
+  const high = (p: Partial): Comparator => ({ operator: '<', version: ordered(p, true) });
+  switch (operator) {
+    case '^': {
+      const [major = 0, minor = 0] = v.parts;
+      const index = major > 0 || n === 1 ? 0 : minor > 0 || n === 2 ? 1 : 2;
+      return [low(v), high(bumped(v.parts, index))];
+    }
+    case '~': {
+      const count =
+        raw
+          .replace(/^[vV]/, '')
+          .split(/[-.]?[a-zA-Z]/)[0]
+          ?.split('.').length ?? n;
+      return [low(v), high(bumped(v.parts, Math.max(0, Math.min(count, 4) - 2)))];
+    }
+    case '>=':
+      return [low(v)];
+    case '<':
+      return [{ operator: '<', version: ordered(v, isStable(v) && v.patchRelease === null) }];
+    case '>':
+      return [{ operator: '>', version: ordered(v) }];
+    case '<=':
+      return [{ operator: '<=', version: ordered(v) }];
+    case '!=':
+    case '<>':
+      return [{ operator: '!=', version: ordered(v) }];
+    default:
+      if (v.wildcard) return n === 0 ? [] : [low(v), high(bumped(v.parts, n - 1))];
+      return [{ operator: '=', version: ordered(v) }];
+  }
+}
+
+/** A constraint read the way Composer matches versions: alternatives of comparator lists, and the minimum stability. */
+export interface ComposerConstraint {
+  /** `||` alternatives, each a list of comparators that must all hold (an empty list allows any version). */
+  alternatives: ReadonlyArray<readonly Comparator[]>;
+  /** The least stable stability the constraint admits: `stable` unless a flag or a pre-release version lowers it. */
+  minimumStability: Stability;
+}
+
+/**
+ * The minimum stability of a constraint, as Composer's `RootPackageLoader::extractStabilityFlags` derives a package's
+ * stability flag (https://github.com/composer/composer/blob/main/src/Composer/Package/Loader/RootPackageLoader.php):
+ * the constraint is cut into `||` alternatives and `,`/space-separated clauses; explicit flags (`@beta`, `@RC`, ...)
+ * give the least stable of them; without any, a clause that is a single version naming a stability (`^2.0.0-RC1`,
+ * `>=1.0-beta2`, `1.0.0-alpha1 as 1.0`) gives the least stable of those (`VersionParser::parseStability`); else
+ * `stable` (the project's own `minimum-stability` is not read).
+ */
+function minimumStability(text: string): Stability {
+  const clauses = text
+    .split(/\s*\|\|?\s*/)
+    .map((alternative) => alternative.replace(/\s+as\s+\S+$/i, ''))
+    .flatMap((alternative) => alternative.replace(/(>=|<=|!=|<>|==|=|>|<|\^|~)\s+/g, '$1').split(/\s*,\s*|\s+(?!-\s)(?<!\s-\s*)/));
+  let least = stabilityRank('stable');
+  let flagged = false;
+  for (const clause of clauses) {
+    const flag = /@(stable|rc|beta|alpha|dev)$/i.exec(clause.trim())?.[1]?.toLowerCase() as Stability | undefined;
+    if (flag === undefined) continue;
+    flagged = true;
+    least = Math.min(least, stabilityRank(flag));
+  }
+  if (flagged) return STABILITIES[least] ?? 'stable';
+  for (const clause of clauses) {
+    if (!/^[^,\s@]+$/.test(clause)) continue;
+    if (/^dev-|-dev$/i.test(clause)) least = Math.min(least, stabilityRank('dev'));
+    const modifier = /(?:[._-]?(beta|b|rc|alpha|a)(?:[.-]?\d+)?)$/i.exec(clause)?.[1]?.toLowerCase();
+    if (modifier === undefined || !/\d/.test(clause)) continue;
+    const stability: Stability = modifier.startsWith('a') ? 'alpha' : modifier.startsWith('b') ? 'beta' : 'rc';
+    least = Math.min(least, stabilityRank(stability));
+  }
+  return STABILITIES[least] ?? 'stable';
+}
+
+/**
+ * Reads a Composer constraint (https://getcomposer.org/doc/articles/versions.md) the way Composer matches it
+ * (`VersionParser::parseConstraints`, https://github.com/composer/semver/blob/main/src/VersionParser.php, and the
+ * stability flags of https://getcomposer.org/doc/04-schema.md#package-links): `||`/`|` alternatives of `,`/space
+ * clauses; `^1.2.3` is `>=1.2.3-dev <2.0.0-dev`, `~1.2` `>=1.2-dev <2.0-dev`, `~1.2.3` `>=1.2.3-dev <1.3-dev`, `1.2.*`
+ * `>=1.2-dev <1.3-dev`, `1.0 - 2.0` `>=1.0-dev <2.1-dev` (`<=2.0.0` for a full upper version); the inline alias
+ * (`x as y`) is dropped.
+ * @throws InvalidRequirementError on branch constraints (`dev-main`, `1.x-dev`), `self.version` or anything unreadable
+ */
+export function parseComposerConstraint(constraint: string): ComposerConstraint {
+  const text = constraint.trim();
+  if (text === '') throw new InvalidRequirementError('Composer', constraint, 'empty');
+  const ctx: Context = { constraint, prerelease: false };
+  const alternatives = alternativesOf(text).map((cleaned) => {
+    const hyphen = /^(\S+)\s+-\s+(\S+)$/.exec(cleaned);
+    if (hyphen?.[1] && hyphen[2]) {
+      const lowVersion = version(ctx, hyphen[1]);
+      const highVersion = version(ctx, hyphen[2]);
+      const lower: Comparator = { operator: '>=', version: ordered(lowVersion, isStable(lowVersion) && lowVersion.patchRelease === null) };
+      const upper: Comparator =
+        highVersion.parts.length < 3 && isStable(highVersion) && highVersion.patchRelease === null
+          ? { operator: '<', version: ordered(bumped(highVersion.parts, highVersion.parts.length - 1), true) }
+          : { operator: '<=', version: ordered(highVersion) };
+      return [lower, upper];
+    }
+    const clauses = cleaned.split(/\s*,\s*|\s+/).filter(Boolean);
+    return (clauses.length ? clauses : ['*']).flatMap((clause) => clauseComparators(ctx, clause));
+  });
+  return { alternatives, minimumStability: minimumStability(text) };
+}
+
+/**
+ * Does `version` satisfy `constraint` as Composer decides it: the version matches one alternative of the constraint
+ * ({@link parseComposerConstraint}) and its stability is at least the constraint's minimum stability (dev < alpha <
+ * beta < RC < stable; a patch release `-p1` is stable): `^1.0@beta` admits `1.1.0-beta1` but not `1.0.0-alpha1`,
+ * `^2.0.0-RC1` admits `2.0.0-RC2` and `2.1.0` but not `2.1.0-beta2`. Undefined when `version` is not a version.
+ * @throws InvalidRequirementError like {@link parseComposerConstraint}
+ */
+export function composerSatisfies(version: string, constraint: string): boolean | undefined {
+  const parsed = parseComposerConstraint(constraint);
+  const v = orderedVersion(version);
+  if (v === undefined) return undefined;
+  if (stabilityOf(v) < stabilityRank(parsed.minimumStability)) return false;
+  return parsed.alternatives.some((comparators) => comparators.every((c) => holds(v, c)));
 }

@@ -1,10 +1,12 @@
 /**
  * Maven's version order, after the algorithm of `org.apache.maven.artifact.versioning.ComparableVersion`
- * (https://maven.apache.org/ref/3.9.6/maven-artifact/apidocs/org/apache/maven/artifact/versioning/ComparableVersion.html,
- * https://maven.apache.org/pom.html#version-order-specification):
+ * (https://github.com/apache/maven/blob/maven-3.9.x/maven-artifact/src/main/java/org/apache/maven/artifact/versioning/ComparableVersion.java,
+ * https://maven.apache.org/pom.html#version-order-specification), checked against the vectors of its
+ * `ComparableVersionTest`:
  * - the version is lowercased and cut into items at `.`, at `-` and at digit/letter transitions; a `-` or a
  *   transition opens a nested list (`1.0-rc-1` → `[1, [rc1]]`), so a hyphen is less important than a dot;
- * - letters directly followed by digits form one "combination" item (`rc1`, `alpha-1`, `.RC2` ≡ `-RC2`);
+ * - letters directly followed by digits form one "combination" item (`rc1`, `alpha-1`, `.RC2` ≡ `-RC2`), which sorts
+ *   after the same letters as an item of their own: `2.0.0-rc.1` (`[2, [rc, 1]]`) < `2.0.0-rc-1` (`[2, [rc1]]`);
  * - numbers compare numerically (any size); missing items count as 0 / release: `1.0 == 1.0.0 == 1`;
  * - qualifiers order alpha (`a1`) < beta (`b1`) < milestone (`m1`) < rc = cr < snapshot < "" = ga = final =
  *   release < sp, and unknown qualifiers come after all of them, alphabetically;

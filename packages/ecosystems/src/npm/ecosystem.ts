@@ -1,37 +1,110 @@
 import semver from 'semver';
-import type { Ecosystem } from '../ecosystem.ts';
-import { findInPackageJson } from './package-json.ts';
-import { versionInPackageLock } from './package-lock.ts';
+import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { lazy } from '../shared/lazy.ts';
+import { updateDeclarations } from '../update/declarations.ts';
+import { type PackageJsonEntry, readPackageJson } from './package-json.ts';
+import { readPackageLock } from './package-lock.ts';
+import { updatePackageLock } from './package-lock-update.ts';
+import { locateNpm } from './update.ts';
 import { npmVersions } from './versions.ts';
-import { versionInYarnLock } from './yarn-lock.ts';
+import { readYarnLock } from './yarn-lock.ts';
+import { updateYarnLock } from './yarn-lock-update.ts';
 
 const LOCKFILES = ['npm-shrinkwrap.json', 'package-lock.json', 'yarn.lock'] as const;
+
+/** The locked version of a package.json entry: the version, null without a registry version, undefined when not locked. */
+type LockedVersion = (entry: PackageJsonEntry) => string | null | undefined;
+
+/** The lookup of the first lockfile present (parsed on first use, once), undefined without a lockfile. */
+function lockedVersion(files: Readonly<Record<string, string>>): () => LockedVersion | undefined {
+  return lazy(() => {
+    for (const lock of LOCKFILES) {
+      const text = files[lock];
+      if (text === undefined) continue;
+      if (lock === 'yarn.lock') {
+        const lookup = readYarnLock(lock, text);
+        return (entry) => lookup(entry.key, entry.spec);
+      }
+      const lookup = readPackageLock(lock, text);
+      return (entry) => lookup(entry.key);
+    }
+    return undefined;
+  });
+}
+
+/**
+ * Specs of packages taken from the project itself, never from a registry: `workspace:`, `link:`, `portal:`, `file:`
+ * (https://yarnpkg.com/protocols, https://docs.npmjs.com/cli/v10/configuring-npm/package-json#local-paths) and paths.
+ */
+const LOCAL_SPEC = /^(?:workspace:|link:|portal:|file:|\.\.?(?:\/|$)|~\/|\/)/;
+
+/**
+ * The use of one package.json entry, its version from the lockfile else the manifest's exact pin (`4.17.21`, `=4.17.21`);
+ * null for a local package (a workspace, `link:`, `portal:`, `file:` or a path), whose lockfile version is a
+ * placeholder (Yarn's `0.0.0-use.local`) or the linked package's own version, not a registry release.
+ */
+function useOf(entry: PackageJsonEntry, locked: LockedVersion | undefined): DependencyUse {
+  if (LOCAL_SPEC.test(entry.spec.trim())) {
+    return { name: entry.name, type: entry.type, requirement: entry.requirement, version: null, manifest: 'package.json' };
+  }
+  const version = locked?.(entry) ?? (entry.requirement === null ? null : semver.valid(entry.requirement.trim()));
+  return { name: entry.name, type: entry.type, requirement: entry.requirement, version, manifest: 'package.json' };
+}
 
 /**
  * npm and Yarn: package.json plus the first lockfile present of npm-shrinkwrap.json, package-lock.json
  * (lockfileVersion 1, 2, 3) and yarn.lock (Yarn 1; Yarn 2+ entries' versions are read too).
  * The version in use is the lockfile's top-level entry, else the manifest's exact pin (`4.17.21`, `=4.17.21`).
  * pnpm-lock.yaml is not read. Names compare as written (npm names are case-sensitive, new ones lowercase).
+ * `listDependencies` leaves out `file:`, `link:`, `portal:`, git, URL, path and `workspace:` specs; `findDependency` gives
+ * local ones (`workspace:`, `link:`, `portal:`, `file:`, paths) the version null.
+ * `updateManifest` edits the range of every section declaring the package (see {@link locateNpm}).
+ * `updateLockfiles` updates each lockfile present: npm-shrinkwrap.json and package-lock.json with npm's own resolver
+ * (see {@link updatePackageLock}), yarn.lock (Yarn 1) by rewriting the dependency's entry (see {@link updateYarnLock});
+ * the first lockfile that needs resolution makes the whole update need it.
  */
 export const npmAndYarn: Ecosystem = {
   packageManager: 'npm_and_yarn',
-  files: { required: [['package.json']], optional: [...LOCKFILES] },
+  files: { required: [['package.json']], optional: [...LOCKFILES], lockfiles: [...LOCKFILES] },
   versions: npmVersions,
   normaliseName: (name) => name.trim(),
   findDependency(files, name) {
     const manifestText = files['package.json'];
     if (manifestText === undefined) return undefined;
-    const entry = findInPackageJson('package.json', manifestText, name.trim());
-    if (!entry) return undefined;
-    let version: string | null | undefined;
+    const wanted = name.trim();
+    const entry = readPackageJson('package.json', manifestText).find((e) => e.name === wanted);
+    return entry && useOf(entry, lockedVersion(files)());
+  },
+  listDependencies(files) {
+    const manifestText = files['package.json'];
+    if (manifestText === undefined) return [];
+    const locked = lockedVersion(files);
+    return readPackageJson('package.json', manifestText)
+      .filter((entry) => entry.registry)
+      .map((entry) => useOf(entry, locked()));
+  },
+  updateManifest(files, use, targetVersion) {
+    return updateDeclarations(
+      {
+        schemeName: 'npm',
+        scheme: npmVersions,
+        find: (f, name) => npmAndYarn.findDependency(f, name),
+        locate: (f, name) => locateNpm(f, name.trim()),
+        written: (target) => semver.valid(target) ?? target,
+      },
+      files,
+      use,
+      targetVersion,
+    );
+  },
+  async updateLockfiles(request) {
+    const files: Record<string, string> = {};
     for (const lock of LOCKFILES) {
-      const text = files[lock];
-      if (text === undefined) continue;
-      version = lock === 'yarn.lock' ? versionInYarnLock(lock, text, entry.key, entry.spec) : versionInPackageLock(lock, text, entry.key);
-      break;
+      if (request.files[lock] === undefined) continue;
+      const result = lock === 'yarn.lock' ? updateYarnLock(request) : await updatePackageLock(lock, request);
+      if ('needsResolution' in result) return { needsResolution: `${lock}: ${result.needsResolution}` };
+      if ('text' in result) files[lock] = result.text;
     }
-    // no lockfile, or the lockfile lacks the entry: an exact pin (`4.17.21`, `=4.17.21`) is the version
-    version ??= entry.requirement === null ? null : semver.valid(entry.requirement.trim());
-    return { name: entry.name, type: entry.type, requirement: entry.requirement, version, manifest: 'package.json' };
+    return { files };
   },
 };

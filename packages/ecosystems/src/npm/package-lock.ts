@@ -9,24 +9,28 @@ function versionOf(entry: unknown): string | null {
   return /^[0-9v=]/.test(version) ? version : null;
 }
 
+/** The version locked for a top-level package key: the version, null without a registry version, undefined when absent. */
+export type PackageLockLookup = (key: string) => string | null | undefined;
+
 /**
- * The installed version of the top-level package installed as `key` in an npm lockfile (package-lock.json or
- * npm-shrinkwrap.json, https://docs.npmjs.com/cli/v10/configuring-npm/package-lock-json): lockfileVersion 2/3
- * `packages["node_modules/<key>"].version`, else v1's `dependencies[<key>].version` (top level only).
- * @returns the version, null when the entry exists without a registry version (git, file, link), undefined when absent
+ * Parses an npm lockfile (package-lock.json or npm-shrinkwrap.json,
+ * https://docs.npmjs.com/cli/v10/configuring-npm/package-lock-json) once and returns the lookup of the installed
+ * version of the top-level package installed as `key`: lockfileVersion 2/3 `packages["node_modules/<key>"].version`,
+ * else v1's `dependencies[<key>].version` (top level only). The lookup gives the version, null when the entry
+ * exists without a registry version (git, file, link), undefined when absent.
  * @throws ManifestParseError when the file is not a JSON object or `packages`/`dependencies` is not an object
  */
-export function versionInPackageLock(file: string, text: string, key: string): string | null | undefined {
+export function readPackageLock(file: string, text: string): PackageLockLookup {
   const lock = parseJsonObject(file, text);
   if (lock.lockfileVersion !== undefined && typeof lock.lockfileVersion !== 'number') {
     throw new ManifestParseError(file, "'lockfileVersion' is not a number");
   }
   const packages = tableAt(file, lock, 'packages');
-  if (packages) {
-    const entry = packages[`node_modules/${key}`];
-    if (entry !== undefined) return versionOf(entry);
-  }
   const dependencies = tableAt(file, lock, 'dependencies');
-  const entry = dependencies?.[key];
-  return entry === undefined ? undefined : versionOf(entry);
+  return (key) => {
+    const entry = packages?.[`node_modules/${key}`];
+    if (entry !== undefined) return versionOf(entry);
+    const legacy = dependencies?.[key];
+    return legacy === undefined ? undefined : versionOf(legacy);
+  };
 }

@@ -1,7 +1,6 @@
 import type { DependencyType } from '../ecosystem.ts';
 import { ManifestParseError } from '../errors.ts';
 import { isTable, parseToml, type Table, tableAt } from '../shared/parse.ts';
-import { normalisePythonName } from './names.ts';
 import { parsePep508, pinnedVersion } from './pep508.ts';
 
 /** A dependency found in pyproject.toml. */
@@ -12,6 +11,8 @@ export interface PyprojectEntry {
   requirement: string | null;
   /** The exact pin (`==1.2.3`, Poetry `1.2.3`), else null. */
   pinned: string | null;
+  /** Installed from an index (false for a PEP 508 `name @ url` and Poetry `git`/`path`/`url` dependencies). */
+  registry: boolean;
 }
 
 function pep508Entries(file: string, list: unknown, where: string, type: DependencyType): PyprojectEntry[] {
@@ -23,7 +24,13 @@ function pep508Entries(file: string, list: unknown, where: string, type: Depende
     if (typeof item !== 'string') throw new ManifestParseError(file, `'${where}' holds a non-string entry`);
     const parsed = parsePep508(item);
     if (!parsed) throw new ManifestParseError(file, `'${where}': cannot read requirement '${item}'`);
-    out.push({ name: parsed.name, type, requirement: parsed.specifier, pinned: pinnedVersion(parsed.specifier) });
+    out.push({
+      name: parsed.name,
+      type,
+      requirement: parsed.specifier,
+      pinned: pinnedVersion(parsed.specifier),
+      registry: parsed.url === null,
+    });
   }
   return out;
 }
@@ -39,6 +46,13 @@ function poetryRequirement(value: unknown): string | null {
   return null;
 }
 
+/** Is a Poetry dependency value installed from a package index (not a `git`, `path` or `url` table, nor a list of only those)? */
+function poetryFromIndex(value: unknown): boolean {
+  if (isTable(value)) return !['git', 'path', 'url'].some((key) => key in value);
+  if (Array.isArray(value)) return value.some(poetryFromIndex);
+  return true;
+}
+
 function poetryEntries(table: Table | undefined, type: DependencyType): PyprojectEntry[] {
   if (!table) return [];
   const out: PyprojectEntry[] = [];
@@ -46,7 +60,7 @@ function poetryEntries(table: Table | undefined, type: DependencyType): Pyprojec
     if (name.toLowerCase() === 'python') continue;
     const requirement = poetryRequirement(value);
     const exact = requirement === null ? null : /^(?:==?)?\s*(\d[^\s,*|<>=^~!]*)$/.exec(requirement)?.[1];
-    out.push({ name, type, requirement, pinned: exact ?? null });
+    out.push({ name, type, requirement, pinned: exact ?? null, registry: poetryFromIndex(value) });
   }
   return out;
 }
@@ -88,10 +102,4 @@ export function readPyproject(file: string, text: string): PyprojectEntry[] {
     out.push(...poetryEntries(tableAt(file, poetry, 'dev-dependencies'), 'development'));
   }
   return out;
-}
-
-/** The pyproject.toml entries for `name` (PEP 503 comparison), in {@link readPyproject}'s order. */
-export function findInPyproject(file: string, text: string, name: string): PyprojectEntry[] {
-  const wanted = normalisePythonName(name);
-  return readPyproject(file, text).filter((entry) => normalisePythonName(entry.name) === wanted);
 }

@@ -1,5 +1,4 @@
 import { ManifestParseError } from '../errors.ts';
-import { normalisePythonName } from './names.ts';
 import { type Pep508Requirement, parsePep508 } from './pep508.ts';
 
 /** A requirement line of a requirements file, with its 1-based line number. */
@@ -48,10 +47,4 @@ export function readRequirementsTxt(file: string, text: string): RequirementLine
     out.push({ ...parsed, line: start + 1 });
   }
   return out;
-}
-
-/** The first requirement line for `name` (compared after PEP 503 normalisation), undefined when absent. */
-export function findInRequirementsTxt(file: string, text: string, name: string): RequirementLine | undefined {
-  const wanted = normalisePythonName(name);
-  return readRequirementsTxt(file, text).find((r) => normalisePythonName(r.name) === wanted);
 }

@@ -1,5 +1,14 @@
 import { createRegistryHttp, type RegistryAdapterOptions, type RegistryAnswer, type RegistryHttp } from '../http/registry-http.ts';
-import { type PackageRegistry, RegistryError, type RegistryPackage, type RegistryRequestStats, type RegistryVersion } from '../port.ts';
+import {
+  type PackageRegistry,
+  type RegistryDependency,
+  RegistryError,
+  type RegistryPackage,
+  type RegistryRequestStats,
+  type RegistryVersion,
+  type RegistryVersionDetails,
+} from '../port.ts';
+import { badResponse, isRecord } from './answer.ts';
 import { normaliseRepositoryUrl } from './source-url.ts';
 
 /** crates.io's sparse index (Cargo's `sparse+https://index.crates.io/`). */
@@ -46,6 +55,8 @@ interface IndexEntry {
   cksum: string;
   yanked: boolean;
   pubtime: string | null;
+  /** The line's `deps`, read only when the version is described (undefined when the line has none). */
+  deps: unknown;
 }
 
 /** What the web API says of a crate, as far as the adapter reads it. */
@@ -56,10 +67,7 @@ interface CrateMetadata {
   createdAt: Map<string, string>;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const bad = (answer: RegistryAnswer, message: string, cause?: unknown) =>
-  new RegistryError('bad_response', answer.url, message, cause === undefined ? {} : { cause });
+const bad = badResponse;
 
 /** An RFC 3339 timestamp as UTC (`…Z`), or undefined when it is not one. */
 const utc = (value: string): string | undefined => {
@@ -90,7 +98,7 @@ const parseIndexLine = (answer: RegistryAnswer, line: string, lineNumber: number
     if (time === undefined) throw bad(answer, `${where} (${vers}) has a pubtime that is not RFC 3339`);
     published = time;
   }
-  return { name, vers, cksum, yanked: yanked === true, pubtime: published };
+  return { name, vers, cksum, yanked: yanked === true, pubtime: published, deps: entry.deps };
 };
 
 /** Index files are JSON lines, one per published version; blank lines are skipped, like Cargo does. */
@@ -141,6 +149,66 @@ const parseCrateMetadata = (answer: RegistryAnswer): CrateMetadata => {
   };
 };
 
+/**
+ * The `deps` of an index line as {@link RegistryDependency}s: `name` is the crate's real name (`package` of a renamed
+ * dependency, else `name`), `req` the requirement, `kind` `normal` (the default) → `runtime`, `build` → `build`, `dev` →
+ * `dev`, and any `optional: true` one → `optional`; `target` (a `cfg(...)` or a target triple) is the `condition`.
+ */
+function indexDependencies(answer: RegistryAnswer, entry: IndexEntry): RegistryDependency[] {
+  const where = `${entry.name} ${entry.vers}`;
+  if (entry.deps === undefined || entry.deps === null) return [];
+  if (!Array.isArray(entry.deps)) throw bad(answer, `${where}: deps is not an array`);
+  return entry.deps.map((dep: unknown, index): RegistryDependency => {
+    if (!isRecord(dep)) throw bad(answer, `${where}: deps[${index}] is not an object`);
+    const { name, req, kind, optional, target, package: renamed } = dep;
+    if (typeof name !== 'string' || name === '') throw bad(answer, `${where}: deps[${index}] has no name`);
+    if (typeof req !== 'string' || req === '') throw bad(answer, `${where}: deps[${index}] has no req`);
+    if (kind !== undefined && kind !== null && kind !== 'normal' && kind !== 'build' && kind !== 'dev') {
+      throw bad(answer, `${where}: deps[${index}] has an unknown kind`);
+    }
+    if (renamed !== undefined && renamed !== null && (typeof renamed !== 'string' || renamed === '')) {
+      throw bad(answer, `${where}: deps[${index}] has a bad package`);
+    }
+    if (target !== undefined && target !== null && typeof target !== 'string')
+      throw bad(answer, `${where}: deps[${index}] has a bad target`);
+    const mapped: RegistryDependency['kind'] =
+      kind === 'dev' ? 'dev' : optional === true ? 'optional' : kind === 'build' ? 'build' : 'runtime';
+    return {
+      name: typeof renamed === 'string' ? renamed : name,
+      requirement: req,
+      kind: mapped,
+      ...(typeof target === 'string' && target !== '' ? { condition: target } : {}),
+    };
+  });
+}
+
+/**
+ * The download URL of a crate from the index's `config.json` `dl`
+ * (https://doc.rust-lang.org/cargo/reference/registry-index.html#index-configuration): its markers `{crate}`,
+ * `{version}`, `{prefix}`, `{lowerprefix}` and `{sha256-checksum}` replaced, or `/{crate}/{version}/download` appended
+ * when it has none. Credentials a template carries are dropped.
+ */
+export function crateDownloadUrl(dl: string, name: string, version: string, cksum: string): string {
+  const markers = /\{(crate|version|prefix|lowerprefix|sha256-checksum)\}/g;
+  crateIndexPath(name);
+  const directory = (crate: string) =>
+    crate.length <= 2 ? String(crate.length) : crate.length === 3 ? `3/${crate.slice(0, 1)}` : `${crate.slice(0, 2)}/${crate.slice(2, 4)}`;
+  const values: Record<string, string> = {
+    crate: encodeURIComponent(name),
+    version: encodeURIComponent(version),
+    prefix: directory(name),
+    lowerprefix: directory(name.toLowerCase()),
+    'sha256-checksum': cksum,
+  };
+  const filled = markers.test(dl)
+    ? dl.replace(markers, (_, marker: string) => values[marker] ?? '')
+    : `${dl.replace(/\/+$/, '')}/${values.crate}/${values.version}/download`;
+  const url = new URL(filled);
+  url.username = '';
+  url.password = '';
+  return url.href;
+}
+
 const sameUrl = (a: string, b: string) => new URL(a.endsWith('/') ? a : `${a}/`).href === new URL(b).href;
 
 /**
@@ -161,6 +229,11 @@ const sameUrl = (a: string, b: string) => new URL(a.endsWith('/') ? a : `${a}/`)
  * 404, 410 and 451 from the index (the statuses the protocol gives a missing crate) → undefined; a 404 from the API
  * leaves the index's answer unenriched. A blank index file is a crate with no versions.
  * `baseUrl` may carry Cargo's `sparse+` prefix (`sparse+https://index.crates.io/`).
+ *
+ * `describeVersion(name, version)` reads the version's line of the same index file: its `deps` (see
+ * {@link indexDependencies}) and one artifact `{name}-{version}.crate` whose URL comes from `{baseUrl}/config.json`'s
+ * `dl` template ({@link crateDownloadUrl}) and whose digest is the line's `cksum`. A crate or version the index does not
+ * have is `undefined`; a `config.json` without an http(s) `dl` is `bad_response`.
  * @throws TypeError for a base or API URL that is not http(s)
  */
 export function createCratesRegistry(options: CratesRegistryOptions = {}): PackageRegistry {
@@ -211,6 +284,36 @@ export function createCratesRegistry(options: CratesRegistryOptions = {}): Packa
         latest: metadata?.defaultVersion ?? null,
         sourceUrl: metadata?.repository ? normaliseRepositoryUrl(metadata.repository, { npmShorthands: false }) : null,
         changelogUrl: null,
+      };
+    },
+    describeVersion: async (name, version, describeOptions = {}): Promise<RegistryVersionDetails | undefined> => {
+      const answer = await getIndexFile(crateIndexPath(name), describeOptions.signal);
+      if (answer === undefined) return undefined;
+      const entry = parseIndexFile(answer, name).find((line) => line.vers === version);
+      if (entry === undefined) return undefined;
+      const dependencies = indexDependencies(answer, entry);
+      const config = await index.get('config.json', {
+        accept: 'application/json',
+        ...(describeOptions.signal ? { signal: describeOptions.signal } : {}),
+      });
+      let dl: unknown;
+      try {
+        dl = config.status === 200 ? (JSON.parse(config.body) as Record<string, unknown>)?.dl : undefined;
+      } catch (error) {
+        throw bad(config, 'config.json is not JSON', error);
+      }
+      if (typeof dl !== 'string' || !/^https?:\/\//.test(dl)) throw bad(config, 'config.json has no http(s) dl');
+      return {
+        name: entry.name,
+        version: entry.vers,
+        dependencies,
+        artifacts: [
+          {
+            filename: `${entry.name}-${entry.vers}.crate`,
+            url: crateDownloadUrl(dl, entry.name, entry.vers, entry.cksum.toLowerCase()),
+            digests: [{ algorithm: 'sha256', value: entry.cksum.toLowerCase(), encoding: 'hex' }],
+          },
+        ],
       };
     },
     stats: (): RegistryRequestStats => {

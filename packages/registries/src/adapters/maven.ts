@@ -1,6 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { createRegistryHttp, type RegistryAdapterOptions, type RegistryAnswer } from '../http/registry-http.ts';
 import { type ArtifactDigest, type PackageRegistry, RegistryError, type RegistryPackage, type RegistryVersion } from '../port.ts';
+import { isRecord } from './answer.ts';
 import { normaliseRepositoryUrl } from './source-url.ts';
 
 /** Maven Central's canonical repository URL (`https://repo.maven.apache.org/maven2/`). */
@@ -18,6 +19,49 @@ export interface MavenRegistryOptions extends RegistryAdapterOptions {
    * are immutable, their details are remembered). Default {@link DEFAULT_MAVEN_DETAILED_VERSIONS}; 0 reads no POM.
    */
   detailedVersions?: number;
+  /**
+   * The package manager the adapter answers for (its {@link PackageRegistry.packageManager}): `maven` (default), or
+   * `gradle`, whose builds resolve against Maven repositories too.
+   */
+  packageManager?: 'maven' | 'gradle';
+  /**
+   * Ask {@link GOOGLE_MAVEN_URL} for the groups only Google's repository publishes ({@link GOOGLE_MAVEN_GROUPS}), without
+   * credentials. Only when the base URL is Maven Central's (the default); default true for `gradle`, false for `maven`.
+   */
+  googleMaven?: boolean;
+}
+
+/** Google's Maven repository (https://maven.google.com/web/index.html), where Android artifacts are published. */
+export const GOOGLE_MAVEN_URL = 'https://dl.google.com/dl/android/maven2/';
+
+/** The groups Google's Maven repository serves and Maven Central does not mirror: `com.android.*`, `androidx.*`, `com.google.android.*`. */
+export const GOOGLE_MAVEN_GROUPS = /^(?:com\.android|androidx|com\.google\.android)(?:\.|$)/;
+
+/**
+ * Maven Central and Google's Maven repository as one registry: a `groupId:artifactId` of {@link GOOGLE_MAVEN_GROUPS} is
+ * asked at {@link GOOGLE_MAVEN_URL} (without the credentials), every other at Maven Central.
+ */
+function withGoogleMaven(options: MavenRegistryOptions): PackageRegistry {
+  const central = createMavenRegistry({ ...options, googleMaven: false });
+  const { credentials: _dropped, ...anonymous } = options;
+  const google = createMavenRegistry({ ...anonymous, baseUrl: GOOGLE_MAVEN_URL, googleMaven: false });
+  const pick = (name: string) => (GOOGLE_MAVEN_GROUPS.test(name.split(':')[0] ?? '') ? google : central);
+  return {
+    packageManager: central.packageManager,
+    baseUrl: central.baseUrl,
+    fetchPackage: (name, fetchOptions) => pick(name).fetchPackage(name, fetchOptions),
+    stats: () => {
+      const [a, b] = [central.stats(), google.stats()];
+      return {
+        requests: a.requests + b.requests,
+        notModified: a.notModified + b.notModified,
+        fullDownloads: a.fullDownloads + b.fullDownloads,
+      };
+    },
+    close: async () => {
+      await Promise.all([central.close(), google.close()]);
+    },
+  };
 }
 
 /** What a version's POM and checksum file say. */
@@ -70,8 +114,6 @@ function decodeXmlText(text: string): string {
     return PREDEFINED_ENTITIES[ref] ?? whole;
   });
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A child element's text: undefined when absent or empty, bad_response when it is not text. */
 function textOf(parent: Record<string, unknown>, key: string, fail: (why: string) => never): string | undefined {
@@ -155,12 +197,16 @@ function versionsToDetail(listed: string[], count: number, marked: (string | nul
  * XML: fast-xml-parser with entity expansion off; a DOCTYPE is refused (`bad_response`), as is anything that is not
  * well-formed XML, metadata whose `<groupId>`/`<artifactId>` are not the package asked, a version that cannot be a path
  * segment, or a checksum file without a 40-digit hex SHA-1.
+ * With `packageManager: 'gradle'` the adapter answers for Gradle builds; then (or with `googleMaven: true`), at Maven
+ * Central's URL, the Android groups are asked at Google's Maven repository instead (see {@link GOOGLE_MAVEN_GROUPS}).
  * @throws TypeError (from `fetchPackage`) for a name that is not `groupId:artifactId` with Maven's id characters
  *   (`A-Z a-z 0-9 _ . -`, no empty groupId segment)
  * @throws TypeError for a base URL that is not http(s)
  */
 export function createMavenRegistry(options: MavenRegistryOptions = {}): PackageRegistry {
-  const { detailedVersions = DEFAULT_MAVEN_DETAILED_VERSIONS, ...httpOptions } = options;
+  const { detailedVersions = DEFAULT_MAVEN_DETAILED_VERSIONS, packageManager = 'maven', googleMaven, ...httpOptions } = options;
+  const isCentral = options.baseUrl === undefined || new URL(options.baseUrl).href === DEFAULT_MAVEN_URL;
+  if ((googleMaven ?? packageManager === 'gradle') && isCentral) return withGoogleMaven(options);
   if (!Number.isInteger(detailedVersions) || detailedVersions < 0)
     throw new TypeError(`detailedVersions must be a whole number ≥ 0: ${detailedVersions}`);
   const http = createRegistryHttp({ ...httpOptions, baseUrl: options.baseUrl ?? DEFAULT_MAVEN_URL });
@@ -214,7 +260,7 @@ export function createMavenRegistry(options: MavenRegistryOptions = {}): Package
   }
 
   return {
-    packageManager: 'maven',
+    packageManager,
     baseUrl: http.baseUrl.href,
     async fetchPackage(name, fetchOptions = {}): Promise<RegistryPackage | undefined> {
       const coordinates = packagePath(name);

@@ -1,5 +1,13 @@
 import { createRegistryHttp, type RegistryAdapterOptions } from '../http/registry-http.ts';
-import { type ArtifactDigest, type PackageRegistry, RegistryError, type RegistryPackage, type RegistryVersion } from '../port.ts';
+import {
+  type ArtifactDigest,
+  type PackageRegistry,
+  type RegistryDependency,
+  RegistryError,
+  type RegistryPackage,
+  type RegistryVersion,
+  type RegistryVersionDetails,
+} from '../port.ts';
 import { codeHostRepository, normaliseRepositoryUrl } from './source-url.ts';
 
 /** The public npm registry. */
@@ -49,6 +57,12 @@ const BASE64_LENGTH: Record<string, number> = { sha512: 88, sha384: 64, sha256: 
  * `name` is the packument's own `name`. A packument without `versions` whose `time.unpublished` is set (a package
  * unpublished whole) counts as unknown. Credentials go as `Authorization` (bearer token or basic), as npm's
  * `_authToken` / `_auth` do.
+ *
+ * `describeVersion` reads the same packument (see `describeVersionOf` for the mapping): fetchPackage and
+ * describeVersion of one package share one request while it is on its way, and otherwise the second costs a
+ * revalidation (a 304, the body not downloaded nor parsed again).
+ * @throws RegistryError (from `describeVersion`) as `fetchPackage` does, and `bad_response` for a version whose
+ *   dependency sections, `peerDependenciesMeta` or `dist.tarball` have the wrong shape
  * @throws TypeError (from `fetchPackage`) for a name npm cannot hold (see {@link npmPackumentPath})
  * @throws RegistryError (from `fetchPackage`) as the HTTP layer does, and `bad_response` for a body that is not
  *   JSON, or whose `name`, `versions`, `versions[v].dist`, `time`, `dist-tags`, `deprecated` or digests have the wrong shape
@@ -56,32 +70,51 @@ const BASE64_LENGTH: Record<string, number> = { sha512: 88, sha384: 64, sha256: 
 export function createNpmRegistry(options: RegistryAdapterOptions = {}): PackageRegistry {
   const { baseUrl = DEFAULT_NPM_URL, ...rest } = options;
   const http = createRegistryHttp({ ...rest, baseUrl });
+  /** The last parsed packument of each package, reused while the HTTP layer answers the same (cached) body. */
+  const parsed = new Map<string, { body: string; document: unknown }>();
+  const packument = async (name: string, signal: AbortSignal | undefined): Promise<{ document: unknown; url: string } | undefined> => {
+    const path = npmPackumentPath(name);
+    const answer = await http.get(`./${path}`, { accept: 'application/json', ...(signal ? { signal } : {}) });
+    if (answer.status !== 200) {
+      parsed.delete(name);
+      return undefined;
+    }
+    const known = parsed.get(name);
+    if (known?.body === answer.body) return { document: known.document, url: answer.url };
+    let document: unknown;
+    try {
+      document = JSON.parse(answer.body);
+    } catch (error) {
+      throw new RegistryError('bad_response', answer.url, 'npm packument: not JSON', { cause: error });
+    }
+    parsed.delete(name);
+    // A few recently asked packages: enough for fetchPackage then describeVersion of one update run's dependency.
+    if (parsed.size >= PARSED_PACKUMENTS) parsed.delete(parsed.keys().next().value as string);
+    parsed.set(name, { body: answer.body, document });
+    return { document, url: answer.url };
+  };
   return {
     packageManager: 'npm_and_yarn',
     baseUrl: http.baseUrl.href,
     async fetchPackage(name, fetchOptions = {}) {
-      const path = npmPackumentPath(name);
-      const answer = await http.get(`./${path}`, {
-        accept: 'application/json',
-        ...(fetchOptions.signal ? { signal: fetchOptions.signal } : {}),
-      });
-      if (answer.status !== 200) return undefined;
-      return parsePackument(answer.body, answer.url);
+      const answer = await packument(name, fetchOptions.signal);
+      return answer && parsePackument(answer.document, answer.url);
+    },
+    async describeVersion(name, version, fetchOptions = {}) {
+      const answer = await packument(name, fetchOptions.signal);
+      return answer && describeVersionOf(answer.document, version, answer.url, http.baseUrl);
     },
     stats: () => http.stats(),
     close: () => http.close(),
   };
 }
 
-/** Maps a full packument's text onto a {@link RegistryPackage} (undefined for a package unpublished whole). */
-function parsePackument(body: string, url: string): RegistryPackage | undefined {
+/** How many parsed packuments an adapter keeps (their bodies stay in the HTTP cache anyway). */
+const PARSED_PACKUMENTS = 8;
+
+/** Maps a full packument (parsed JSON) onto a {@link RegistryPackage} (undefined for a package unpublished whole). */
+function parsePackument(document: unknown, url: string): RegistryPackage | undefined {
   const bad = (message: string) => new RegistryError('bad_response', url, `npm packument: ${message}`);
-  let document: unknown;
-  try {
-    document = JSON.parse(body);
-  } catch (error) {
-    throw new RegistryError('bad_response', url, 'npm packument: not JSON', { cause: error });
-  }
   if (!isRecord(document)) throw bad('not a JSON object');
   const time = document.time;
   if (time !== undefined && !isRecord(time)) throw bad('`time` is not an object');
@@ -176,4 +209,64 @@ function sourceUrlOf(details: Json[]): string | null {
     ...details.map((detail) => pageRepository(detail.bugs)),
   ];
   return candidates.find((url) => url !== null) ?? null;
+}
+
+/** npm's dependency sections of a version document and the kind each maps to (peers refined by `peerDependenciesMeta`). */
+const DEPENDENCY_SECTIONS = [
+  ['dependencies', 'runtime'],
+  ['optionalDependencies', 'optional'],
+  ['peerDependencies', 'peer'],
+] as const;
+
+/**
+ * One version of a packument as {@link RegistryVersionDetails}
+ * (https://github.com/npm/registry/blob/main/docs/responses/package-metadata.md#version):
+ * - dependencies: `dependencies` (`runtime`), `optionalDependencies` (`optional`; npm also lists them under
+ *   `dependencies`, where they are then left out), `peerDependencies` (`peer`, or `optional` when
+ *   `peerDependenciesMeta[name].optional` is true), each in document order; an empty requirement is `*`;
+ * - one artifact: `dist.tarball` (its file name the URL's last segment), with the digests of `dist.integrity` and
+ *   `dist.shasum` as {@link createNpmRegistry} reads them. A tarball URL with user info is refused (`bad_response`);
+ *   a relative one is resolved against the registry's base URL.
+ * @returns undefined for a package unpublished whole or a version the packument does not list
+ * @throws RegistryError `bad_response` when the document, the version's sections or its `dist` have the wrong shape
+ */
+function describeVersionOf(document: unknown, version: string, url: string, baseUrl: URL): RegistryVersionDetails | undefined {
+  const bad = (message: string) => new RegistryError('bad_response', url, `npm packument: ${message}`);
+  const pkg = parsePackument(document, url);
+  if (pkg === undefined || !isRecord(document) || !isRecord(document.versions)) return undefined;
+  const data = Object.hasOwn(document.versions, version) ? document.versions[version] : undefined;
+  if (!isRecord(data) || !isRecord(data.dist)) return undefined;
+  const where = `versions["${version}"]`;
+  const peerMeta = data.peerDependenciesMeta;
+  if (peerMeta !== undefined && !isRecord(peerMeta)) throw bad(`${where}.peerDependenciesMeta is not an object`);
+  const optional = isRecord(data.optionalDependencies) ? data.optionalDependencies : {};
+  const dependencies: RegistryDependency[] = [];
+  for (const [section, kind] of DEPENDENCY_SECTIONS) {
+    const table = data[section];
+    if (table === undefined || table === null) continue;
+    if (!isRecord(table)) throw bad(`${where}.${section} is not an object`);
+    for (const [name, requirement] of Object.entries(table)) {
+      if (typeof requirement !== 'string') throw bad(`${where}.${section}["${name}"] is not a string`);
+      if (section === 'dependencies' && Object.hasOwn(optional, name)) continue;
+      const meta = peerMeta?.[name];
+      const optionalPeer = section === 'peerDependencies' && isRecord(meta) && meta.optional === true;
+      dependencies.push({ name, requirement: requirement.trim() === '' ? '*' : requirement, kind: optionalPeer ? 'optional' : kind });
+    }
+  }
+  const tarball = data.dist.tarball;
+  if (typeof tarball !== 'string') throw bad(`${where}.dist.tarball is not a string`);
+  let tarballUrl: URL;
+  try {
+    tarballUrl = new URL(tarball, baseUrl);
+  } catch (error) {
+    throw new RegistryError('bad_response', url, `npm packument: ${where}.dist.tarball is not a URL`, { cause: error });
+  }
+  if (tarballUrl.username !== '' || tarballUrl.password !== '') throw bad(`${where}.dist.tarball carries credentials`);
+  const filename = decodeURIComponent(tarballUrl.pathname.split('/').pop() ?? '');
+  return {
+    name: pkg.name,
+    version,
+    dependencies,
+    artifacts: [{ filename, url: tarballUrl.href, digests: digestsOf(data.dist, version, bad) }],
+  };
 }

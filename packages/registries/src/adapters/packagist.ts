@@ -1,5 +1,14 @@
 import { createRegistryHttp, type RegistryAdapterOptions, type RegistryAnswer } from '../http/registry-http.ts';
-import { type ArtifactDigest, type PackageRegistry, RegistryError, type RegistryPackage, type RegistryVersion } from '../port.ts';
+import type {
+  ArtifactDigest,
+  PackageRegistry,
+  RegistryArtifact,
+  RegistryDependency,
+  RegistryPackage,
+  RegistryVersion,
+  RegistryVersionDetails,
+} from '../port.ts';
+import { badResponse, isRecord } from './answer.ts';
 import { normaliseRepositoryUrl } from './source-url.ts';
 
 /** Packagist's Composer repository (the `repo.packagist.org` host that serves `p2/` metadata). */
@@ -50,10 +59,7 @@ export function expandComposerMetadata(versions: readonly Record<string, unknown
   return expanded;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const bad = (answer: RegistryAnswer, message: string, cause?: unknown) =>
-  new RegistryError('bad_response', answer.url, message, cause === undefined ? {} : { cause });
+const bad = badResponse;
 
 /**
  * A version's `time` as RFC 3339 UTC. Packagist writes ISO 8601 with an offset (`2019-08-06T09:24:58+00:00`); older
@@ -86,6 +92,14 @@ const abandonment = (answer: RegistryAnswer, value: unknown, version: string): s
   throw bad(answer, `${version}: abandoned is neither a boolean nor a package name`);
 };
 
+/** The `sha1` digest of a non-empty `dist.shasum` (GitHub zipballs have an empty one), none otherwise. */
+const distDigests = (answer: RegistryAnswer, version: string, dist: Record<string, unknown> | undefined): ArtifactDigest[] => {
+  const shasum = optionalString(answer, dist?.shasum, `${version}: dist.shasum`);
+  if (shasum === undefined || shasum === '') return [];
+  if (!SHA1_HEX.test(shasum)) throw bad(answer, `${version}: dist.shasum is not a SHA-1`);
+  return [{ algorithm: 'sha1', value: shasum, encoding: 'hex' }];
+};
+
 const toVersion = (answer: RegistryAnswer, data: Record<string, unknown>): RegistryVersion => {
   const { version } = data;
   if (typeof version !== 'string' || version === '') throw bad(answer, 'a version has no version string');
@@ -96,15 +110,50 @@ const toVersion = (answer: RegistryAnswer, data: Record<string, unknown>): Regis
     if (parsed === undefined) throw bad(answer, `${version}: time '${time}' is not a date`);
     releasedAt = parsed;
   }
-  const dist = optionalObject(answer, data.dist, `${version}: dist`);
-  const shasum = optionalString(answer, dist?.shasum, `${version}: dist.shasum`);
-  const digests: ArtifactDigest[] = [];
   // GitHub zipballs are built on demand: Packagist gives an empty shasum for them, and composer.lock keeps it empty.
-  if (shasum !== undefined && shasum !== '') {
-    if (!SHA1_HEX.test(shasum)) throw bad(answer, `${version}: dist.shasum is not a SHA-1`);
-    digests.push({ algorithm: 'sha1', value: shasum, encoding: 'hex' });
-  }
+  const digests = distDigests(answer, version, optionalObject(answer, data.dist, `${version}: dist`));
   return { version, releasedAt, yanked: false, deprecated: abandonment(answer, data.abandoned, version), digests };
+};
+
+/**
+ * Platform packages Composer provides itself rather than installs (https://getcomposer.org/doc/01-basic-usage.md#platform-packages):
+ * `php` (and its `-64bit`, `-ipv6`, `-zts`, `-debug` variants), `hhvm`, `ext-*`, `lib-*`, `composer`, `composer-plugin-api`,
+ * `composer-runtime-api`.
+ */
+const PLATFORM = /^(php(-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(-plugin-api|-runtime-api)?)$/i;
+
+/**
+ * One expanded p2 entry as {@link RegistryVersionDetails}: `require` minus platform packages as `runtime` dependencies
+ * (`suggest`, `require-dev` are not installed with the package), the `dist` as the one artifact (file name the last
+ * segment of its URL; digest {@link distDigests}; attributes `type` and `reference` of the dist, `source-reference` of
+ * `source.reference`, `time` as the entry writes it — what composer.lock copies).
+ */
+const toDetails = (answer: RegistryAnswer, name: string, data: Record<string, unknown>): RegistryVersionDetails => {
+  const version = String(data.version);
+  const require = optionalObject(answer, data.require, `${version}: require`) ?? {};
+  const dependencies: RegistryDependency[] = [];
+  for (const [dependency, requirement] of Object.entries(require)) {
+    if (typeof requirement !== 'string') throw bad(answer, `${version}: require.${dependency} is not a string`);
+    if (!PLATFORM.test(dependency)) dependencies.push({ name: dependency, requirement: requirement.trim() || '*', kind: 'runtime' });
+  }
+  const artifacts: RegistryArtifact[] = [];
+  const dist = optionalObject(answer, data.dist, `${version}: dist`);
+  const url = optionalString(answer, dist?.url, `${version}: dist.url`);
+  if (dist !== undefined && url !== undefined && url !== '') {
+    const attributes: Record<string, string> = {};
+    const type = optionalString(answer, dist.type, `${version}: dist.type`);
+    const reference = optionalString(answer, dist.reference, `${version}: dist.reference`);
+    const source = optionalObject(answer, data.source, `${version}: source`);
+    const sourceReference = optionalString(answer, source?.reference, `${version}: source.reference`);
+    const time = optionalString(answer, data.time, `${version}: time`);
+    if (type !== undefined) attributes.type = type;
+    if (reference !== undefined) attributes.reference = reference;
+    if (sourceReference !== undefined) attributes['source-reference'] = sourceReference;
+    if (time !== undefined && time !== '') attributes.time = time;
+    const filename = decodeURIComponent(new URL(url, answer.url).pathname.split('/').pop() ?? '') || `${version}.${type ?? 'zip'}`;
+    artifacts.push({ filename, url, digests: distDigests(answer, version, dist), attributes });
+  }
+  return { name, version, dependencies, artifacts };
 };
 
 /** The package's repository: the newest version's `source.url`, else its `support.source` (a tree URL: its repository). */
@@ -133,32 +182,44 @@ const sourceOf = (answer: RegistryAnswer, newest: Record<string, unknown> | unde
  * `abandoned, use {replacement} instead`); a `sha1` hex digest from a non-empty `dist.shasum`, as given (composer.lock
  * copies it verbatim); `latest` null (p2 marks none); `sourceUrl` the newest version's `source.url` (else `support.source`) made a
  * browsable https URL; `changelogUrl` null (p2 has none). 404 and 410 → undefined.
+ *
+ * `describeVersion(name, version)` reads the same document and maps the entry whose `version` is `version` as spelled
+ * (`v2.5.4`) with {@link toDetails}: `require` minus platform packages, the `dist` with its `sha1` and references;
+ * undefined when the package or the version is unknown (branches are not served).
  * @throws TypeError for a base URL that is not http(s)
  */
 export function createPackagistRegistry(options: RegistryAdapterOptions = {}): PackageRegistry {
   const { baseUrl = DEFAULT_PACKAGIST_URL, ...httpOptions } = options;
   const http = createRegistryHttp({ ...httpOptions, baseUrl });
 
+  /** The expanded p2 entries of `name`, newest first, and the package name as the repository spells it; undefined on 404/410. */
+  const metadata = async (name: string, signal: AbortSignal | undefined) => {
+    const path = packagistMetadataPath(name);
+    const answer = await http.get(path, signal ? { signal } : {});
+    if (answer.status !== 200) return undefined;
+    let document: unknown;
+    try {
+      document = JSON.parse(answer.body);
+    } catch (error) {
+      throw bad(answer, 'p2 metadata is not JSON', error);
+    }
+    if (!isRecord(document) || !isRecord(document.packages)) throw bad(answer, 'p2 metadata has no packages object');
+    const wanted = name.toLowerCase();
+    const key = Object.keys(document.packages).find((candidate) => candidate.toLowerCase() === wanted);
+    const list = key === undefined ? undefined : document.packages[key];
+    if (key === undefined || !Array.isArray(list)) throw bad(answer, `p2 metadata has no version list for ${wanted}`);
+    if (!list.every(isRecord)) throw bad(answer, `p2 metadata for ${wanted} has a version that is not an object`);
+    const versions = document.minified === 'composer/2.0' ? expandComposerMetadata(list) : list;
+    return { answer, key, versions };
+  };
+
   return {
     packageManager: 'composer',
     baseUrl: http.baseUrl.href,
     fetchPackage: async (name, fetchOptions = {}): Promise<RegistryPackage | undefined> => {
-      const path = packagistMetadataPath(name);
-      const answer = await http.get(path, fetchOptions.signal ? { signal: fetchOptions.signal } : {});
-      if (answer.status !== 200) return undefined;
-      let document: unknown;
-      try {
-        document = JSON.parse(answer.body);
-      } catch (error) {
-        throw bad(answer, 'p2 metadata is not JSON', error);
-      }
-      if (!isRecord(document) || !isRecord(document.packages)) throw bad(answer, 'p2 metadata has no packages object');
-      const wanted = name.toLowerCase();
-      const key = Object.keys(document.packages).find((candidate) => candidate.toLowerCase() === wanted);
-      const list = key === undefined ? undefined : document.packages[key];
-      if (key === undefined || !Array.isArray(list)) throw bad(answer, `p2 metadata has no version list for ${wanted}`);
-      if (!list.every(isRecord)) throw bad(answer, `p2 metadata for ${wanted} has a version that is not an object`);
-      const versions = document.minified === 'composer/2.0' ? expandComposerMetadata(list) : list;
+      const found = await metadata(name, fetchOptions.signal);
+      if (found === undefined) return undefined;
+      const { answer, key, versions } = found;
       return {
         name: key,
         versions: versions.map((version) => toVersion(answer, version)),
@@ -166,6 +227,11 @@ export function createPackagistRegistry(options: RegistryAdapterOptions = {}): P
         sourceUrl: sourceOf(answer, versions[0]),
         changelogUrl: null,
       };
+    },
+    describeVersion: async (name, version, fetchOptions = {}): Promise<RegistryVersionDetails | undefined> => {
+      const found = await metadata(name, fetchOptions.signal);
+      const entry = found?.versions.find((candidate) => candidate.version === version);
+      return found && entry ? toDetails(found.answer, found.key, entry) : undefined;
     },
     stats: () => http.stats(),
     close: () => http.close(),

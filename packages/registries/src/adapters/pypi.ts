@@ -1,5 +1,14 @@
 import { createRegistryHttp, type RegistryAdapterOptions } from '../http/registry-http.ts';
-import { type ArtifactDigest, type PackageRegistry, RegistryError, type RegistryPackage, type RegistryVersion } from '../port.ts';
+import {
+  type ArtifactDigest,
+  type PackageRegistry,
+  type RegistryArtifact,
+  type RegistryDependency,
+  RegistryError,
+  type RegistryPackage,
+  type RegistryVersion,
+  type RegistryVersionDetails,
+} from '../port.ts';
 import { codeHostRepository, httpUrl, normaliseRepositoryUrl } from './source-url.ts';
 
 /** The public Python Package Index. */
@@ -49,7 +58,10 @@ const isRecord = (value: unknown): value is Json => typeof value === 'object' &&
  * - `changelogUrl`: the `project_urls` entry labelled Changelog, Changes, What's New, History, else Release Notes.
  * The `releases` key is deprecated by PyPI in favour of the Index API but still served; mirrors and private indexes
  * (devpi, Artifactory, Nexus) serve the same document under their base URL.
- * @throws TypeError (from `fetchPackage`) for what is not a valid project name (see {@link normalisePypiName})
+ *
+ * `describeVersion(name, version)` GETs `{baseUrl}/pypi/{normalised name}/{version}/json` (the same documentation,
+ * "Get a release") and maps it with {@link parseRelease}; undefined on 404/410.
+ * @throws TypeError (from `fetchPackage`, `describeVersion`) for what is not a valid project name (see {@link normalisePypiName})
  * @throws RegistryError (from `fetchPackage`) as the HTTP layer does, and `bad_response` for a body that is not JSON,
  *   or whose `info.name`, `info.version`, `releases`, a file's `upload_time_iso_8601`, `yanked` or digests have the
  *   wrong shape
@@ -65,6 +77,13 @@ export function createPypiRegistry(options: RegistryAdapterOptions = {}): Packag
       const answer = await http.get(path, { accept: 'application/json', ...(fetchOptions.signal ? { signal: fetchOptions.signal } : {}) });
       if (answer.status !== 200) return undefined;
       return parseProject(answer.body, answer.url);
+    },
+    async describeVersion(name, version, fetchOptions = {}) {
+      if (version.trim() === '' || /[/?#%\s]/.test(version)) return undefined;
+      const path = `pypi/${normalisePypiName(name)}/${encodeURIComponent(version)}/json`;
+      const answer = await http.get(path, { accept: 'application/json', ...(fetchOptions.signal ? { signal: fetchOptions.signal } : {}) });
+      if (answer.status !== 200) return undefined;
+      return parseRelease(answer.body, answer.url);
     },
     stats: () => http.stats(),
     close: () => http.close(),
@@ -162,5 +181,102 @@ function linksOf(info: Json): Pick<RegistryPackage, 'sourceUrl' | 'changelogUrl'
   return {
     sourceUrl: sourceCandidates.find((url) => url !== null) ?? null,
     changelogUrl: changelogCandidates.find((url) => url !== null) ?? null,
+  };
+}
+
+/** `name[extras] (specifier) ; marker` or `name[extras] @ url ; marker` (https://peps.python.org/pep-0508/), loosely. */
+const REQUIREMENT = /^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*(.*)$/s;
+
+/**
+ * One `requires_dist` entry (a PEP 508 dependency specifier, https://peps.python.org/pep-0508/) as a
+ * {@link RegistryDependency}: the name as written; the version specifier without parentheses (`*` when none, or for a
+ * direct `@ url` reference); the marker after `;` as `condition`; `optional` when the marker names an `extra`
+ * (the requirement of an extra, installed only when it is asked for), else `runtime`. Undefined when it is not one.
+ */
+export function parseRequiresDist(text: string): RegistryDependency | undefined {
+  const match = REQUIREMENT.exec(text);
+  if (!match?.[1]) return undefined;
+  const rest = match[2] ?? '';
+  const isUrl = rest.trimStart().startsWith('@');
+  const at = isUrl ? rest.search(/\s;/) : rest.indexOf(';');
+  const spec = (at < 0 ? rest : rest.slice(0, at)).trim();
+  const marker = at < 0 ? '' : rest.slice(at).replace(/^\s*;/, '').trim();
+  let requirement = isUrl ? '' : spec.replace(/^\((.*)\)$/s, '$1').trim();
+  if (requirement !== '' && !/^(===|~=|==|!=|<=|>=|<|>)/.test(requirement)) return undefined;
+  if (requirement === '') requirement = '*';
+  const dependency: RegistryDependency = {
+    name: match[1],
+    requirement,
+    kind: /\bextra\s*==/.test(marker) ? 'optional' : 'runtime',
+  };
+  if (marker !== '') dependency.condition = marker;
+  return dependency;
+}
+
+/**
+ * Maps a release document (`GET /pypi/{name}/{version}/json`, https://docs.pypi.org/api/json/#get-a-release) onto
+ * {@link RegistryVersionDetails}: `name` PEP 503 normalised, `version` `info.version`; `dependencies` each
+ * `info.requires_dist` entry read by {@link parseRequiresDist}; PyPI's `null` is none for a release with a wheel (its
+ * metadata lists none) and null (unknown) for one of sdists only (metadata PyPI may never have extracted); `artifacts` each of `urls` (the sdist and wheels) with its `filename`, `url`, digests `sha256`
+ * (hex, as `--hash=sha256:`, poetry.lock and uv.lock write it) then `md5` (the BLAKE2b-256 PyPI also gives has no
+ * {@link ArtifactDigest} algorithm), and attributes `packagetype` (`sdist`, `bdist_wheel`), `size` (bytes, decimal) and
+ * `upload-time` (`upload_time_iso_8601`) where given.
+ * @throws RegistryError `bad_response` for a body that is not JSON or whose `info`, `urls`, a file's `filename`, `url`
+ *   or digests have the wrong shape
+ */
+function parseRelease(body: string, url: string): RegistryVersionDetails {
+  const bad = (message: string) => new RegistryError('bad_response', url, `PyPI release JSON: ${message}`);
+  let document: unknown;
+  try {
+    document = JSON.parse(body);
+  } catch (error) {
+    throw new RegistryError('bad_response', url, 'PyPI release JSON: not JSON', { cause: error });
+  }
+  if (!isRecord(document) || !isRecord(document.info)) throw bad('`info` is not an object');
+  const { info, urls } = document;
+  if (typeof info.name !== 'string' || info.name.trim() === '') throw bad('`info.name` is not a project name');
+  if (typeof info.version !== 'string' || info.version === '') throw bad('`info.version` is not a version');
+  if (!Array.isArray(urls)) throw bad('`urls` is not a list');
+  let dependencies: RegistryDependency[] | null = null;
+  if (info.requires_dist !== null && info.requires_dist !== undefined) {
+    if (!Array.isArray(info.requires_dist)) throw bad('`info.requires_dist` is not a list');
+    dependencies = info.requires_dist.flatMap((entry) => {
+      if (typeof entry !== 'string') throw bad('`info.requires_dist` holds a non-string');
+      return parseRequiresDist(entry) ?? [];
+    });
+  }
+  const artifacts: RegistryArtifact[] = urls.map((file, index) => {
+    const where = `urls[${index}]`;
+    if (!isRecord(file)) throw bad(`${where} is not an object`);
+    if (typeof file.filename !== 'string' || file.filename === '') throw bad(`${where}.filename is not a file name`);
+    if (typeof file.url !== 'string' || file.url === '') throw bad(`${where}.url is not a URL`);
+    if (!isRecord(file.digests)) throw bad(`${where}.digests is not an object`);
+    const { sha256, md5 } = file.digests;
+    const digests: ArtifactDigest[] = [];
+    if (sha256 !== undefined && sha256 !== null) {
+      if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/i.test(sha256)) throw bad(`${where}.digests.sha256 is not a SHA-256`);
+      digests.push({ algorithm: 'sha256', value: sha256.toLowerCase(), encoding: 'hex' });
+    }
+    if (md5 !== undefined && md5 !== null) {
+      if (typeof md5 !== 'string' || !/^[0-9a-f]{32}$/i.test(md5)) throw bad(`${where}.digests.md5 is not an MD5`);
+      digests.push({ algorithm: 'md5', value: md5.toLowerCase(), encoding: 'hex' });
+    }
+    const attributes: Record<string, string> = {};
+    if (typeof file.packagetype === 'string') attributes.packagetype = file.packagetype;
+    if (typeof file.size === 'number' && Number.isInteger(file.size) && file.size >= 0) attributes.size = String(file.size);
+    if (typeof file.upload_time_iso_8601 === 'string') attributes['upload-time'] = file.upload_time_iso_8601;
+    return { filename: file.filename, url: file.url, digests, attributes };
+  });
+  // A wheel's metadata is written by its build backend: without `Requires-Dist` the version declares no dependency.
+  // Only a release of sdists alone may have had metadata PyPI never extracted.
+  if (dependencies === null && artifacts.some((artifact) => artifact.attributes?.packagetype === 'bdist_wheel')) dependencies = [];
+  return {
+    name: info.name
+      .trim()
+      .toLowerCase()
+      .replace(/[-_.]+/g, '-'),
+    version: info.version,
+    dependencies,
+    artifacts,
   };
 }

@@ -1,5 +1,13 @@
 import { createRegistryHttp, type RegistryAdapterOptions, type RegistryAnswer } from '../http/registry-http.ts';
-import { type PackageRegistry, RegistryError, type RegistryPackage, type RegistryVersion } from '../port.ts';
+import {
+  type PackageRegistry,
+  type RegistryDependency,
+  RegistryError,
+  type RegistryPackage,
+  type RegistryVersion,
+  type RegistryVersionDetails,
+} from '../port.ts';
+import { isRecord } from './answer.ts';
 import { codeHostRepository, httpUrl, normaliseRepositoryUrl } from './source-url.ts';
 
 /** rubygems.org, the public gem host. */
@@ -25,8 +33,6 @@ interface VersionEntry {
   sha: string | null;
   metadata: Record<string, string>;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Parses a JSON answer, `bad_response` when it is not JSON. */
 function json(answer: RegistryAnswer): unknown {
@@ -97,6 +103,57 @@ function gemInfo(answer: RegistryAnswer): GemInfo {
   return { name, version, sourceCodeUri: link('source_code_uri'), changelogUri: link('changelog_uri'), homepageUri: link('homepage_uri') };
 }
 
+/**
+ * Reads one `dependencies.runtime` / `dependencies.development` list of the v2 version answer: `[{ name, requirements }]`
+ * (`requirements` is the `Gem::Requirement` as text, `>= 1.0, < 3`).
+ */
+function dependencyList(answer: RegistryAnswer, value: unknown, kind: RegistryDependency['kind'], key: string): RegistryDependency[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new RegistryError('bad_response', answer.url, `${answer.url}: dependencies.${key} is not a list`);
+  return value.map((item: unknown, index): RegistryDependency => {
+    if (!isRecord(item) || typeof item.name !== 'string' || item.name === '' || typeof item.requirements !== 'string') {
+      throw new RegistryError('bad_response', answer.url, `${answer.url}: dependencies.${key}[${index}] has no name or requirements`);
+    }
+    return { name: item.name, requirement: item.requirements.trim() === '' ? '>= 0' : item.requirements.trim(), kind };
+  });
+}
+
+/** The v2 version answer (`GET /api/v2/rubygems/{name}/versions/{version}.json`), checked and mapped. */
+function versionDetails(answer: RegistryAnswer, name: string, version: string, base: URL): RegistryVersionDetails {
+  const fail = (why: string): never => {
+    throw new RegistryError('bad_response', answer.url, `${answer.url}: ${why}`);
+  };
+  const body = json(answer);
+  if (!isRecord(body)) return fail('not a version object');
+  const answered = typeof body.name === 'string' && body.name !== '' ? body.name : name;
+  if (answered.toLowerCase() !== name.toLowerCase()) return fail(`gem ${answered}, not ${name}`);
+  const number = typeof body.number === 'string' ? body.number : body.version;
+  if (number !== version) return fail(`version ${JSON.stringify(number)}, not ${version}`);
+  const platform = body.platform === undefined || body.platform === null ? 'ruby' : body.platform;
+  if (typeof platform !== 'string' || platform === '') return fail('bad platform');
+  const { sha, dependencies } = body;
+  if (sha !== undefined && sha !== null && (typeof sha !== 'string' || !SHA256.test(sha))) return fail('sha is not a SHA-256');
+  if (dependencies !== undefined && dependencies !== null && !isRecord(dependencies)) return fail('dependencies is not an object');
+  const filename = `${answered}-${version}${platform === 'ruby' ? '' : `-${platform}`}.gem`;
+  return {
+    name: answered,
+    version,
+    dependencies: isRecord(dependencies)
+      ? [
+          ...dependencyList(answer, dependencies.runtime, 'runtime', 'runtime'),
+          ...dependencyList(answer, dependencies.development, 'dev', 'development'),
+        ]
+      : null,
+    artifacts: [
+      {
+        filename,
+        url: new URL(`gems/${encodeURIComponent(filename)}`, base).href,
+        digests: typeof sha === 'string' ? [{ algorithm: 'sha256', value: sha.toLowerCase(), encoding: 'hex' }] : [],
+      },
+    ],
+  };
+}
+
 /** `source_code_uri` as a repository URL (cut to `https://host/owner/repo` on a known forge); npm's shorthands do not apply. */
 const repositoryUrl = (raw: string | null | undefined): string | null => normaliseRepositoryUrl(raw, { npmShorthands: false });
 
@@ -125,7 +182,15 @@ function gemPath(name: string): string {
  * - `sourceUrl`: `source_code_uri` (gem, else the latest version's `metadata`), else `homepage_uri` when it is on
  *   GitHub/GitLab/Bitbucket/Codeberg, normalised to `https://host/owner/repo`; `changelogUrl`: `changelog_uri` as given.
  * - A 404 (or 410) of the versions list is an unknown gem: `undefined`; a 404 of the gems endpoint only loses links.
- * @throws TypeError (from `fetchPackage`) for a name rubygems.org cannot hold (characters other than `A-Z a-z 0-9 . _
+ *
+ * `describeVersion(name, version)` asks `GET {base}/api/v2/rubygems/{name}/versions/{version}.json` (rubygems.org's
+ * `Api::V2::VersionsController#show`: the `ruby` platform build of that number): `dependencies.runtime` (kind `runtime`)
+ * and `dependencies.development` (kind `dev`) as `[{ name, requirements }]` with the requirement as RubyGems writes it
+ * (`>= 1.0, < 3`; an empty one is `>= 0`), and one artifact `{name}-{version}.gem` (`{name}-{version}-{platform}.gem`
+ * when the answer is a platform build) at `{base}/gems/…` with its `sha` (SHA-256 of the `.gem`, hex) as digest.
+ * A 404 (rubygems.org answers `This rubygem could not be found.` or `This version could not be found.` as plain text)
+ * is `undefined`; an answer for another gem or number is `bad_response`.
+ * @throws TypeError (from `fetchPackage` and `describeVersion`) for a name rubygems.org cannot hold (characters other than `A-Z a-z 0-9 . _
  *   -`, or no letter), before any request
  * @throws TypeError for a base URL that is not http(s)
  */
@@ -177,6 +242,16 @@ export function createRubyGemsRegistry(options: RegistryAdapterOptions = {}): Pa
         codeHostRepository(gem?.homepageUri ?? latestMetadata.homepage_uri ?? null);
       const changelogUrl = httpUrl(gem?.changelogUri) ?? httpUrl(latestMetadata.changelog_uri);
       return { name: gem?.name ?? name, versions, latest, sourceUrl, changelogUrl };
+    },
+    async describeVersion(name, version, describeOptions = {}): Promise<RegistryVersionDetails | undefined> {
+      const path = gemPath(name);
+      if (version === '' || UNSAFE_VERSION.test(version)) throw new TypeError(`not a gem version: ${JSON.stringify(version)}`);
+      const answer = await http.get(
+        `api/v2/rubygems/${path}/versions/${encodeURIComponent(version)}.json`,
+        describeOptions.signal ? { signal: describeOptions.signal } : {},
+      );
+      if (answer.status !== 200) return undefined;
+      return versionDetails(answer, name, version, http.baseUrl);
     },
     stats: () => http.stats(),
     close: () => http.close(),

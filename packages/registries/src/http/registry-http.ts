@@ -1,4 +1,5 @@
-import { Agent, cacheStores, DecoratorHandler, type Dispatcher, errors, interceptors } from 'undici';
+import { LRUCache } from 'lru-cache';
+import { Agent, DecoratorHandler, type Dispatcher, errors, interceptors } from 'undici';
 import { type RegistryCredentials, RegistryError, type RegistryRequestStats } from '../port.ts';
 
 /**
@@ -32,13 +33,39 @@ export interface RegistryHttpOptions {
   userAgent?: string;
 }
 
-/** A registry's answer: 200 with its body (from the network or, after a 304, from the cache), or 404/410. */
+/**
+ * A registry's answer: 200 with its body (from the network or, after a 304, from the cache), or 404/410; 401 only to a
+ * request made with {@link RegistryGetOptions.challenge}.
+ */
 export interface RegistryAnswer {
-  status: 200 | 404 | 410;
+  status: 200 | 401 | 404 | 410;
   body: string;
   headers: Record<string, string | string[] | undefined>;
   /** The URL asked (without user info), before any redirect. */
   url: string;
+  /** The body's bytes as the registry sent them (no UTF-8 decoding), for a request made with {@link RegistryGetOptions.binary}. */
+  bytes?: Uint8Array;
+}
+
+/** Options of {@link RegistryHttp.get}. */
+export interface RegistryGetOptions {
+  /** `Accept` header, default `application/json`. */
+  accept?: string;
+  signal?: AbortSignal;
+  /** `HEAD` asks for the headers only (the answer's body is empty; never cached), default `GET`. */
+  method?: 'GET' | 'HEAD';
+  /**
+   * Headers sent as given to the URL asked, whatever its origin (an `authorization` here replaces the configured
+   * credentials: a bearer token a registry's token service issued for that host). Such a request is not shared with others.
+   */
+  headers?: Record<string, string>;
+  /** Answer a 401 (with its `WWW-Authenticate` header) instead of throwing `auth_failed`: for token-auth challenges. */
+  challenge?: boolean;
+  /**
+   * Also give the body's bytes as {@link RegistryAnswer.bytes} (what a digest is computed over: `body` is decoded UTF-8,
+   * without a BOM). Such a request is not shared with others, not conditional and not cached.
+   */
+  binary?: boolean;
 }
 
 /** GETs against one registry; see {@link createRegistryHttp}. */
@@ -51,7 +78,7 @@ export interface RegistryHttp {
    * @throws RegistryError `auth_failed` (401, 403), `unreachable` (no answer, a timeout, 5xx or 429 after the retries),
    *   `bad_response` (any other status, a body over `maxResponseBytes`)
    */
-  get(path: string, options?: { accept?: string; signal?: AbortSignal }): Promise<RegistryAnswer>;
+  get(path: string, options?: RegistryGetOptions): Promise<RegistryAnswer>;
   stats(): RegistryRequestStats;
   /** Closes the connections. */
   close(): Promise<void>;
@@ -87,11 +114,24 @@ const authorizationOf = (credentials: RegistryCredentials | undefined): string |
 /** The URL without user info, query kept: what errors and logs may show. */
 const shown = (url: URL) => `${url.origin}${url.pathname}${url.search}`;
 
+/** An answer kept for conditional requests: its validators and what a 304 stands for. */
+interface CachedAnswer {
+  etag: string | undefined;
+  lastModified: string | undefined;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+const headerText = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
 /**
  * The HTTP side of every registry adapter, on undici: one connection pool per registry; redirects followed (at most 3)
  * and credentials dropped on a redirect to another origin (undici's redirect interceptor); retries with back-off on no
  * answer, 429 and 5xx (undici's retry interceptor, `Retry-After` honoured); answers cached in memory by URL and always
- * revalidated with conditional requests (undici's cache interceptor, RFC 9111, a private cache, bounded by
+ * revalidated with conditional requests (`If-None-Match` / `If-Modified-Since` from the answer's `ETag` /
+ * `Last-Modified`; a 304 is answered from the cache). The cache is this module's own, not undici's cache interceptor:
+ * that one drops its entry whenever a 304 carries `Cache-Control` (as registries' do), so every other request downloaded
+ * the whole document again (nodejs/undici#5505). Concurrent GETs of one URL share one request. Bounded by
  * `cacheMaxBytes`): the registry's `ETag` / `Last-Modified` make an unchanged package a 304. Credentials go only to the
  * base URL's origin. The cache belongs to this instance: one per registry and credentials, so no account's private
  * answers reach another's.
@@ -125,59 +165,97 @@ export function createRegistryHttp(options: RegistryHttpOptions): RegistryHttp {
       methods: ['GET', 'HEAD'],
       statusCodes: [429, 500, 502, 503, 504],
     }),
-    interceptors.cache({
-      store: new cacheStores.MemoryCacheStore({ maxSize: options.cacheMaxBytes ?? 256 * 1024 * 1024, maxEntrySize: maxResponseBytes }),
-      type: 'private',
-      methods: ['GET'],
-    }),
     interceptors.redirect({ maxRedirections: 3 }),
   );
+  const cache = new LRUCache<string, CachedAnswer>({
+    maxSize: options.cacheMaxBytes ?? 256 * 1024 * 1024,
+    // UTF-16 in memory: two bytes a character, at least one byte an entry.
+    sizeCalculation: (entry) => Math.max(1, entry.body.length * 2),
+  });
+  const inFlight = new Map<string, Promise<RegistryAnswer>>();
+
+  /** One GET on the network, conditional when the cache holds the URL; a 304 is answered with the cached body. */
+  const fetchAnswer = async (
+    url: URL,
+    accept: string,
+    signal: AbortSignal | undefined,
+    extra: Pick<RegistryGetOptions, 'method' | 'headers' | 'challenge' | 'binary'> = {},
+  ): Promise<RegistryAnswer> => {
+    const method = extra.method ?? 'GET';
+    const key = `${accept} ${url.href}`;
+    const cached = method === 'GET' && !extra.binary ? cache.get(key) : undefined;
+    const headers: Record<string, string> = { accept, 'user-agent': options.userAgent ?? 'switchyard-registries' };
+    if (cached?.etag) headers['if-none-match'] = cached.etag;
+    if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
+    if (authorization !== undefined && url.origin === baseUrl.origin) headers.authorization = authorization;
+    for (const [name, value] of Object.entries(extra.headers ?? {})) headers[name.toLowerCase()] = value;
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method,
+        headers,
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      if (error instanceof errors.ResponseExceededMaxSizeError) {
+        throw new RegistryError('bad_response', shown(url), `answer over ${maxResponseBytes} bytes`, { cause: error });
+      }
+      if (signal?.aborted) throw error;
+      throw new RegistryError('unreachable', shown(url), `no answer from ${url.origin}: ${(error as Error).message}`, { cause: error });
+    }
+    let body: string;
+    let bytes: Uint8Array | undefined;
+    try {
+      if (extra.binary) {
+        bytes = new Uint8Array(await answer.body.arrayBuffer());
+        body = new TextDecoder().decode(bytes);
+      } else body = await answer.body.text();
+    } catch (error) {
+      if (error instanceof errors.ResponseExceededMaxSizeError) {
+        throw new RegistryError('bad_response', shown(url), `answer over ${maxResponseBytes} bytes`, { cause: error });
+      }
+      throw new RegistryError('unreachable', shown(url), `answer from ${url.origin} cut short: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    const { statusCode: status } = answer;
+    if (status === 304 && cached) return { status: 200, body: cached.body, headers: cached.headers, url: shown(url) };
+    if (status === 200 || status === 404 || status === 410) {
+      const etag = headerText(answer.headers.etag);
+      const lastModified = headerText(answer.headers['last-modified']);
+      if (bytes) return { status, body, headers: answer.headers, url: shown(url), bytes };
+      if (method === 'GET') {
+        if (status === 200 && (etag || lastModified)) cache.set(key, { etag, lastModified, body, headers: answer.headers });
+        else cache.delete(key);
+      }
+      return { status, body, headers: answer.headers, url: shown(url) };
+    }
+    if (status === 401 && extra.challenge) return { status, body, headers: answer.headers, url: shown(url), ...(bytes ? { bytes } : {}) };
+    if (status === 401 || status === 403)
+      throw new RegistryError('auth_failed', shown(url), `${url.origin} refused the credentials (${status})`, { status });
+    if (status === 429 || status >= 500) throw new RegistryError('unreachable', shown(url), `${url.origin} answered ${status}`, { status });
+    throw new RegistryError('bad_response', shown(url), `${url.origin} answered ${status}`, { status });
+  };
 
   return {
     baseUrl,
-    get: async (path, getOptions = {}) => {
+    get: (path, getOptions = {}) => {
       const url = new URL(path, baseUrl);
-      const headers: Record<string, string> = {
-        accept: getOptions.accept ?? 'application/json',
-        'user-agent': options.userAgent ?? 'switchyard-registries',
-        // Revalidate whatever the cache holds: a registry's max-age must not hide a version published a minute ago.
-        'cache-control': 'no-cache',
-      };
-      if (authorization !== undefined && url.origin === baseUrl.origin) headers.authorization = authorization;
-      let answer: Dispatcher.ResponseData;
-      try {
-        answer = await dispatcher.request({
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method: 'GET',
-          headers,
-          ...(getOptions.signal ? { signal: getOptions.signal } : {}),
-        });
-      } catch (error) {
-        if (error instanceof errors.ResponseExceededMaxSizeError) {
-          throw new RegistryError('bad_response', shown(url), `answer over ${maxResponseBytes} bytes`, { cause: error });
-        }
-        if (getOptions.signal?.aborted) throw error;
-        throw new RegistryError('unreachable', shown(url), `no answer from ${url.origin}: ${(error as Error).message}`, { cause: error });
+      const accept = getOptions.accept ?? 'application/json';
+      // A caller with its own signal (or headers, method) gets its own request; the others share one per URL while it is on its way.
+      if (getOptions.signal || getOptions.headers || getOptions.method || getOptions.challenge || getOptions.binary) {
+        const { method, headers, challenge, binary } = getOptions;
+        return fetchAnswer(url, accept, getOptions.signal, { method, headers, challenge, binary });
       }
-      let body: string;
-      try {
-        body = await answer.body.text();
-      } catch (error) {
-        if (error instanceof errors.ResponseExceededMaxSizeError) {
-          throw new RegistryError('bad_response', shown(url), `answer over ${maxResponseBytes} bytes`, { cause: error });
-        }
-        throw new RegistryError('unreachable', shown(url), `answer from ${url.origin} cut short: ${(error as Error).message}`, {
-          cause: error,
-        });
+      const key = `${accept} ${url.href}`;
+      let pending = inFlight.get(key);
+      if (!pending) {
+        pending = fetchAnswer(url, accept, undefined).finally(() => inFlight.delete(key));
+        inFlight.set(key, pending);
       }
-      const { statusCode: status } = answer;
-      if (status === 200 || status === 404 || status === 410) return { status, body, headers: answer.headers, url: shown(url) };
-      if (status === 401 || status === 403)
-        throw new RegistryError('auth_failed', shown(url), `${url.origin} refused the credentials (${status})`, { status });
-      if (status === 429 || status >= 500)
-        throw new RegistryError('unreachable', shown(url), `${url.origin} answered ${status}`, { status });
-      throw new RegistryError('bad_response', shown(url), `${url.origin} answered ${status}`, { status });
+      return pending;
     },
     stats: () => ({ ...stats }),
     close: () => agent.close(),

@@ -9,12 +9,17 @@ export function cratesIndexPath(name: string): string {
   return `${lower.slice(0, 2)}/${lower.slice(2, 4)}/${lower}`;
 }
 
-/** One line of the index file: `name`, `vers`, `deps`, `cksum` (sha256 hex of the `.crate`), `features`, `yanked`. */
+/**
+ * One line of the index file: `name`, `vers`, `deps` (the stored dependencies as `normal`, non-optional, default-feature
+ * dependencies on the same registry, by name), `cksum` (sha256 hex of the `.crate`), `features`, `yanked`.
+ */
 function indexEntry(pkg: StoredPackage, v: StoredVersion) {
   return {
     name: pkg.name,
     vers: v.version,
-    deps: [],
+    deps: Object.entries(v.dependencies)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, req]) => ({ name, req, features: [], optional: false, default_features: true, target: null, kind: 'normal' })),
     cksum: artifactDigests('cargo', pkg.name, v.version).sha256,
     features: {},
     yanked: v.yanked !== false,
@@ -88,6 +93,7 @@ const error = (status: number, message: string): Answer => json(status, { errors
  */
 export const cratesProtocol: Protocol = {
   prefix: 'crates',
+  clientPath: 'index/',
   packageManager: 'cargo',
   error,
   answer(path, context) {

@@ -14,7 +14,7 @@ function versionDocument(pkg: StoredPackage, v: StoredVersion, context: Protocol
     license: pkg.license,
     ...(pkg.homepage || pkg.repository ? { homepage: pkg.homepage ?? pkg.repository } : {}),
     ...(pkg.repository ? { repository: { type: 'git', url: `git+${pkg.repository}.git` } } : {}),
-    dependencies: {},
+    dependencies: { ...v.dependencies },
     _id: `${pkg.name}@${v.version}`,
     dist: {
       tarball: `${context.baseUrl}/${pkg.name}/-/${tarballName(pkg.name, v.version)}`,
@@ -66,7 +66,8 @@ const error = (status: number, message: string): Answer => json(status, { error:
  * The npm registry (https://github.com/npm/registry/blob/main/docs/REGISTRY-API.md): `GET /{name}` (scoped names as
  * `@scope%2fname` or `@scope/name`) the packument, `GET /{name}/{version|tag}` one version's document,
  * `GET /{name}/-/{basename}-{version}.tgz` the tarball (the synthetic artifact bytes). Errors: `{"error":"Not found"}`.
- * A yanked version is deprecated: `deprecated` carries the reason.
+ * A yanked version is deprecated: `deprecated` carries the reason. Each version document's `dependencies` are the
+ * version's seeded (or published) runtime dependencies, name → range.
  */
 export const npmProtocol: Protocol = {
   prefix: 'npm',

@@ -27,7 +27,7 @@ function versionDocument(pkg: StoredPackage, v: StoredVersion, context: Protocol
     type: 'library',
     support: pkg.repository ? { source: `${pkg.repository}/tree/${v.version}`, issues: `${pkg.repository}/issues` } : {},
     time: composerTime(v.releasedAt),
-    require: {},
+    require: { ...v.dependencies },
     ...(pkg.abandoned === false ? {} : { abandoned: pkg.abandoned }),
   };
 }
@@ -63,7 +63,8 @@ const error = (status: number, message: string): Answer => json(status, { status
  * the tagged versions, newest first, minified (`{"minified":"composer/2.0","packages":{"vendor/pkg":[…]}}`);
  * `GET /p2/{vendor}/{package}~dev.json` the dev branches (none here: an empty list); `GET /packages.json` the repository
  * root with `metadata-url`, so Composer can use the emulator as a repository; dists (the synthetic zip bytes) under
- * `/dists/{vendor}/{package}/{version}.zip`. Names are case-insensitive. `abandoned` is per package (the seed's
+ * `/dists/{vendor}/{package}/{version}.zip`. Each entry's `require` is the version's stored dependencies, its `dist`
+ * (and `source`, with a repository) `reference` the SHA-1 of `{name}@{version}`, its `dist.shasum` the zip's SHA-1. Names are case-insensitive. `abandoned` is per package (the seed's
  * `abandoned`), so a yank removes the version as deleting its tag does on Packagist. Errors:
  * `{"status":"error","message":"…"}`.
  */

@@ -2,6 +2,7 @@ import { type Answer, json, type Protocol, type ProtocolContext, segmentsOf, tex
 import { artifactBytes, artifactDigests, latestVersion, newestFirst, type StoredPackage, type StoredVersion } from '../registry.ts';
 
 const NOT_FOUND = 'This rubygem could not be found.';
+const VERSION_NOT_FOUND = 'This version could not be found.';
 
 function uris(pkg: StoredPackage) {
   return {
@@ -61,8 +62,23 @@ function gem(pkg: StoredPackage, v: StoredVersion, context: ProtocolContext) {
     mailing_list_uri: null,
     bug_tracker_uri: null,
     funding_uri: null,
-    dependencies: { development: [], runtime: [] },
+    dependencies: { development: [], runtime: runtimeDependencies(v) },
   };
+}
+
+/** The version's runtime dependencies as rubygems.org lists them: `[{ name, requirements }]`, by name. */
+function runtimeDependencies(v: StoredVersion) {
+  return Object.entries(v.dependencies)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, requirements]) => ({ name, requirements }));
+}
+
+/**
+ * `api/v2/rubygems/{name}/versions/{number}.json`: rubygems.org's `public_version_payload`, the gem's fields for that
+ * version (`name`, `version`, `sha`, `gem_uri`, `dependencies`) merged with the version entry (`number`, `platform`, …).
+ */
+function versionPayload(pkg: StoredPackage, v: StoredVersion, context: ProtocolContext) {
+  return { ...gem(pkg, v, context), ...versionEntry(pkg, v) };
 }
 
 const error = (status: number, message: string): Answer => text(status, message);
@@ -71,9 +87,11 @@ const error = (status: number, message: string): Answer => text(status, message)
  * RubyGems.org's API (https://guides.rubygems.org/rubygems-org-api/): `GET /api/v1/versions/{name}.json` (every
  * version not yanked, highest first: `number`, `platform` `ruby`, `created_at`, `prerelease`, `sha` (sha256 hex of the
  * synthetic `.gem` bytes), `summary`, …), `GET /api/v1/gems/{name}.json` (the latest version, `source_code_uri`,
- * `changelog_uri`, `homepage_uri`, `sha`) and the gems themselves under `/gems/{name}-{version}.gem`. A yanked version
- * disappears, as on RubyGems.org; a gem whose versions are all yanked is not found. Errors are plain text
- * (`This rubygem could not be found.`).
+ * `changelog_uri`, `homepage_uri`, `sha`), `GET /api/v2/rubygems/{name}/versions/{number}.json` (one version: the gem's
+ * fields merged with its version entry, `dependencies.runtime` `[{ name, requirements }]` from the stored dependencies)
+ * and the gems themselves under `/gems/{name}-{version}.gem`. A yanked version disappears, as on RubyGems.org; a gem
+ * whose versions are all yanked is not found. Errors are plain text as rubygems.org writes them (`This rubygem could not
+ * be found.`, `This version could not be found.` for an unknown number of a known gem).
  */
 export const rubygemsProtocol: Protocol = {
   prefix: 'rubygems',
@@ -94,6 +112,20 @@ export const rubygemsProtocol: Protocol = {
         body: artifactBytes('bundler', pkg.name, v.version),
         lastModified: v.releasedAt,
       };
+    }
+    if (
+      segments.length === 6 &&
+      segments[0] === 'api' &&
+      segments[1] === 'v2' &&
+      segments[2] === 'rubygems' &&
+      segments[4] === 'versions'
+    ) {
+      const pkg = context.registry.find('bundler', segments[3] ?? '', context.privateScope);
+      if (!pkg?.versions.some((x) => x.yanked === false)) return error(404, NOT_FOUND);
+      const number = segments[5]?.endsWith('.json') ? segments[5].slice(0, -'.json'.length) : undefined;
+      const v = pkg.versions.find((x) => x.version === number && x.yanked === false);
+      if (!v) return error(404, VERSION_NOT_FOUND);
+      return json(200, versionPayload(pkg, v, context), pkg.modifiedAt);
     }
     const [api, v1, kind, file] = segments;
     if (segments.length !== 4 || api !== 'api' || v1 !== 'v1' || !file?.endsWith('.json')) return error(404, NOT_FOUND);

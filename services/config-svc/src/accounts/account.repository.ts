@@ -1,4 +1,4 @@
-import type { CodeHostAccount } from '@switchyard/code-host';
+import type { CodeHostAccount, CodeHostInstallation } from '@switchyard/code-host';
 import { type Kysely, sql } from 'kysely';
 import type { ConfigDatabase } from '../db/schema.ts';
 import type { AccountRow } from './account.table.ts';
@@ -6,19 +6,44 @@ import type { AccountRow } from './account.table.ts';
 type Db = Kysely<ConfigDatabase>;
 
 /**
- * Records the accounts the code host reported: new ones are inserted with the default settings, ones
- * whose login or type changed are updated (revision + 1), unchanged ones are left alone. Unchanged
- * rows are recognised by a plain read first, so they are never written or locked (concurrent
- * requests about the same account do not queue on its row).
+ * The largest installation id the `current_installation_id` column (a PostgreSQL `integer`) holds: an installation
+ * with a larger id is not recorded (the account keeps its stored value).
+ */
+export const MAX_STORED_INSTALLATION_ID = 2_147_483_647;
+
+/** What the code host says about an account: who it is, and its app installation when it has one. */
+interface ReportedAccount {
+  account: CodeHostAccount;
+  installation: { id: number; allRepos: boolean } | undefined;
+}
+
+/**
+ * Records the accounts the code host reported: new ones are inserted with the default settings, ones whose login or
+ * type changed are updated (revision + 1), unchanged ones are left alone. When `installations` holds the code host's
+ * app installation on an account, its id and whether it covers all repositories (`repositorySelection === 'all'`) are
+ * the account's `current_installation_id` and `access_granted_to_all_repos`, and a change of either is a change too;
+ * an account without one keeps what it has (see the README's "Account settings"). Unchanged rows are recognised by a
+ * plain read first, so they are never written or locked (concurrent requests about the same account do not queue on
+ * its row).
  * @returns only the rows that were inserted or changed (whose events must be published)
  */
-export async function syncAccounts(db: Db, accounts: readonly CodeHostAccount[]): Promise<AccountRow[]> {
+export async function syncAccounts(
+  db: Db,
+  accounts: readonly CodeHostAccount[],
+  installations: readonly CodeHostInstallation[] = [],
+): Promise<AccountRow[]> {
   if (accounts.length === 0) return [];
+  const installationOf = new Map(
+    installations
+      .filter((i) => Number.isSafeInteger(i.id) && i.id > 0 && i.id <= MAX_STORED_INSTALLATION_ID)
+      .map((i) => [i.accountId, { id: i.id, allRepos: i.repositorySelection === 'all' }]),
+  );
+  const reported: ReportedAccount[] = accounts.map((account) => ({ account, installation: installationOf.get(account.id) }));
   const known = new Map(
     (
       await db
         .selectFrom('account')
-        .select(['id', 'login', 'account_type'])
+        .select(['id', 'login', 'account_type', 'current_installation_id', 'access_granted_to_all_repos'])
         .where(
           'id',
           'in',
@@ -27,14 +52,26 @@ export async function syncAccounts(db: Db, accounts: readonly CodeHostAccount[])
         .execute()
     ).map((row) => [row.id, row]),
   );
-  const changed = accounts.filter((a) => {
-    const row = known.get(a.id);
-    return !row || row.login !== a.login || row.account_type !== a.type;
+  const changed = reported.filter(({ account, installation }) => {
+    const row = known.get(account.id);
+    if (!row || row.login !== account.login || row.account_type !== account.type) return true;
+    return (
+      installation !== undefined &&
+      (row.current_installation_id !== installation.id || row.access_granted_to_all_repos !== installation.allRepos)
+    );
   });
   if (changed.length === 0) return [];
+  const installed = changed.flatMap(({ account, installation }) => (installation ? [{ account, installation }] : []));
+  const uninstalled = changed.filter((r) => r.installation === undefined);
+  return [...(await upsertIdentity(db, uninstalled)), ...(await upsertWithInstallation(db, installed))];
+}
+
+/** Inserts or updates login and type of accounts without an installation (their installation columns untouched). */
+async function upsertIdentity(db: Db, reported: readonly ReportedAccount[]): Promise<AccountRow[]> {
+  if (reported.length === 0) return [];
   return db
     .insertInto('account')
-    .values(changed.map((a) => ({ id: a.id, login: a.login, account_type: a.type })))
+    .values(reported.map(({ account: a }) => ({ id: a.id, login: a.login, account_type: a.type })))
     .onConflict((oc) =>
       oc
         .column('id')
@@ -48,6 +85,47 @@ export async function syncAccounts(db: Db, accounts: readonly CodeHostAccount[])
           eb.or([
             eb('account.login', 'is distinct from', eb.ref('excluded.login')),
             eb('account.account_type', 'is distinct from', eb.ref('excluded.account_type')),
+          ]),
+        ),
+    )
+    .returningAll()
+    .execute();
+}
+
+/** Inserts or updates login, type and the installation columns of accounts with an installation. */
+async function upsertWithInstallation(
+  db: Db,
+  reported: readonly (ReportedAccount & { installation: NonNullable<ReportedAccount['installation']> })[],
+): Promise<AccountRow[]> {
+  if (reported.length === 0) return [];
+  return db
+    .insertInto('account')
+    .values(
+      reported.map(({ account: a, installation }) => ({
+        id: a.id,
+        login: a.login,
+        account_type: a.type,
+        current_installation_id: installation.id,
+        access_granted_to_all_repos: installation.allRepos,
+      })),
+    )
+    .onConflict((oc) =>
+      oc
+        .column('id')
+        .doUpdateSet({
+          login: (eb) => eb.ref('excluded.login'),
+          account_type: (eb) => eb.ref('excluded.account_type'),
+          current_installation_id: (eb) => eb.ref('excluded.current_installation_id'),
+          access_granted_to_all_repos: (eb) => eb.ref('excluded.access_granted_to_all_repos'),
+          revision: sql`account.revision + 1`,
+          updated_at: sql`now()`,
+        })
+        .where((eb) =>
+          eb.or([
+            eb('account.login', 'is distinct from', eb.ref('excluded.login')),
+            eb('account.account_type', 'is distinct from', eb.ref('excluded.account_type')),
+            eb('account.current_installation_id', 'is distinct from', eb.ref('excluded.current_installation_id')),
+            eb('account.access_granted_to_all_repos', 'is distinct from', eb.ref('excluded.access_granted_to_all_repos')),
           ]),
         ),
     )

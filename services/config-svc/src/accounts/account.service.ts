@@ -1,4 +1,4 @@
-import type { Caller, CodeHostAccount, CodeHostView } from '@switchyard/code-host';
+import type { Caller, CodeHostAccount, CodeHostInstallation, CodeHostView } from '@switchyard/code-host';
 import type { PatchAccount } from '@switchyard/contracts';
 import { Forbidden, NotFound } from '@switchyard/service-kit';
 import { type Kysely, sql } from 'kysely';
@@ -12,10 +12,16 @@ type Db = Kysely<ConfigDatabase>;
 
 /**
  * Stores the accounts the code host reported, with `account.created` / `account.updated` events for the new and
- * changed ones, inside the caller's transaction `trx`, and returns their rows in the order given.
+ * changed ones, inside the caller's transaction `trx`, and returns their rows in the order given. `installations`
+ * (the code host's app installations the caller reaches, when known) set the installation attributes of the accounts
+ * they are on (see `syncAccounts`).
  */
-export async function recordAccounts(trx: Db, accounts: readonly CodeHostAccount[]): Promise<AccountRow[]> {
-  await configOutbox.append(trx, accountEvents(await syncAccounts(trx, accounts)));
+export async function recordAccounts(
+  trx: Db,
+  accounts: readonly CodeHostAccount[],
+  installations: readonly CodeHostInstallation[] = [],
+): Promise<AccountRow[]> {
+  await configOutbox.append(trx, accountEvents(await syncAccounts(trx, accounts, installations)));
   const byId = new Map(
     (
       await findAccounts(
@@ -30,10 +36,12 @@ export async function recordAccounts(trx: Db, accounts: readonly CodeHostAccount
 /**
  * `GET /accounts`: copies every account the caller's token reaches, as the code host reports it, into the `account`
  * table (publishing `account.created` / `account.updated` for the new and changed ones, see the README's "What a GET
- * writes") and returns their rows, the user's own first, with the service's settings for each.
+ * writes") and returns their rows, the user's own first, with the service's settings for each. The code host's app
+ * installations come with the caller (asked once with the user and cached with it by the code-host view): an account
+ * with one gets its id as `current-installation-id` and `access-granted-to-all-repos` from its repository selection.
  */
 export function syncAndListAccounts(db: Db, caller: Caller): Promise<AccountRow[]> {
-  return db.transaction().execute((trx) => recordAccounts(trx, caller.accounts));
+  return db.transaction().execute((trx) => recordAccounts(trx, caller.accounts, caller.installations));
 }
 
 /** What `PATCH /accounts/:id` writes: each attribute of the body to its column. */
@@ -65,7 +73,7 @@ export async function patchAccount(db: Db, view: CodeHostView, caller: Caller, i
     throw new Forbidden(`Only admins of the organisation ${account.login} may change its settings`);
   }
   return db.transaction().execute(async (trx) => {
-    const [row] = await recordAccounts(trx, [account]);
+    const [row] = await recordAccounts(trx, [account], caller.installations);
     if (row === undefined) throw new Error(`account ${id} was not recorded`);
     const values: Record<string, unknown> = {};
     for (const [attribute, column] of Object.entries(PATCHED_COLUMNS) as [keyof PatchAccount, keyof AccountRow][]) {

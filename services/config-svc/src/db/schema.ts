@@ -1,5 +1,6 @@
 import type { OutboxDatabase } from '@switchyard/messaging';
 import type { AccountTable } from '../accounts/account.table.ts';
+import type { RegistryCredentialTable } from '../registry-credentials/registry-credential.table.ts';
 import type { RepoTable } from '../repos/repo.table.ts';
 import type { UpdateConfigTable } from '../update-configs/update-config.table.ts';
 
@@ -14,4 +15,5 @@ export interface ConfigDatabase extends OutboxDatabase {
   account: AccountTable;
   repo: RepoTable;
   update_config: UpdateConfigTable;
+  registry_credential: RegistryCredentialTable;
 }

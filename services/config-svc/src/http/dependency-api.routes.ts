@@ -7,7 +7,9 @@ import type { Kysely } from 'kysely';
 import { patchAccount, syncAndListAccounts } from '../accounts/account.service.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import { syncAndListRepos } from '../repos/repo.service.ts';
+import { nextRunsOf } from '../update-configs/next-run.ts';
 import { createUpdateConfig, getUpdateConfig, removeUpdateConfig, updateUpdateConfig } from '../update-configs/update-config.service.ts';
+import type { UpdateConfigRow } from '../update-configs/update-config.table.ts';
 import { accountResource, reposDocument, updateConfigResource } from './resources.ts';
 
 /**
@@ -43,7 +45,8 @@ export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostVi
     .route('/repos')
     .get(auth, async (req, res) => {
       const query = parseInput(ReposQuery, req.query, 'query');
-      res.json(reposDocument(await syncAndListRepos(db, view, callerOf(res), query)));
+      const page = await syncAndListRepos(db, view, callerOf(res), query);
+      res.json(reposDocument(page, await nextRunsOf(db, page.configs)));
     })
     .all(methodNotAllowed(['GET']));
 
@@ -51,7 +54,7 @@ export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostVi
     .route('/update_configs')
     .post(auth, async (req, res) => {
       const input = parseInput(CreateUpdateConfig, bodyOf(req), 'body');
-      const created = updateConfigResource(await createUpdateConfig(db, view, callerOf(res), input));
+      const created = await configResource(await createUpdateConfig(db, view, callerOf(res), input));
       res.status(201).location(`/update_configs/${created.id}`).json({ data: created });
     })
     .all(methodNotAllowed(['POST']));
@@ -59,12 +62,12 @@ export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostVi
   router
     .route('/update_configs/:id')
     .get(auth, async (req, res) => {
-      res.json({ data: updateConfigResource(await getUpdateConfig(db, view, callerOf(res), configId(req))) });
+      res.json({ data: await configResource(await getUpdateConfig(db, view, callerOf(res), configId(req))) });
     })
     .patch(auth, async (req, res) => {
       const id = configId(req);
       const patch = parseInput(PatchUpdateConfig, bodyOf(req), 'body');
-      res.json({ data: updateConfigResource(await updateUpdateConfig(db, view, callerOf(res), id, patch)) });
+      res.json({ data: await configResource(await updateUpdateConfig(db, view, callerOf(res), id, patch)) });
     })
     .delete(auth, async (req, res: Response) => {
       await removeUpdateConfig(db, view, callerOf(res), configId(req));
@@ -73,6 +76,11 @@ export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostVi
     .all(methodNotAllowed(['GET', 'PATCH', 'DELETE']));
 
   return router;
+
+  /** A config's resource with its next scheduled run. */
+  async function configResource(row: UpdateConfigRow) {
+    return updateConfigResource(row, (await nextRunsOf(db, [row])).get(row.id) ?? null);
+  }
 }
 
 function configId(req: Request): number {

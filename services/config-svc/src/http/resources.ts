@@ -58,8 +58,11 @@ export function repoResource(repo: CodeHostRepo, configIds: readonly number[]): 
   };
 }
 
-/** An `update-configs` resource; `target-branch` is `null` when unset, never omitted. */
-export function updateConfigResource(row: UpdateConfigRow): UpdateConfigResource {
+/**
+ * An `update-configs` resource; `target-branch` is `null` when unset, never omitted; `next-run-at` (this service's
+ * extension) is `nextRunAt` (see `nextRunsOf`).
+ */
+export function updateConfigResource(row: UpdateConfigRow, nextRunAt: Date | null): UpdateConfigResource {
   return {
     id: String(row.id),
     type: 'update-configs',
@@ -73,16 +76,17 @@ export function updateConfigResource(row: UpdateConfigRow): UpdateConfigResource
       'target-branch': row.target_branch,
       'lockfile-only': row.lockfile_only,
       'security-updates-only': row.security_updates_only,
+      'next-run-at': nextRunAt ? nextRunAt.toISOString() : null,
     },
     relationships: { repo: { data: { id: String(row.repo_id), type: 'repos' } } },
   };
 }
 
 /** A `GET /repos` document: the page's repos, the update configs of the active ones in `included`, and the next page in `meta`. */
-export function reposDocument(page: RepoPage): z.infer<typeof ReposDocument> {
+export function reposDocument(page: RepoPage, nextRuns: ReadonlyMap<number, Date | null>): z.infer<typeof ReposDocument> {
   return {
     data: page.repos.map(({ repo, configIds }) => repoResource(repo, configIds)),
-    included: page.configs.map(updateConfigResource),
+    included: page.configs.map((config) => updateConfigResource(config, nextRuns.get(config.id) ?? null)),
     meta: { pages: { next: page.next } },
   };
 }

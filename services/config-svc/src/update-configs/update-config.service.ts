@@ -1,12 +1,15 @@
-import { type Caller, type CodeHostRepo, type CodeHostView, missingWriteScope, permissionAtLeast } from '@switchyard/code-host';
+import { type Caller, type CodeHostRepo, type CodeHostView, requireRepoPermission } from '@switchyard/code-host';
 import {
   type CreateUpdateConfig,
+  liveScheduleProblem,
+  type PackageManager,
   type PatchUpdateConfig,
   UpdateConfigCreatedEvent,
   UpdateConfigDeletedEvent,
   UpdateConfigUpdatedEvent,
+  type UpdateSchedule,
 } from '@switchyard/contracts';
-import { AlreadyExists, Forbidden, InvalidInput, NotFound } from '@switchyard/service-kit';
+import { AlreadyExists, InvalidInput, NotFound } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
 import { reachableAccount } from '../accounts/account.service.ts';
 import { configOutbox } from '../db/outbox.ts';
@@ -40,24 +43,17 @@ async function refusingDuplicates<T>(change: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Checks that the caller may do what `needed` asks on `repo`: the permission the code host reports for it through the
- * caller's token (the user's role, capped by a fine-grained token's own permissions), and, to write, the token's
- * OAuth scope (`repo`; `public_repo` for a public repo) when it is a classic token, whatever the user's role.
- * @throws Forbidden naming what is missing: the permission on the repo, or the token's scope
+ * Refuses `live` for a package manager whose versions cannot be watched (`liveScheduleProblem` of the contracts).
+ * @throws InvalidInput naming `/update-schedule`
  */
+function refuseLive(schedule: UpdateSchedule, packageManager: PackageManager): void {
+  const problem = schedule === 'live' ? liveScheduleProblem(packageManager) : undefined;
+  if (problem) throw new InvalidInput(`update-schedule ${problem}`, { errors: [{ pointer: '#/update-schedule', detail: problem }] });
+}
+
+/** Checks the caller's permission on `repo` for update configs (`requireRepoPermission`). @throws Forbidden */
 function requirePermission(caller: Caller, repo: CodeHostRepo, needed: 'read' | 'write'): void {
-  if (!permissionAtLeast(repo.permission, needed)) {
-    if (needed === 'read') throw new Forbidden(`Reading update configs of ${repo.fullName} needs read permission on it`);
-    throw new Forbidden(
-      caller.capability.kind === 'per-repo'
-        ? `Changing update configs of ${repo.fullName} needs write or admin permission on it; with this access token the permission is ${repo.permission} (a fine-grained token needs the Contents: write permission)`
-        : `Changing update configs of ${repo.fullName} needs write or admin permission on it`,
-    );
-  }
-  const scope = needed === 'write' ? missingWriteScope(caller.capability, repo) : undefined;
-  if (scope) {
-    throw new Forbidden(`This access token lacks the '${scope}' scope, which changing update configs of ${repo.fullName} needs`);
-  }
+  requireRepoPermission(caller, repo, needed, `${needed === 'read' ? 'Reading' : 'Changing'} update configs of ${repo.fullName}`);
 }
 
 /**
@@ -72,6 +68,7 @@ function requirePermission(caller: Caller, repo: CodeHostRepo, needed: 'read' | 
  * @throws AlreadyExists when the repo already has a config for this package manager, directory and target branch
  */
 export async function createUpdateConfig(db: Db, view: CodeHostView, caller: Caller, input: CreateUpdateConfig): Promise<UpdateConfigRow> {
+  refuseLive(input['update-schedule'], input['package-manager']);
   const account = reachableAccount(caller, input['account-id'], input['account-type']);
   const repo = await view.repo(caller, input['repo-id']);
   if (!repo) throw new NotFound(`No repo ${input['repo-id']} is visible with this access token`);
@@ -133,6 +130,7 @@ export async function updateUpdateConfig(
   patch: PatchUpdateConfig,
 ): Promise<UpdateConfigRow> {
   const { row, accountId } = await authorisedConfig(db, view, caller, id, 'write');
+  if (patch['update-schedule'] !== undefined) refuseLive(patch['update-schedule'], row.package_manager);
   if (Object.values(patch).every((value) => value === undefined)) return row;
   return refusingDuplicates(() =>
     db.transaction().execute(async (trx) => {

@@ -65,6 +65,47 @@ export interface AffectedPackage {
   advisoryId: string;
   ranges: readonly OsvRange[];
   versions: readonly string[];
+  /**
+   * A GitHub advisory's `vulnerable_version_range` (`< 4.17.21`, `>= 2.0.0, < 2.3.1`, `= 1.2.3`), read by
+   * {@link parseVulnerableRange}: the version is affected when it meets every constraint. Absent for OSV records.
+   */
+  constraints?: readonly VersionConstraint[];
+}
+
+/** One comparison of a GitHub `vulnerable_version_range`. */
+export interface VersionConstraint {
+  op: '=' | '<' | '<=' | '>' | '>=';
+  version: string;
+}
+
+/**
+ * Reads a GitHub advisory's `vulnerable_version_range`: comma-separated comparisons, each an operator (`=`, `<`, `<=`,
+ * `>`, `>=`; none means `=`) and a version
+ * (https://docs.github.com/en/rest/security-advisories/global-advisories, `vulnerabilities[].vulnerable_version_range`).
+ * @returns the constraints, or undefined when a part cannot be read
+ */
+export function parseVulnerableRange(range: string): VersionConstraint[] | undefined {
+  const constraints: VersionConstraint[] = [];
+  for (const part of range.split(',')) {
+    const match = /^\s*(<=|>=|<|>|=)?\s*(\S+)\s*$/.exec(part);
+    if (!match?.[2]) return undefined;
+    constraints.push({ op: (match[1] ?? '=') as VersionConstraint['op'], version: match[2] });
+  }
+  return constraints.length > 0 ? constraints : undefined;
+}
+
+function meets(version: string, constraints: readonly VersionConstraint[], scheme: VersionScheme): boolean {
+  return constraints.every(({ op, version: bound }) => {
+    if (!scheme.isValid(bound)) return false;
+    const order = scheme.compare(version, bound);
+    return op === '=' ? order === 0 : op === '<' ? order < 0 : op === '<=' ? order <= 0 : op === '>' ? order > 0 : order >= 0;
+  });
+}
+
+/** Whether `version` is affected by one affected entry: its GitHub constraints when it has them, else its OSV ranges and versions. */
+export function affects(entry: AffectedPackage, version: string, scheme: VersionScheme): boolean {
+  if (entry.constraints) return meets(version, entry.constraints, scheme);
+  return isAffected(version, entry.ranges, entry.versions, scheme);
 }
 
 /**
@@ -72,6 +113,6 @@ export interface AffectedPackage {
  * affected entries of the dependency's package) under which `from` is affected and `to` is not.
  */
 export function fixedAdvisories(scheme: VersionScheme, affected: readonly AffectedPackage[], from: string, to: string): string[] {
-  const fixed = affected.filter((a) => isAffected(from, a.ranges, a.versions, scheme) && !isAffected(to, a.ranges, a.versions, scheme));
+  const fixed = affected.filter((a) => affects(a, from, scheme) && !affects(a, to, scheme));
   return [...new Set(fixed.map((a) => a.advisoryId))].sort();
 }

@@ -1,4 +1,4 @@
-import type { PullRequestJobCreated } from '@switchyard/contracts';
+import type { PullRequestJobCreated, PullRequestJobStatus } from '@switchyard/contracts';
 import type { VersionScheme } from '@switchyard/ecosystems';
 import { type Kysely, sql } from 'kysely';
 import type { PullRequestJobRow, ReleaseDatabase } from '../db/schema.ts';
@@ -36,6 +36,8 @@ export async function insertJobOnce(
     .insertInto('pull_request_job')
     .values({
       notification_id: job.notificationId,
+      update_run_id: job.updateRunId,
+      unverified: job.unverified,
       update_config_id: job.updateConfigId,
       repo_id: job.repoId,
       account_id: job.accountId,
@@ -61,6 +63,7 @@ export interface JobFilter {
   repoId?: number | undefined;
   dependencyName?: string | undefined;
   notificationId?: string | undefined;
+  status?: PullRequestJobStatus | undefined;
 }
 
 /** One page of jobs (`page` from 1), newest first, plus whether another page follows. */
@@ -78,6 +81,7 @@ export async function listJobs(
   if (filter.repoId !== undefined) query = query.where('repo_id', '=', filter.repoId);
   if (filter.dependencyName !== undefined) query = query.where('dependency_name', '=', filter.dependencyName);
   if (filter.notificationId !== undefined) query = query.where('notification_id', '=', filter.notificationId);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   const rows = await query
     .orderBy('id', 'desc')
     .limit(pageSize + 1)

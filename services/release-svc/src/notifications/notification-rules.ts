@@ -11,7 +11,8 @@ export const FIELD_LIMITS = { name: 300, version: 100, 'package-manager': 100 } 
 
 /**
  * Names users type for a package manager, lowercase, mapped to the API's canonical one. Each is unambiguous among
- * `PACKAGE_MANAGERS`: the tool's own name or command (`npm`, `yarn`, `pnpm`, `pipenv`, `poetry`, `uv`, `mvn`) or the
+ * `PACKAGE_MANAGERS`: the tool's own name or command (`npm`, `yarn`, `pnpm`, `pipenv`, `poetry`, `uv`, `mvn`, `bundle`,
+ * `gem`, `gradlew`, `dotnet`, `mix`), Dependabot's own name of the ecosystem (`git_submodules`), or the
  * `package-ecosystem` value of Dependabot's current configuration file
  * (https://docs.github.com/en/code-security/dependabot/working-with-dependabot/dependabot-options-reference#package-ecosystem-:
  * `npm`, `gomod`, `github-actions`, `gitsubmodule`, `mix`). Language names (`go`, `java`, `rust`, `python`) are not
@@ -25,9 +26,15 @@ export const PACKAGE_MANAGER_ALIASES: Readonly<Record<string, PackageManager>> =
   poetry: 'pip',
   uv: 'pip',
   mvn: 'maven',
+  bundle: 'bundler',
+  gem: 'bundler',
+  gradlew: 'gradle',
+  dotnet: 'nuget',
   gomod: 'go_modules',
   actions: 'github_actions',
   gitsubmodule: 'submodules',
+  git_submodules: 'submodules',
+  'git-submodules': 'submodules',
   mix: 'hex',
 });
 
@@ -52,10 +59,10 @@ interface NameRule {
 }
 
 /**
- * The name rules checked, for the package managers `@switchyard/ecosystems` reads (the others are not checked: the
- * scan records them as not supported). Kept to what the registries themselves require, so no real name is refused.
+ * The name rules checked, one per package manager. Kept to what the registries themselves require, so no real name is
+ * refused.
  */
-const NAME_RULES: Partial<Record<PackageManager, NameRule>> = {
+const NAME_RULES: Record<PackageManager, NameRule> = {
   // https://docs.npmjs.com/cli/v10/configuring-npm/package-json#name: at most 214 characters, URL-safe, no leading
   // `.` or `_`, optionally `@scope/`; old names may have capitals.
   npm_and_yarn: {
@@ -91,6 +98,46 @@ const NAME_RULES: Partial<Record<PackageManager, NameRule>> = {
   composer: {
     pattern: /^[a-z0-9](?:[_.-]?[a-z0-9]+)*\/[a-z0-9](?:(?:[_.]|-{1,2})?[a-z0-9]+)*$/i,
     expected: 'a Composer vendor/package name',
+  },
+  // An image's full path as FROM names it: an optional registry host (with a port), then lowercase path components
+  // (https://github.com/distribution/reference/blob/main/reference.go): `python`, `ghcr.io/owner/img`, `localhost:5000/x`.
+  docker: {
+    pattern: /^(?:[A-Za-z0-9.-]+(?::\d+)?\/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/,
+    maxLength: 255,
+    expected: 'an image name (`python`, `owner/image`, `registry.example.com:5000/team/image`)',
+  },
+  // https://github.com/elm/compiler/blob/master/docs/elm.json/package.md: `author/project`.
+  elm: { pattern: /^[A-Za-z0-9-]+\/[a-z0-9-]+$/, expected: 'an Elm package name (`author/project`)' },
+  // A submodule's repository as `<host>/<owner>/<repo>` (`github.com/acme/lib`), from its URL.
+  submodules: {
+    pattern: /^[A-Za-z0-9.-]+\.[A-Za-z]{2,}(?:\/[A-Za-z0-9._-]+){2,}$/,
+    expected: 'a repository as host/owner/repo (`github.com/acme/lib`)',
+  },
+  // https://hex.pm/docs/publish: lowercase letters, digits and `_`, starting with a letter.
+  hex: { pattern: /^[a-z][a-z0-9_]*$/, expected: 'a Hex package name (lowercase letters, digits and `_`, starting with a letter)' },
+  gradle: { pattern: /^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$/, expected: 'a Maven groupId:artifactId' },
+  // https://learn.microsoft.com/nuget/create-packages/package-authoring-best-practices#package-id: at most 100.
+  nuget: { pattern: /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/, maxLength: 100, expected: 'a NuGet package id (letters, digits, `.`, `_`, `-`)' },
+  // Go import paths of a project (`github.com/pkg/errors`): a host with a dot, then path elements.
+  dep: {
+    pattern: /^[A-Za-z0-9.-]+\.[A-Za-z]{2,}(?:\/[A-Za-z0-9._~-]+)+$/,
+    expected: 'a Go import path (`github.com/owner/repo`)',
+  },
+  // https://go.dev/ref/mod#module-path: a first element with a dot, then path elements (`golang.org/x/text`, `example.com/m/v2`).
+  go_modules: {
+    pattern: /^[A-Za-z0-9.-]+\.[A-Za-z]{2,}(?:\/[A-Za-z0-9._~+-]+)*$/,
+    expected: 'a Go module path (`golang.org/x/text`)',
+  },
+  // Providers `namespace/type` and modules `namespace/name/provider`, optionally after a registry host
+  // (https://developer.hashicorp.com/terraform/language/providers/requirements#source-addresses).
+  terraform: {
+    pattern: /^(?:[A-Za-z0-9.-]+\.[A-Za-z]{2,}\/)?[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)?$/,
+    expected: 'a Terraform provider (`hashicorp/aws`) or module (`namespace/name/provider`)',
+  },
+  // An action's repository `owner/repo`, optionally with a path in it (`actions/aws/ec2`).
+  github_actions: {
+    pattern: /^[A-Za-z0-9](?:[A-Za-z0-9-]*)\/[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*$/,
+    expected: 'an action as owner/repo (`actions/checkout`)',
   },
 };
 
@@ -133,8 +180,8 @@ export interface RejectedNotification {
 /**
  * Decides whether a notification (its fields trimmed, as the wire schema gives them) is scanned. Its package manager
  * is resolved first ({@link resolvePackageManager}); then every field must be non-empty, within
- * {@link FIELD_LIMITS} and free of control characters, and the name must fit its ecosystem's rule where one is
- * known (npm, pip, Maven `groupId:artifactId`, RubyGems, crates.io, Composer `vendor/package`). Every problem found
+ * {@link FIELD_LIMITS} and free of control characters, and the name must fit its ecosystem's rule (npm, pip, Maven
+ * `groupId:artifactId`, RubyGems, crates.io, Composer `vendor/package`, image paths, Go paths, ...). Every problem found
  * goes into the reason, joined with `; `. A rejected notification's values are made storable: lone surrogates and
  * control characters become U+FFFD, and each is cut to its limit.
  */

@@ -1,4 +1,4 @@
-import type { ScanOutcome } from '@switchyard/contracts';
+import type { PullRequestJobStatus, ScanOutcome } from '@switchyard/contracts';
 import { type Kysely, sql } from 'kysely';
 import {
   type NotificationRow,
@@ -110,6 +110,37 @@ export async function listProblems(db: Db, id: string, repoIds: readonly number[
     .limit(limit)
     .execute();
   return rows.map((row) => ({ repoId: row.repo_id, updateConfigId: row.update_config_id, outcome: row.outcome, reason: row.reason }));
+}
+
+/** A pull-request job a notification caused, with its pull request once opened. */
+export interface NotificationPullRequest {
+  repoId: number;
+  updateConfigId: number;
+  jobId: number;
+  status: PullRequestJobStatus;
+  pullRequestNumber: number | null;
+  pullRequestUrl: string | null;
+}
+
+/** Up to `limit` jobs of notification `id` on `repoIds`, oldest first, with their pull requests as they stand. */
+export async function listPullRequests(db: Db, id: string, repoIds: readonly number[], limit = 100): Promise<NotificationPullRequest[]> {
+  if (repoIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('pull_request_job')
+    .select(['id', 'repo_id', 'update_config_id', 'status', 'pull_request_number', 'pull_request_url'])
+    .where('notification_id', '=', id)
+    .where(sql<boolean>`repo_id = any(${sql.val([...repoIds])}::bigint[])`)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    repoId: row.repo_id,
+    updateConfigId: row.update_config_id,
+    jobId: row.id,
+    status: row.status,
+    pullRequestNumber: row.pull_request_number,
+    pullRequestUrl: row.pull_request_url,
+  }));
 }
 
 /** Marks a planned notification: `scanning`, with the number of configs its scan covers. */

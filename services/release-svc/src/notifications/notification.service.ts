@@ -12,6 +12,8 @@ import {
   insertNotification,
   insertRejectedNotification,
   listProblems,
+  listPullRequests,
+  type NotificationPullRequest,
   type ScanProblem,
 } from './notification.repository.ts';
 import { judgeNotification } from './notification-rules.ts';
@@ -30,6 +32,8 @@ export interface NotificationView {
   counts: Partial<Record<ScanOutcome, number>>;
   /** Up to 100 skipped and failed results over those repos, by config id, with their reasons. */
   problems: ScanProblem[];
+  /** Up to 100 jobs it caused on those repos, oldest first, with their pull requests. */
+  pullRequests: NotificationPullRequest[];
 }
 
 /**
@@ -84,7 +88,11 @@ export async function viewNotification(db: Db, view: CodeHostView, caller: Calle
     throw new NotFound(`No release notification ${id}`);
   }
   const repoIds = accounts.length === 0 ? [] : await visibleRepoIds(view, caller);
-  const [counts, problems] = await Promise.all([countOutcomes(db, id, repoIds), listProblems(db, id, repoIds)]);
+  const [counts, problems, pullRequests] = await Promise.all([
+    countOutcomes(db, id, repoIds),
+    listProblems(db, id, repoIds),
+    listPullRequests(db, id, repoIds),
+  ]);
   const configsTotal = notification.status === 'done' ? Object.values(counts).reduce((sum, n) => sum + n, 0) : null;
-  return { notification, configsTotal, counts, problems };
+  return { notification, configsTotal, counts, problems, pullRequests };
 }

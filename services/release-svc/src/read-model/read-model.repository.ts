@@ -1,4 +1,4 @@
-import type { AccountState, PackageManager, RepoState, UpdateConfigState } from '@switchyard/contracts';
+import type { AccountState, PackageManager, RegistryCredentialState, RepoState, UpdateConfigState } from '@switchyard/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
 
@@ -33,7 +33,18 @@ export interface ScanTarget {
 
 /** Stores an account's state unless the stored one has the same or a newer revision. */
 export async function upsertAccount(trx: Db, a: AccountState): Promise<void> {
-  const values = { login: a.login, account_type: a.type, revision: a.revision };
+  const values = {
+    login: a.login,
+    account_type: a.type,
+    revision: a.revision,
+    update_run_time: a.settings.updateRunTime,
+    weekly_update_run_day: a.settings.weeklyUpdateRunDay,
+    time_zone: a.settings.timeZone,
+    limit_initial_update_runs: a.settings.limitInitialUpdateRuns,
+    create_merge_commits: a.settings.createMergeCommits,
+    automatically_rebase_prs: a.settings.automaticallyRebasePrs,
+    limit_open_pull_requests: a.settings.limitOpenPullRequests,
+  };
   await trx
     .insertInto('account')
     .values({ id: a.id, ...values })
@@ -73,6 +84,8 @@ export async function upsertUpdateConfig(trx: Db, c: UpdateConfigState, deleted:
     automerge_rule_development_deps: c.automergeRuleDevelopmentDeps,
     lockfile_only: c.lockfileOnly,
     security_updates_only: c.securityUpdatesOnly,
+    update_schedule: c.updateSchedule,
+    language: c.language,
     deleted,
     revision,
   };
@@ -154,4 +167,27 @@ export async function findScanTargets(db: Db, ids: readonly number[]): Promise<M
       },
     ]),
   );
+}
+
+/**
+ * Stores a registry credential's state unless the stored one has the same or a newer revision; a deletion is stored at
+ * `revision + 1` (a credential created again has a new id).
+ */
+export async function upsertRegistryCredential(trx: Db, c: RegistryCredentialState, deleted: boolean): Promise<void> {
+  const revision = deleted ? c.revision + 1 : c.revision;
+  const values = {
+    account_id: c.accountId,
+    package_manager: c.packageManager,
+    base_url: c.baseUrl,
+    auth_type: c.authType,
+    username: c.username,
+    sealed_secret: c.sealedSecret,
+    deleted,
+    revision,
+  };
+  await trx
+    .insertInto('registry_credential')
+    .values({ id: c.id, ...values })
+    .onConflict((oc) => oc.column('id').doUpdateSet(values).where('registry_credential.revision', '<', revision))
+    .execute();
 }

@@ -49,8 +49,11 @@ export function readableTarget(target: ScanTarget | undefined, packageManager: P
 export interface DecisionInput {
   /** The config, as {@link readableTarget} found it readable. */
   target: ReadableTarget;
-  /** The released dependency and its new version: the candidate. */
-  release: { name: string; version: string };
+  /**
+   * The released dependency and the version to decide on: the notified one, or the registry's newer one
+   * (`notificationTarget`); `unverified` when the registry did not list it, `note` saying why it is not the notified one.
+   */
+  release: { name: string; version: string; unverified?: boolean; note?: string };
   /** The dependency as the config's manifests use it (`Ecosystem.findDependency`), undefined when they do not. */
   dependency: DependencyUse | undefined;
   /** The stored affected entries of advisories about the dependency (none when no advisory is known). */
@@ -98,10 +101,13 @@ export function decide({ target, release, dependency: use, advisories }: Decisio
   }
   const rule = use.type === 'runtime' ? config.automergeRuleRuntimeDeps : config.automergeRuleDevelopmentDeps;
   const change = `${use.version} → ${release.version} (${assessment.kind})`;
+  const reason = securityFix ? `${change}, fixes ${fixes.join(', ')}` : change;
   return {
     outcome: 'job-recorded',
-    reason: securityFix ? `${change}, fixes ${fixes.join(', ')}` : change,
+    reason: release.note ? `${reason}; ${release.note}` : reason,
     job: {
+      updateRunId: null,
+      unverified: release.unverified ?? false,
       updateConfigId: config.id,
       repoId: config.repoId,
       accountId: config.accountId,
@@ -141,4 +147,12 @@ export function automergeAllowed(rule: AutomergeRule, kind: UpdateKind, inRange:
     case 'all':
       return true;
   }
+}
+
+/** A config's decision, and what the run that made it read: the dependency, and what the registry said. */
+export interface ScanDecision {
+  decision: Decision;
+  dependency?: DependencyUse | undefined;
+  registry?: string | null;
+  latest?: string | null;
 }

@@ -1,5 +1,5 @@
-import { type CodeHost, type CodeHostError, formatBytes, isCodeHostError } from '@switchyard/code-host';
-import type { Ecosystem } from '@switchyard/ecosystems';
+import { type CodeHost, CodeHostError, formatBytes, isCodeHostError, transientCodeHostError } from '@switchyard/code-host';
+import { type Ecosystem, filesMatching, gitlinkText, isFilePattern, ManifestParseError } from '@switchyard/ecosystems';
 
 /**
  * The files of an ecosystem found in a config's directory; or which required ones are missing; or which are bigger
@@ -18,9 +18,50 @@ export function tooLargeReason(file: string, directory: string, error: CodeHostE
 }
 
 /**
+ * The files of `ecosystem` present in `directory`, from one listing: paths relative to the directory (`package.json`,
+ * `gradle/libs.versions.toml`, `.github/workflows/ci.yml`) that its file entries name (plain or with `*` patterns), and
+ * its gitlinks when it reads them (`submodules`). `undefined` when the code host cannot list.
+ */
+async function listPresent(
+  host: CodeHost,
+  token: string,
+  repo: { owner: string; name: string },
+  base: string,
+  branch: string,
+  ecosystem: Ecosystem,
+  entries: readonly string[],
+): Promise<{ files: string[]; gitlinks: Map<string, string> } | undefined> {
+  const deep = ecosystem.files.gitlinks === true || entries.some((entry) => entry.includes('/'));
+  if (deep && host.listTree) {
+    // One recursive tree listing: files in subdirectories of the config's directory and gitlinks.
+    const tree = await host.listTree(token, repo, branch);
+    const below = (tree?.entries ?? [])
+      .filter((entry) => entry.path.startsWith(base))
+      .map((entry) => ({ ...entry, path: entry.path.slice(base.length) }));
+    const files = filesMatching(
+      entries,
+      below.filter((entry) => entry.type === 'blob').map((entry) => entry.path),
+    );
+    const gitlinks = new Map<string, string>();
+    if (ecosystem.files.gitlinks) for (const entry of below) if (entry.type === 'commit') gitlinks.set(entry.path, entry.sha);
+    return { files, gitlinks };
+  }
+  if (!deep && host.listDirectory) {
+    // One listing of the directory, then only the files that are there (an absent lockfile costs nothing).
+    const listed = await host.listDirectory(token, repo, base, branch);
+    const names = (listed ?? []).filter((entry) => entry.type === 'file').map((entry) => entry.name);
+    return { files: filesMatching(entries, names), gitlinks: new Map() };
+  }
+  return undefined;
+}
+
+/**
  * Reads the ecosystem's manifest and lockfiles in `directory` of `repoFullName` at `branch` through the
- * code host, all at once. Optional files that do not exist are left out. A file over the code host client's size
- * limit (`too_large`: never read past the limit) makes the result `tooLarge`, naming every such file.
+ * code host, all at once: when the code host lists directories, one listing (the directory's, or the repository's tree
+ * when the ecosystem reads files in subdirectories or gitlinks) and then only the files it shows, else every plain file
+ * the ecosystem may have (patterns and gitlinks need a listing). Gitlinks come as `Subproject commit <sha>\n`
+ * (`gitlinkText`). Optional files that do not exist are left out. A file over the code host client's size limit
+ * (`too_large`: never read past the limit) makes the result `tooLarge`, naming every such file.
  * @throws CodeHostError when the code host fails otherwise (a `not_found` for a single file is not a failure)
  */
 export async function readManifestFiles(
@@ -32,9 +73,11 @@ export async function readManifestFiles(
   ecosystem: Ecosystem,
 ): Promise<ManifestFiles> {
   const [owner = '', name = ''] = repoFullName.split('/');
-  const names = [...new Set([...ecosystem.files.required.flat(), ...ecosystem.files.optional])];
+  const entries = [...new Set([...ecosystem.files.required.flat(), ...ecosystem.files.optional])];
   const base = directory === '/' ? '' : `${directory.replace(/^\/+|\/+$/g, '')}/`;
   const tooLarge: string[] = [];
+  const present = await listPresent(host, token, { owner, name }, base, branch, ecosystem, entries);
+  const names = present?.files ?? entries.filter((entry) => !isFilePattern(entry));
   const contents = await Promise.all(
     names.map(async (file) => {
       try {
@@ -52,7 +95,41 @@ export async function readManifestFiles(
     const text = contents[i];
     if (text !== undefined) files[file] = text;
   });
-  const unmet = ecosystem.files.required.find((alternatives) => !alternatives.some((file) => file in files));
+  for (const [path, sha] of present?.gitlinks ?? []) files[path] = gitlinkText(sha);
+  const unmet = ecosystem.files.required.find(
+    (alternatives) => !alternatives.some((entry) => filesMatching([entry], Object.keys(files)).length > 0),
+  );
   if (unmet) return { missing: `no ${unmet.join(' or ')} in ${directory} on branch ${branch}` };
   return { files };
+}
+
+/**
+ * Reads the files of `target`'s directory on its branch and parses them with `parse` (e.g. `Ecosystem.findDependency` or
+ * `listDependencies`), or says why that failed: a required file missing, a file over the code host client's size
+ * limit, the code host refusing the files, a file that does not parse (`ManifestParseError`).
+ * @throws CodeHostError when the code host is down or rate-limited (a later attempt may read them)
+ */
+export async function readAndParse<T>(
+  host: CodeHost,
+  token: string,
+  target: { repoFullName: string; directory: string; branch: string; ecosystem: Ecosystem },
+  parse: (files: Record<string, string>) => T,
+): Promise<{ parsed: T } | { failed: string }> {
+  let read: ManifestFiles;
+  try {
+    read = await readManifestFiles(host, token, target.repoFullName, target.directory, target.branch, target.ecosystem);
+  } catch (error) {
+    if (error instanceof CodeHostError && !transientCodeHostError(error)) {
+      return { failed: `the code host refused to give the files: ${error.message}` };
+    }
+    throw error;
+  }
+  if ('missing' in read) return { failed: read.missing };
+  if ('tooLarge' in read) return { failed: read.tooLarge };
+  try {
+    return { parsed: parse(read.files) };
+  } catch (error) {
+    if (error instanceof ManifestParseError) return { failed: error.message };
+    throw error;
+  }
 }

@@ -1,22 +1,26 @@
-import { type CodeHost, CodeHostError } from '@switchyard/code-host';
+import { type CodeHost, transientCodeHostError } from '@switchyard/code-host';
 import {
   PullRequestJobCreatedEvent,
   type ReleaseNotificationReceived,
   type ScanRequested,
   ScanRequestedEvent,
 } from '@switchyard/contracts';
-import { type DependencyUse, type Ecosystem, ecosystemFor, ManifestParseError } from '@switchyard/ecosystems';
+import { type DependencyUse, ecosystemFor } from '@switchyard/ecosystems';
 import type { Logger } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
-import { findAffectedPackages } from '../advisories/advisory.repository.ts';
 import type { AffectedPackage } from '../advisories/advisory-match.ts';
+import type { AdvisoryLookup as SourceLookup } from '../advisories/advisory-source.ts';
 import type { NotificationRow, ReleaseDatabase } from '../db/schema.ts';
 import { insertJobOnce } from '../jobs/job.repository.ts';
 import { completeIfScanned, findNotification, markPlanned } from '../notifications/notification.repository.ts';
 import { releaseOutbox } from '../outbox.ts';
 import { findScanTargets, listConfigIdsToScan, type ScanTarget } from '../read-model/read-model.repository.ts';
-import { type Decision, decide, type ReadableTarget, readableTarget } from './decide.ts';
-import { readManifestFiles } from './manifest-files.ts';
+import { notificationTarget, type RegistryAnswer } from '../update-runs/choose-target.ts';
+import { linkRunJob, noteRunJobExisted, recordNotificationRun } from '../update-runs/notification-run.ts';
+import { isRegistryError, type RegistryAccess } from '../update-runs/registry-access.ts';
+import { newestStable } from '../update-runs/registry-watch.ts';
+import { decide, type ReadableTarget, readableTarget, type ScanDecision } from './decide.ts';
+import { readAndParse } from './manifest-files.ts';
 import { runPool } from './pool.ts';
 import { appendToReason, findDecidedConfigIds, insertResultOnce } from './scan-result.repository.ts';
 
@@ -60,11 +64,15 @@ export async function planScan(
   return configIds.length;
 }
 
-/** What the scanner needs: the database, the code host and the worker's own token for it. */
+/** What the scanner needs: the database, the code host and the worker's own token for it, the registries. */
 export interface ScannerDeps {
   db: Db;
   codeHost: CodeHost;
   token: string;
+  /** The registries a notification's run asks for the latest version (the account's private one first). */
+  registries: RegistryAccess;
+  /** The advisories about a package (imported OSV records and the code host's). */
+  advisories: SourceLookup;
   logger: Logger;
   /** Configs scanned at once within a batch. */
   concurrency: number;
@@ -76,11 +84,6 @@ export class TransientScanError extends Error {
     super(`${count} update config(s) could not be scanned yet: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'TransientScanError';
   }
-}
-
-/** `error` when it says the code host is down or rate-limited (a later attempt may get the files), else undefined. */
-function transientError(error: unknown): CodeHostError | undefined {
-  return error instanceof CodeHostError && (error.kind === 'unavailable' || error.kind === 'rate_limited') ? error : undefined;
 }
 
 /**
@@ -100,18 +103,21 @@ export async function scanBatch(deps: ScannerDeps, request: ScanRequested, lastA
   if (!notification || notification.status === 'done') return;
   const decided = await findDecidedConfigIds(db, notification.id, request.updateConfigIds);
   const targets = await findScanTargets(db, request.updateConfigIds);
-  const advisories = advisoriesOnce(db);
+  const advisories = advisoriesOnce(deps.advisories);
+  const registry = registryOnce(deps.registries, notification);
   const postponed: unknown[] = [];
   const pending = request.updateConfigIds.filter((id) => !decided.has(id));
   await runPool(pending, deps.concurrency, async (id) => {
     const target = targets.get(id);
     try {
-      await record(db, notification, id, target, await scanConfig(deps, notification, target, advisories));
+      await record(db, notification, id, target, await scanConfig(deps, notification, target, advisories, registry));
     } catch (error) {
-      const unavailable = transientError(error);
+      const unavailable = transientCodeHostError(error);
       if (!unavailable) throw error;
       if (lastAttempt) {
-        await record(db, notification, id, target, { outcome: 'failed', reason: `the code host did not answer: ${unavailable.message}` });
+        await record(db, notification, id, target, {
+          decision: { outcome: 'failed', reason: `the code host did not answer: ${unavailable.message}` },
+        });
       } else postponed.push(unavailable);
     }
   });
@@ -119,25 +125,68 @@ export async function scanBatch(deps: ScannerDeps, request: ScanRequested, lastA
   if (postponed.length > 0) throw new TransientScanError(postponed.length, postponed[0]);
 }
 
-type AdvisoryLookup = (ecosystem: Ecosystem, name: string) => Promise<readonly AffectedPackage[]>;
+type AdvisoryLookup = SourceLookup;
 
 /** Looks the advisories of a package up once per batch (a batch is about one dependency). */
-function advisoriesOnce(db: Db): AdvisoryLookup {
-  const found = new Map<string, Promise<AffectedPackage[]>>();
+function advisoriesOnce(source: SourceLookup): AdvisoryLookup {
+  const found = new Map<string, Promise<readonly AffectedPackage[]>>();
   return (ecosystem, name) => {
     const key = ecosystem.normaliseName(name);
     let lookup = found.get(key);
     if (!lookup) {
-      lookup = findAffectedPackages(db, ecosystem, name);
+      lookup = source(ecosystem, name);
       found.set(key, lookup);
     }
     return lookup;
   };
 }
 
+/** What the registries said of a package, asked once per batch and account (a batch is about one dependency). */
+type RegistryLookup = (accountId: number) => Promise<{ answer: RegistryAnswer; registry: string | null; latest: string | null }>;
+
+/** Asks the registries about the notification's package once per account within a batch. */
+function registryOnce(registries: RegistryAccess, notification: NotificationRow): RegistryLookup {
+  const asked = new Map<number, ReturnType<RegistryLookup>>();
+  return (accountId) => {
+    let answer = asked.get(accountId);
+    if (!answer) {
+      answer = registries.fetch(accountId, notification.package_manager, notification.name).then(
+        (found) => {
+          if (!found)
+            return { answer: { missing: `no registry is known for ${notification.package_manager}` }, registry: null, latest: null };
+          if ('notFound' in found) {
+            return {
+              answer: { missing: `${notification.name} is not on ${found.registries.join(' nor on ')}` },
+              registry: found.registries.at(-1) ?? null,
+              latest: null,
+            };
+          }
+          return {
+            answer: { versions: found.package.versions, latest: found.package.latest },
+            registry: found.registry,
+            latest: newestStable(notification.package_manager, found.package.versions, found.package.latest),
+          };
+        },
+        (error: unknown) => {
+          if (!isRegistryError(error)) throw error;
+          return {
+            answer: { missing: `the registry could not be asked (${error.kind}): ${error.message}` },
+            registry: new URL(error.url).origin,
+            latest: null,
+          };
+        },
+      );
+      asked.set(accountId, answer);
+    }
+    return answer;
+  };
+}
+
 /**
  * Decides one config: skipped without reading when {@link readableTarget} says so; failed when its files are
- * missing, too large, refused or do not parse; else what {@link decide} says.
+ * missing, too large, refused or do not parse; else what {@link decide} says of the version the registry points to
+ * (`notificationTarget`: the notified one, or the registry's newer allowed one; `unverified` when the registry does not
+ * list it).
  * @throws CodeHostError when the code host is down or rate-limited (the config stays undecided)
  */
 async function scanConfig(
@@ -145,18 +194,37 @@ async function scanConfig(
   notification: NotificationRow,
   target: ScanTarget | undefined,
   advisories: AdvisoryLookup,
-): Promise<Decision> {
+  registry: RegistryLookup,
+): Promise<ScanDecision> {
   const readable = readableTarget(target, notification.package_manager);
-  if ('skipped' in readable) return readable.skipped;
+  if ('skipped' in readable) return { decision: readable.skipped };
   const read = await readDependency(deps, readable, notification.name);
-  if ('failed' in read) return { outcome: 'failed', reason: read.failed };
+  if ('failed' in read) return { decision: { outcome: 'failed', reason: read.failed } };
   const { dependency } = read;
-  return decide({
-    target: readable,
-    release: { name: notification.name, version: notification.version },
+  if (!dependency) {
+    return {
+      decision: decide({
+        target: readable,
+        release: { name: notification.name, version: notification.version },
+        dependency,
+        advisories: [],
+      }),
+    };
+  }
+  const affected = await advisories(readable.ecosystem, dependency.name);
+  const asked = await registry(readable.config.accountId);
+  const chosen = notificationTarget(readable.ecosystem, dependency, notification.version, asked.answer, readable.config, affected);
+  return {
+    decision: decide({
+      target: readable,
+      release: { name: notification.name, version: chosen.version, unverified: chosen.unverified, note: chosen.note },
+      dependency,
+      advisories: affected,
+    }),
     dependency,
-    advisories: dependency ? await advisories(readable.ecosystem, dependency.name) : [],
-  });
+    registry: asked.registry,
+    latest: asked.latest,
+  };
 }
 
 /**
@@ -169,32 +237,27 @@ async function readDependency(
   { config, repo, ecosystem, branch }: ReadableTarget,
   name: string,
 ): Promise<{ dependency: DependencyUse | undefined } | { failed: string }> {
-  let read: Awaited<ReturnType<typeof readManifestFiles>>;
-  try {
-    read = await readManifestFiles(deps.codeHost, deps.token, repo.fullName, config.directory, branch, ecosystem);
-  } catch (error) {
-    if (error instanceof CodeHostError && !transientError(error))
-      return { failed: `the code host refused to give the files: ${error.message}` };
-    throw error;
-  }
-  if ('missing' in read) return { failed: read.missing };
-  if ('tooLarge' in read) return { failed: read.tooLarge };
-  try {
-    return { dependency: ecosystem.findDependency(read.files, name) };
-  } catch (error) {
-    if (error instanceof ManifestParseError) return { failed: error.message };
-    throw error;
-  }
+  const read = await readAndParse(
+    deps.codeHost,
+    deps.token,
+    { repoFullName: repo.fullName, directory: config.directory, branch, ecosystem },
+    (files) => ecosystem.findDependency(files, name),
+  );
+  return 'failed' in read ? read : { dependency: read.parsed };
 }
 
-/** Records a config's result, and its job with the job's event when it is new, in one transaction. */
+/**
+ * Records a config's result, and its job with the job's event when it is new, in one transaction; a config the read
+ * model knows also gets its update run (`notification:<id>`, once), with the dependency as the run checked it.
+ */
 async function record(
   db: Db,
   notification: NotificationRow,
   configId: number,
   target: ScanTarget | undefined,
-  decision: Decision,
+  scanned: ScanDecision,
 ): Promise<void> {
+  const { decision } = scanned;
   await db.transaction().execute(async (trx) => {
     const stored = await insertResultOnce(trx, {
       notificationId: notification.id,
@@ -204,13 +267,17 @@ async function record(
       outcome: decision.outcome,
       reason: decision.reason,
     });
-    if (!stored || decision.outcome !== 'job-recorded') return;
-    const data = { notificationId: notification.id, ...decision.job };
+    if (!stored) return;
+    const run = target ? await recordNotificationRun(trx, notification, target, scanned) : undefined;
+    if (decision.outcome !== 'job-recorded') return;
+    const data = { notificationId: notification.id, ...decision.job, updateRunId: run?.id ?? null };
     const job = await insertJobOnce(trx, ecosystemFor(notification.package_manager)?.versions, data);
     if (!job) {
       await appendToReason(trx, notification.id, configId, ' (job already recorded by an earlier notification)');
+      if (run && scanned.dependency) await noteRunJobExisted(trx, run.id, scanned.dependency.name);
       return;
     }
+    if (run && scanned.dependency) await linkRunJob(trx, run.id, scanned.dependency.name, job.id);
     await releaseOutbox.append(trx, [releaseOutbox.event(PullRequestJobCreatedEvent, { id: job.id, ...data })]);
   });
 }

@@ -1,8 +1,8 @@
 import type { AccountState, RepoState, UpdateConfigState } from '@switchyard/contracts';
-import { generateRepos, parseSeed, type SeedInput } from '@switchyard/github-emulator';
+import { generateRepos, parseSeed, type RepoRole, type SeedInput } from '@switchyard/github-emulator';
 import { orgState, repoState, updateConfigState } from '../config-state.ts';
 
-/** One generated repo of a fault seed: its ids and the lodash version its lockfile pins. */
+/** One generated repo of a fault seed: its ids and the lodash version in use there. */
 export interface FaultRepo {
   id: number;
   /** The update config the test creates for it (one npm_and_yarn config at `/` per repo). */
@@ -17,7 +17,7 @@ export interface FaultSeed {
   org: { id: number; login: string };
   /** Token of an admin of the organisation (sends the notifications). */
   ownerToken: string;
-  /** Token of the bot member the worker reads manifests with. */
+  /** Token of the bot member the worker reads manifests (and, with a `write` role, makes branches and pull requests) with. */
   botToken: string;
   repos: FaultRepo[];
 }
@@ -46,9 +46,23 @@ export function npmFiles(name: string, lodash: string): Record<string, string> {
 }
 
 /**
+ * package.json alone of a repo that pins lodash at exactly `version` (npm's version in use without a lockfile is the
+ * manifest's exact pin): an update rewrites that one line and needs no lockfile resolution
+ * (https://docs.npmjs.com/cli/configuring-npm/package-json#dependencies).
+ */
+export function npmPinnedFiles(name: string, lodash: string): Record<string, string> {
+  const packageJson = { name, version: '1.0.0', private: true, dependencies: { lodash } };
+  return { 'package.json': `${JSON.stringify(packageJson, null, 2)}\n` };
+}
+
+/**
  * An organisation `login` (account `orgId`) of `count` repos (ids from `firstRepoId`), each with one update config
- * (ids from `firstConfigId`) and the lodash version `lodashOf(index)` in its lockfile; an owner and a bot user with
- * tokens unique to `tag`. The rate limit is far above what a test uses.
+ * (ids from `firstConfigId`) and the lodash version `lodashOf(index)` in use, in the files `filesOf(name, lodash)` on
+ * `main` (default {@link npmFiles}: package.json and package-lock.json); an owner and a bot user with tokens unique to
+ * `tag`. The bot is a member with the organisation's base permission (read), raised on every repo to `botRepoRole` when
+ * given (a collaborator role, as GitHub grants one: `write` lets it push branches and open pull requests,
+ * https://docs.github.com/organizations/managing-user-access-to-your-organizations-repositories/managing-repository-roles/repository-roles-for-an-organization).
+ * The rate limit is far above what a test uses.
  */
 export function faultSeed(options: {
   tag: string;
@@ -58,6 +72,8 @@ export function faultSeed(options: {
   firstRepoId: number;
   firstConfigId: number;
   lodashOf: (index: number) => string;
+  filesOf?: (name: string, lodash: string) => Record<string, string>;
+  botRepoRole?: RepoRole;
 }): FaultSeed {
   const { tag, orgId, login, count } = options;
   const ownerToken = `faults-${tag}-owner`;
@@ -85,7 +101,11 @@ export function faultSeed(options: {
         defaultRepoPermission: 'read',
       },
     ],
-    repos: generated.map((repo, index) => ({ ...repo, files: { main: npmFiles(repo.name, repos[index]?.lodash ?? '0.0.0') } })),
+    repos: generated.map((repo, index) => ({
+      ...repo,
+      files: { main: (options.filesOf ?? npmFiles)(repo.name, repos[index]?.lodash ?? '0.0.0') },
+      ...(options.botRepoRole ? { collaborators: { [`${login}-bot`]: options.botRepoRole } } : {}),
+    })),
     rateLimit: { limit: 10_000_000, windowSeconds: 3_600 },
   };
   parseSeed(seed, `faults ${tag} seed`);

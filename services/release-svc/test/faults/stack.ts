@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ReleaseNotificationResource } from '@switchyard/contracts';
 import { startGitHubEmulator } from '@switchyard/github-emulator';
+import { emulatorRegistryEnv, startRegistryEmulator } from '@switchyard/registry-emulator';
 import { createLogger, openDatabase } from '@switchyard/service-kit';
 import {
   createTestDatabase,
@@ -36,6 +37,11 @@ export interface FaultStack {
   resultCount: (id: string) => Promise<number>;
   /** `pull_request_job.created` events still waiting in the outbox. */
   unpublishedJobEvents: () => Promise<number>;
+  /**
+   * `GET` of a GitHub REST path (`/repos/{owner}/{repo}/pulls?state=all`) on the emulator, as the bot: the JSON body.
+   * @throws when the emulator answers other than 200
+   */
+  codeHostGet: <T>(path: string) => Promise<T>;
 }
 
 /**
@@ -43,7 +49,8 @@ export interface FaultStack {
  * when an earlier one fails): a test database, the GitHub
  * emulator (in this process) on `seed`, an observer queue on `exchange` for release-svc's events, the API
  * process, a first worker process, and the read model filled through it as config-svc would fill it.
- * `workerEnv` goes to every worker.
+ * `workerEnv` goes to every worker (`PULL_REQUESTS: 'on'` makes them execute pull-request jobs, with the bot's token:
+ * give the bot a `write` role in the seed then).
  */
 export async function startFaultStack(options: {
   label: string;
@@ -67,6 +74,10 @@ export async function startFaultStack(options: {
   cleanup.defer(() => database.drop());
   const emulator = await startGitHubEmulator({ seed: seed.seed, logger, host: '127.0.0.1', port: 0 });
   cleanup.use(emulator);
+  // A registry that knows no package: every notification's job targets the notified version, `unverified`, as these
+  // tests expect (they are about delivery, not about versions).
+  const registry = await startRegistryEmulator({ seed: { packages: [], credentials: [] }, logger, host: '127.0.0.1', port: 0 });
+  cleanup.use(registry);
   if (!options.ownBroker) cleanup.defer(() => deleteTopology(options.amqpUrl, exchange, prefix));
   const observer = await tapEvents(options.amqpUrl, exchange, {
     bindings: ['pull_request_job.*', 'release_notification.received'],
@@ -84,6 +95,7 @@ export async function startFaultStack(options: {
     CODE_HOST_API_URL: emulator.url,
     CODE_HOST_TOKEN: seed.botToken,
     DB_POOL_SIZE: '4',
+    ...emulatorRegistryEnv(registry.url),
   };
   const api = await startApiProcess(env);
   cleanup.defer(async () => {
@@ -151,5 +163,12 @@ export async function startFaultStack(options: {
           handle.db,
         )
       ).rows[0]?.n ?? 0,
+    codeHostGet: async <T>(path: string) => {
+      const res = await fetch(`${emulator.url}${path}`, {
+        headers: { authorization: `token ${seed.botToken}`, accept: 'application/vnd.github+json' },
+      });
+      if (res.status !== 200) throw new Error(`GET ${path} on the code host answered ${res.status}: ${await res.text()}`);
+      return (await res.json()) as T;
+    },
   };
 }

@@ -3,6 +3,10 @@ import type { Migration } from '@switchyard/service-kit';
 import * as createTables from './2026_11_21_0001_create_release_tables.ts';
 import * as addNotificationRejection from './2026_11_23_0002_add_notification_rejection.ts';
 import * as indexQueuedNotifications from './2026_11_25_0001_index_queued_notifications.ts';
+import * as createUpdateRuns from './2026_11_26_0001_create_update_runs.ts';
+import * as trackPullRequests from './2026_11_26_0002_track_pull_requests.ts';
+import * as pullRequestSettings from './2026_11_26_0003_pull_request_settings.ts';
+import * as maintainPullRequests from './2026_11_26_0004_maintain_pull_requests.ts';
 
 /** Every migration of the `release` schema by name; names sort in the order they apply. */
 export const releaseMigrations: Record<string, Migration> = {
@@ -12,4 +16,8 @@ export const releaseMigrations: Record<string, Migration> = {
   '2026_11_23_0001_add_outbox_version': outboxVersionMigration('release'),
   '2026_11_23_0002_add_notification_rejection': addNotificationRejection,
   '2026_11_25_0001_index_queued_notifications': indexQueuedNotifications,
+  '2026_11_26_0001_create_update_runs': createUpdateRuns,
+  '2026_11_26_0002_track_pull_requests': trackPullRequests,
+  '2026_11_26_0003_pull_request_settings': pullRequestSettings,
+  '2026_11_26_0004_maintain_pull_requests': maintainPullRequests,
 };

@@ -1,0 +1,60 @@
+import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { filesMatching } from '../shared/files.ts';
+import { groupBy } from '../shared/group.ts';
+import { type ImageDeclaration, normaliseImageName, readDockerfile } from './dockerfile.ts';
+import { updateDockerfiles } from './update.ts';
+import { dockerVersions } from './versions.ts';
+
+type Files = Readonly<Record<string, string>>;
+
+/**
+ * The files Docker's ecosystem reads in a directory: Dependabot's file fetcher takes every file whose name matches
+ * `dockerfile` or `containerfile` (https://github.com/dependabot/dependabot-core/blob/main/docker/lib/dependabot/docker/file_fetcher.rb);
+ * here `Dockerfile`, `Dockerfile.<anything>`, `<anything>.Dockerfile` and the same for `Containerfile`.
+ */
+export const DOCKERFILE_PATTERNS = ['Dockerfile*', '*.Dockerfile', 'Containerfile*', '*.Containerfile'];
+
+/** The Dockerfiles of a files map (`.dockerignore` files left out), sorted by path. */
+function dockerfiles(files: Files): string[] {
+  return filesMatching(DOCKERFILE_PATTERNS, Object.keys(files))
+    .filter((path) => !path.endsWith('.dockerignore'))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Every image `FROM` of the Dockerfiles read (see {@link readDockerfile}), files in path order, lines in file order.
+ * @throws ManifestParseError when a Dockerfile does not parse
+ */
+export function dockerDeclarations(files: Files): ImageDeclaration[] {
+  return dockerfiles(files).flatMap((path) => readDockerfile(path, files[path] ?? ''));
+}
+
+/** The use of an image from its declarations: the first tagged one gives the version and the manifest. */
+function useOf(declarations: readonly ImageDeclaration[]): DependencyUse | undefined {
+  const first = declarations.find((d) => d.tag !== null) ?? declarations[0];
+  if (!first) return undefined;
+  return { name: first.name, type: 'runtime', requirement: null, version: first.tag, manifest: first.file };
+}
+
+/**
+ * Docker: the base images of Dockerfiles (`FROM`, see {@link readDockerfile}), after Dependabot's docker ecosystem
+ * (https://github.com/dependabot/dependabot-core/tree/main/docker). A dependency is an image by its name as written
+ * without tag or digest (`python`, `ghcr.io/owner/img`; `docker.io/library/python` is the same image as `python`); its
+ * version is the tag (of the first `FROM` with one; null for an image pinned by digest alone) and it has no requirement
+ * (Docker has no ranges). An image named by several `FROM`s is one dependency; `updateManifest` moves each of them (see
+ * {@link updateDockerfiles}). No lockfile.
+ */
+export const docker: Ecosystem = {
+  packageManager: 'docker',
+  files: { required: [DOCKERFILE_PATTERNS], optional: [], lockfiles: [] },
+  versions: dockerVersions,
+  normaliseName: normaliseImageName,
+  findDependency(files, name) {
+    const wanted = normaliseImageName(name);
+    return useOf(dockerDeclarations(files).filter((d) => normaliseImageName(d.name) === wanted));
+  },
+  listDependencies(files) {
+    return [...groupBy(dockerDeclarations(files), (d) => normaliseImageName(d.name)).values()].flatMap((list) => useOf(list) ?? []);
+  },
+  updateManifest: (files, use, targetVersion, target) => updateDockerfiles(dockerDeclarations, files, use, targetVersion, target),
+};

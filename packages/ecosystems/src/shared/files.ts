@@ -1,0 +1,61 @@
+import type { EcosystemFiles } from '../ecosystem.ts';
+
+/**
+ * File entries of {@link EcosystemFiles} and the gitlinks the files map may hold.
+ */
+
+/** Does the entry hold a `*` wildcard? */
+export function isFilePattern(entry: string): boolean {
+  return entry.includes('*');
+}
+
+const patternCache = new Map<string, RegExp>();
+
+/**
+ * Does `path` (relative to the config's directory, `/`-separated) match the {@link EcosystemFiles} entry `entry`? Each
+ * `*` matches any characters of one path segment except `/`; every other character matches itself:
+ * `matchesFilePattern('Dockerfile*', 'Dockerfile.prod')` is true, `matchesFilePattern('*.csproj', 'src/App.csproj')` false.
+ */
+export function matchesFilePattern(entry: string, path: string): boolean {
+  let pattern = patternCache.get(entry);
+  if (!pattern) {
+    const source = entry
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/]*');
+    pattern = new RegExp(`^${source}$`);
+    if (patternCache.size < 1_000) patternCache.set(entry, pattern);
+  }
+  return pattern.test(path);
+}
+
+/** Every path of `paths` that one of `entries` names (as given, or by a pattern), in `paths`' order. */
+export function filesMatching(entries: readonly string[], paths: Iterable<string>): string[] {
+  return [...paths].filter((path) => entries.some((entry) => matchesFilePattern(entry, path)));
+}
+
+/**
+ * The entries of `files` (a files map an ecosystem is given) that `entry` names: the file itself for a plain entry,
+ * every matching file for a pattern; as `[path, text]` pairs sorted by path.
+ */
+export function filesOf(files: Readonly<Record<string, string>>, entry: string): Array<[string, string]> {
+  if (!isFilePattern(entry)) {
+    const text = files[entry];
+    return text === undefined ? [] : [[entry, text]];
+  }
+  return Object.entries(files)
+    .filter(([path]) => matchesFilePattern(entry, path))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+const GITLINK = /^Subproject commit ([0-9a-f]{40})\n?$/;
+
+/** The files-map text of a gitlink to `sha` (40 hex): `Subproject commit <sha>\n`, as git shows a gitlink in a diff. */
+export function gitlinkText(sha: string): string {
+  return `Subproject commit ${sha.toLowerCase()}\n`;
+}
+
+/** The commit of a gitlink's files-map text ({@link gitlinkText}), or undefined when the text is not one. */
+export function readGitlink(text: string): string | undefined {
+  return GITLINK.exec(text)?.[1];
+}

@@ -1,0 +1,145 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { apiBaseOf, badCredentials, DOCS, GitHubApiError, notFound, sendJson, tokenOf } from './github-http.ts';
+import { paginate } from './pagination.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import { rateLimitHeaders } from './rate-limit.ts';
+import type { EmulatorState, RepoState } from './repo-state.ts';
+import type { Urls } from './representations.ts';
+import type { RepoRole } from './seed.ts';
+import type { WebhookSender } from './webhooks.ts';
+import type { EmulatedAccount, EmulatedCredential, EmulatedRepo, EmulatedUser, World } from './world.ts';
+
+/** What the routes need: the indexed seed, the writable state, the rate limiters and the web root for `html_url`s. */
+export interface RouteContext {
+  world: World;
+  /** Git data, pull requests, labels, comments and statuses of this emulator instance. */
+  state: EmulatorState;
+  /** Per authenticated user (the seed's `rateLimit`). */
+  limiter: RateLimiter;
+  /** Per client address for requests without valid credentials (GitHub: 60 an hour). */
+  anonymousLimiter: RateLimiter;
+  htmlBaseUrl: string;
+  /** Where `push` and `pull_request` events go (a no-op without a configured URL). */
+  webhooks: WebhookSender;
+}
+
+/** The credential {@link authenticate} found for this request. */
+export const credentialOf = (res: Response): EmulatedCredential => res.locals.credential as EmulatedCredential;
+/** The user of the request's token. */
+export const userOf = (res: Response): EmulatedUser => credentialOf(res).user;
+
+/**
+ * What GitHub says an endpoint accepts, for the headers of an authenticated answer: `X-Accepted-OAuth-Scopes` to a
+ * classic token, `X-Accepted-GitHub-Permissions` to a fine-grained one
+ * (https://docs.github.com/rest/using-the-rest-api/troubleshooting-the-rest-api#insufficient-permission-errors).
+ */
+function acceptedBy(method: string, path: string): { scopes: string; permissions: string } {
+  if (path === '/user') return { scopes: '', permissions: '' };
+  if (path === '/user/orgs' || path.startsWith('/user/memberships/orgs/')) {
+    return { scopes: 'admin:org, read:org, repo, user, write:org', permissions: '' };
+  }
+  const reading = method === 'GET' || method === 'HEAD';
+  if (/^\/repos\/[^/]+\/[^/]+\/(contents|git|branches)/.test(path)) {
+    return { scopes: '', permissions: reading ? 'contents=read' : 'contents=write' };
+  }
+  if (/^\/repos\/[^/]+\/[^/]+\/pulls/.test(path))
+    return { scopes: '', permissions: reading ? 'pull_requests=read' : 'pull_requests=write' };
+  if (/^\/repos\/[^/]+\/[^/]+\/(issues|labels)/.test(path)) return { scopes: '', permissions: reading ? 'issues=read' : 'issues=write' };
+  if (/^\/repos\/[^/]+\/[^/]+\/(statuses|commits)/.test(path))
+    return { scopes: '', permissions: reading ? 'statuses=read' : 'statuses=write' };
+  if (path.startsWith('/advisories') || path.startsWith('/user/installations')) return { scopes: '', permissions: '' };
+  return { scopes: '', permissions: 'metadata=read' };
+}
+
+/** The emulator's REST root as this request reached it, and the web root. */
+export const urlsOf = (req: Request, context: RouteContext): Urls => ({ apiBase: apiBaseOf(req), htmlBase: context.htmlBaseUrl });
+
+/**
+ * Authenticates `Authorization: token <t>` / `Bearer <t>` against the seed's tokens (missing or unknown → 401
+ * `Bad credentials`), counts the request against the user's rate limit (over it → 403 `API rate limit exceeded`),
+ * and sets the `x-ratelimit-*` headers either way, as GitHub does.
+ */
+export function authenticate(context: RouteContext): RequestHandler {
+  return (req, res, next) => {
+    const token = tokenOf(req);
+    const credential = token === undefined ? undefined : context.world.credential(token);
+    if (!credential) {
+      res.set(rateLimitHeaders(context.anonymousLimiter.take(`ip:${req.ip}`)));
+      throw badCredentials();
+    }
+    const { user, grant } = credential;
+    const state = context.limiter.take(`user:${user.id}`);
+    res.set(rateLimitHeaders(state));
+    const accepted = acceptedBy(req.method, req.path);
+    if (grant.kind === 'classic') {
+      res.set({ 'x-oauth-scopes': grant.scopes.join(', '), 'x-accepted-oauth-scopes': accepted.scopes });
+    } else if (accepted.permissions !== '') {
+      res.set('x-accepted-github-permissions', accepted.permissions);
+    }
+    if (state.exceeded) throw new GitHubApiError(403, `API rate limit exceeded for user ID ${user.id}.`, DOCS.rateLimits);
+    res.locals.credential = credential;
+    next();
+  };
+}
+
+/** Sends one page of `all` (each item rendered with `render`) with GitHub's `Link` header and private caching headers. */
+export function sendPage<T>(req: Request, res: Response, all: readonly T[], render: (item: T) => unknown): void {
+  const { items, link } = paginate(req, all);
+  if (link) res.setHeader('link', link);
+  res.setHeader('cache-control', 'private, max-age=60, s-maxage=60');
+  sendJson(res, 200, items.map(render));
+}
+
+/** Sends `body` with 200 and private caching headers. */
+export function sendOne(res: Response, body: unknown): void {
+  res.setHeader('cache-control', 'private, max-age=60, s-maxage=60');
+  sendJson(res, 200, body);
+}
+
+/** The owner account of a seed repo. @throws Error when the seed lacks it (parseSeed rules that out) */
+export function ownerOf(world: World, repo: EmulatedRepo): EmulatedAccount {
+  const owner = world.account(repo.owner);
+  if (!owner) throw new Error(`seed repo ${repo.owner}/${repo.name} has no owner`);
+  return owner;
+}
+
+/** A repo with the role the caller's token has on it, or undefined when the token cannot see it. */
+export function visible(
+  world: World,
+  credential: EmulatedCredential,
+  repo: EmulatedRepo | undefined,
+): { repo: EmulatedRepo; role: RepoRole } | undefined {
+  if (!repo) return undefined;
+  const role = world.roleThrough(credential, repo);
+  return role === undefined ? undefined : { repo, role };
+}
+
+const roleRank: Record<RepoRole, number> = { read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };
+
+/** A repository the request may act on, with the caller's role and the repository's writable state. */
+export interface RepoAccess {
+  repo: EmulatedRepo;
+  role: RepoRole;
+  state: RepoState;
+}
+
+/**
+ * The repository `:owner/:repo` of the request, checked as GitHub does: 404 `Not Found` when the token cannot see it;
+ * 403 when the caller's role through the token is below `needed` (`Resource not accessible by personal access token`
+ * for a fine-grained token, `Must have push access to repository` otherwise), and when a write reaches an archived
+ * repository (`Repository was archived so is read-only.`).
+ */
+export function repoAccess(req: Request, res: Response, context: RouteContext, needed: RepoRole, docs: string): RepoAccess {
+  const found = visible(context.world, credentialOf(res), context.world.repoByName(String(req.params.owner), String(req.params.repo)));
+  if (!found) throw notFound(docs);
+  if (roleRank[found.role] < roleRank[needed]) {
+    const fineGrained = credentialOf(res).grant.kind === 'fine-grained';
+    throw new GitHubApiError(
+      403,
+      fineGrained ? 'Resource not accessible by personal access token' : 'Must have push access to repository',
+      docs,
+    );
+  }
+  if (needed !== 'read' && found.repo.archived) throw new GitHubApiError(403, 'Repository was archived so is read-only.', docs);
+  return { ...found, state: context.state.of(found.repo) };
+}

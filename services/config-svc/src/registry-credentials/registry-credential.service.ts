@@ -1,0 +1,223 @@
+import type { Caller, CodeHostView } from '@switchyard/code-host';
+import {
+  type CreateRegistryCredential,
+  type PatchRegistryCredential,
+  type RegistryAuthType,
+  RegistryCredentialDeletedEvent,
+  RegistryCredentialSavedEvent,
+  registryCredentialAad,
+} from '@switchyard/contracts';
+import { AlreadyExists, InvalidInput, NotFound, type SecretsKey, ServiceUnavailable, sealSecret } from '@switchyard/service-kit';
+import type { Kysely } from 'kysely';
+import { recordAccounts } from '../accounts/account.service.ts';
+import { configOutbox } from '../db/outbox.ts';
+import type { ConfigDatabase } from '../db/schema.ts';
+import { administeredAccount } from './registry-credential.access.ts';
+import { registryCredentialState } from './registry-credential.events.ts';
+import {
+  deleteRegistryCredential,
+  findRegistryCredential,
+  findRegistryCredentialId,
+  insertRegistryCredential,
+  listRegistryCredentials,
+  lockRegistryCredential,
+  RegistryCredentialExistsError,
+  updateRegistryCredential,
+} from './registry-credential.repository.ts';
+import type { RegistryCredentialRow } from './registry-credential.table.ts';
+
+/** What the registry credential routes work with: the `config` schema, the code host view, and the sealing key if configured. */
+export interface RegistryCredentialDeps {
+  db: Kysely<ConfigDatabase>;
+  view: CodeHostView;
+  /** `SECRETS_KEY`; undefined when unset: secrets cannot be stored (503), the rest works. */
+  secretsKey: SecretsKey | undefined;
+}
+
+/**
+ * The key to seal with.
+ * @throws ServiceUnavailable (503) when the service has no `SECRETS_KEY`: nothing can be stored
+ */
+function sealingKey(deps: RegistryCredentialDeps): SecretsKey {
+  if (deps.secretsKey === undefined) {
+    throw new ServiceUnavailable(
+      'Registry credentials cannot be stored: this service has no SECRETS_KEY configured to seal their secrets; nothing was stored',
+    );
+  }
+  return deps.secretsKey;
+}
+
+/**
+ * `POST /registry_credentials`: registers the private registry of `input['package-manager']` for the account, which the
+ * caller must administer ({@link administeredAccount}). The secret (`token`, or the basic `password`) is sealed with
+ * `SECRETS_KEY` bound to the account and package manager; the account row (if new), the credential and
+ * `registry_credential.saved` (revision 1) are written in one transaction.
+ * @returns the stored credential
+ * @throws NotFound / Forbidden as {@link administeredAccount}; ServiceUnavailable without `SECRETS_KEY`; AlreadyExists
+ *   when the account has a credential for the package manager (answered 409)
+ */
+export async function createRegistryCredential(
+  deps: RegistryCredentialDeps,
+  caller: Caller,
+  input: CreateRegistryCredential,
+): Promise<RegistryCredentialRow> {
+  const account = await administeredAccount(deps.view, caller, input['account-id']);
+  const packageManager = input['package-manager'];
+  const secret = input['auth-type'] === 'token' ? input.token : input.password;
+  if (secret === undefined) throw new Error('the body schema lets no credential without its secret through');
+  const sealedSecret = sealSecret(sealingKey(deps), secret, registryCredentialAad(account.id, packageManager));
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      await recordAccounts(trx, [account]);
+      const created = await insertRegistryCredential(trx, {
+        accountId: account.id,
+        packageManager,
+        baseUrl: input['base-url'],
+        authType: input['auth-type'],
+        username: input['auth-type'] === 'basic' ? (input.username ?? null) : null,
+        sealedSecret,
+      });
+      await configOutbox.append(trx, [configOutbox.event(RegistryCredentialSavedEvent, registryCredentialState(created))]);
+      return created;
+    });
+  } catch (error) {
+    if (!(error instanceof RegistryCredentialExistsError)) throw error;
+    const existing = await findRegistryCredentialId(deps.db, account.id, packageManager);
+    throw new AlreadyExists(
+      `The account ${account.login} already has a registry credential for ${packageManager}` +
+        (existing === undefined ? '' : `: change it with PATCH /registry_credentials/${existing}, or delete it first`),
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * `GET /registry_credentials?account-id=`: the account's credentials, by package manager, for a caller who administers it.
+ * @throws NotFound / Forbidden as {@link administeredAccount}
+ */
+export async function listAccountRegistryCredentials(
+  deps: RegistryCredentialDeps,
+  caller: Caller,
+  accountId: number,
+): Promise<RegistryCredentialRow[]> {
+  await administeredAccount(deps.view, caller, accountId);
+  return listRegistryCredentials(deps.db, accountId);
+}
+
+/**
+ * Checks that credential `id` exists and that the caller administers its account. A credential of an account the
+ * caller does not reach is reported as missing, never as someone else's.
+ * @throws NotFound when there is no such credential or the caller may not know of it; Forbidden when the caller reaches
+ *   its account but does not administer it
+ */
+async function authoriseCredential(deps: RegistryCredentialDeps, caller: Caller, id: number): Promise<RegistryCredentialRow> {
+  const row = await findRegistryCredential(deps.db, id);
+  if (!row || !caller.accounts.some((a) => a.id === row.account_id)) throw new NotFound(`No registry credential ${id}`);
+  await administeredAccount(deps.view, caller, row.account_id);
+  return row;
+}
+
+/**
+ * `GET /registry_credentials/:id`: the credential, for a caller who administers its account.
+ * @throws NotFound / Forbidden as {@link authoriseCredential}
+ */
+export function getRegistryCredential(deps: RegistryCredentialDeps, caller: Caller, id: number): Promise<RegistryCredentialRow> {
+  return authoriseCredential(deps, caller, id);
+}
+
+/** The new state of `row` after `patch`, and its new secret if one was given (before sealing). */
+interface PatchedCredential {
+  baseUrl: string;
+  authType: RegistryAuthType;
+  username: string | null;
+  secret: string | undefined;
+}
+
+/**
+ * Applies `patch` to the stored credential `row`, checking what the body schema cannot: a change of `auth-type` needs
+ * the new type's members, a change of `base-url` needs the secret again (a stored secret is never sent to a host it was
+ * not given for), and without `auth-type` the members must be of the stored type.
+ * @throws InvalidInput naming each member at fault (`/token`, `/username`, `/password`)
+ */
+function applyPatch(row: RegistryCredentialRow, patch: PatchRegistryCredential): PatchedCredential {
+  const authType = patch['auth-type'] ?? row.auth_type;
+  const typeChanged = authType !== row.auth_type;
+  const baseUrl = patch['base-url'] ?? row.base_url;
+  const urlChanged = baseUrl !== row.base_url;
+  const errors: { pointer: string; detail: string }[] = [];
+  const secretMember = authType === 'token' ? 'token' : 'password';
+  const secret = authType === 'token' ? patch.token : patch.password;
+  if (authType === 'token') {
+    for (const member of ['username', 'password'] as const) {
+      if (patch[member] !== undefined) errors.push({ pointer: `#/${member}`, detail: 'is only for auth-type basic' });
+    }
+  } else {
+    if (patch.token !== undefined) errors.push({ pointer: '#/token', detail: 'is only for auth-type token' });
+    if (typeChanged && patch.username === undefined) errors.push({ pointer: '#/username', detail: 'is required with auth-type basic' });
+  }
+  if (secret === undefined && typeChanged) {
+    errors.push({ pointer: `#/${secretMember}`, detail: `is required with auth-type ${authType}` });
+  } else if (secret === undefined && urlChanged) {
+    errors.push({
+      pointer: `#/${secretMember}`,
+      detail: 'is required when base-url changes (a stored secret is never sent to another host)',
+    });
+  }
+  if (errors.length > 0) {
+    throw new InvalidInput(`Invalid request body: ${errors.map((e) => `${e.pointer.slice(2)}: ${e.detail}`).join('; ')}`, { errors });
+  }
+  const username = authType === 'basic' ? (patch.username ?? row.username) : null;
+  return { baseUrl, authType, username, secret };
+}
+
+/**
+ * `PATCH /registry_credentials/:id`: changes the base URL, auth type, username or secret (see {@link applyPatch}); a new
+ * secret is sealed with `SECRETS_KEY`. The change is written with `revision + 1` and `registry_credential.saved` in one
+ * transaction, the row locked meanwhile; a body that changes nothing writes and publishes nothing (a body with a secret
+ * always writes: the secret is sealed afresh).
+ * @returns the credential as it is now
+ * @throws NotFound / Forbidden as {@link authoriseCredential}; InvalidInput as {@link applyPatch}; ServiceUnavailable
+ *   when a secret is given and the service has no `SECRETS_KEY`
+ */
+export async function patchRegistryCredential(
+  deps: RegistryCredentialDeps,
+  caller: Caller,
+  id: number,
+  patch: PatchRegistryCredential,
+): Promise<RegistryCredentialRow> {
+  await authoriseCredential(deps, caller, id);
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await lockRegistryCredential(trx, id);
+    if (!row) throw new NotFound(`No registry credential ${id}`);
+    const next = applyPatch(row, patch);
+    if (next.secret === undefined && next.baseUrl === row.base_url && next.authType === row.auth_type && next.username === row.username) {
+      return row;
+    }
+    const sealedSecret =
+      next.secret === undefined
+        ? row.sealed_secret
+        : sealSecret(sealingKey(deps), next.secret, registryCredentialAad(row.account_id, row.package_manager));
+    const updated = await updateRegistryCredential(trx, id, {
+      baseUrl: next.baseUrl,
+      authType: next.authType,
+      username: next.username,
+      sealedSecret,
+    });
+    if (!updated) throw new NotFound(`No registry credential ${id}`);
+    await configOutbox.append(trx, [configOutbox.event(RegistryCredentialSavedEvent, registryCredentialState(updated))]);
+    return updated;
+  });
+}
+
+/**
+ * `DELETE /registry_credentials/:id`: deletes the credential and publishes `registry_credential.deleted` with its last state.
+ * @throws NotFound / Forbidden as {@link authoriseCredential}
+ */
+export async function removeRegistryCredential(deps: RegistryCredentialDeps, caller: Caller, id: number): Promise<void> {
+  await authoriseCredential(deps, caller, id);
+  await deps.db.transaction().execute(async (trx) => {
+    const deleted = await deleteRegistryCredential(trx, id);
+    if (!deleted) throw new NotFound(`No registry credential ${id}`);
+    await configOutbox.append(trx, [configOutbox.event(RegistryCredentialDeletedEvent, registryCredentialState(deleted))]);
+  });
+}

@@ -1,0 +1,103 @@
+import type { Kysely } from 'kysely';
+import type { ReleaseDatabase } from '../db/schema.ts';
+import { makeDue } from '../pull-requests/pull-request-maintenance.ts';
+import { recordDeliveryOnce, setPullRequestStatus } from './webhook.repository.ts';
+
+/** What a delivery did: changed a job, changed nothing this service follows, or was seen before. */
+export type DeliveryOutcome = 'applied' | 'ignored' | 'duplicate';
+
+/** A verified delivery: GitHub's `X-GitHub-Event`, `X-GitHub-Delivery` and the parsed payload. */
+export interface WebhookDelivery {
+  event: string;
+  deliveryId: string;
+  payload: unknown;
+}
+
+/** The fields of GitHub's `pull_request`, `push`, `status`, `check_run` and `check_suite` payloads this service reads. */
+interface CodeHostEvent {
+  action?: unknown;
+  number?: unknown;
+  repository?: { id?: unknown };
+  pull_request?: { merged?: unknown; merged_by?: { login?: unknown } | null; user?: { login?: unknown } };
+  sender?: { login?: unknown };
+  /** `push`: the full ref pushed (`refs/heads/main`) and whether it was deleted. */
+  ref?: unknown;
+  deleted?: unknown;
+  /** `status`: the commit whose status changed. */
+  sha?: unknown;
+  check_run?: { head_sha?: unknown };
+  check_suite?: { head_sha?: unknown };
+}
+
+/**
+ * Applies a verified code-host webhook delivery once, by its delivery id (a redelivery, GitHub's "Redeliver" or a
+ * retry after a timeout, changes nothing), in one transaction with its record
+ * (https://docs.github.com/webhooks/webhook-events-and-payloads):
+ * - `pull_request` `closed`: the job of that pull request becomes `merged` (`pull_request.merged`) or `closed`, naming
+ *   who did it; a job already `superseded` stays so (this service closed it), a `merged` one is not closed again;
+ * - `pull_request` `reopened`: the job is `open` again;
+ * - `push` to a branch: the open pull requests targeting it are looked at at once (a rebase may be due);
+ * - `status`, `check_run` and `check_suite` `completed`: the open pull requests whose head is that commit are looked at
+ *   at once (an automerge may be due); see `maintainPullRequest`;
+ * - anything else (`ping`, other actions, a pull request or commit that is no job's) is recorded as `ignored`.
+ * @returns what the delivery did
+ */
+export async function applyDelivery(db: Kysely<ReleaseDatabase>, delivery: WebhookDelivery): Promise<DeliveryOutcome> {
+  const payload = (typeof delivery.payload === 'object' && delivery.payload !== null ? delivery.payload : {}) as CodeHostEvent;
+  const action = typeof payload.action === 'string' ? payload.action : null;
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      let changed = 0;
+      const repoId = payload.repository?.id;
+      if (delivery.event === 'pull_request' && typeof payload.number === 'number' && typeof repoId === 'number') {
+        const who = payload.sender?.login;
+        if (action === 'closed') {
+          const merged = payload.pull_request?.merged === true;
+          changed = await setPullRequestStatus(
+            trx,
+            repoId,
+            payload.number,
+            merged ? 'merged' : 'closed',
+            `${merged ? 'merged' : 'closed'} on the code host${typeof who === 'string' ? ` by ${who}` : ''}`,
+            merged ? [] : ['merged', 'superseded'],
+          );
+        } else if (action === 'reopened') {
+          changed = await setPullRequestStatus(trx, repoId, payload.number, 'open', null, ['merged']);
+        }
+      } else if (delivery.event === 'push' && typeof repoId === 'number' && typeof payload.ref === 'string' && payload.deleted !== true) {
+        if (payload.ref.startsWith('refs/heads/'))
+          changed = await makeDue(trx, { repoId, branch: payload.ref.slice('refs/heads/'.length) });
+      } else {
+        const headSha = headShaOf(delivery.event, action, payload);
+        if (headSha) changed = await makeDue(trx, { headSha });
+      }
+      const outcome = changed > 0 ? 'applied' : 'ignored';
+      const first = await recordDeliveryOnce(trx, { id: delivery.deliveryId, event: delivery.event, action, outcome });
+      if (!first) {
+        // Seen before: undo this transaction's change (none is expected: the first delivery made it already).
+        throw new DuplicateDelivery();
+      }
+      return outcome;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof DuplicateDelivery) return 'duplicate' as const;
+      throw error;
+    });
+}
+
+/** Thrown inside the transaction of a delivery seen before, to roll it back. */
+class DuplicateDelivery extends Error {}
+
+/** The commit a `status` event, or a `check_run` / `check_suite` `completed` event, is about; undefined for other events. */
+function headShaOf(event: string, action: string | null, payload: CodeHostEvent): string | undefined {
+  const sha =
+    event === 'status'
+      ? payload.sha
+      : event === 'check_run' && action === 'completed'
+        ? payload.check_run?.head_sha
+        : event === 'check_suite' && action === 'completed'
+          ? payload.check_suite?.head_sha
+          : undefined;
+  return typeof sha === 'string' && /^[0-9a-f]{40}$/.test(sha) ? sha : undefined;
+}

@@ -1,0 +1,189 @@
+import { createGitHubCodeHost } from '@switchyard/code-host';
+import { requireEcosystem } from '@switchyard/ecosystems';
+import { request, waitFor } from '@switchyard/service-kit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executeJob, JobBusyError } from '../src/pull-requests/job.executor.ts';
+import { RegistryAccess } from '../src/update-runs/registry-access.ts';
+import { ALICE, BOT, type ReleaseHarness, startReleaseHarness } from './harness.ts';
+
+describe('pull-request jobs become branches, commits and pull requests on the code host', () => {
+  let h: ReleaseHarness;
+  beforeAll(async () => {
+    h = await startReleaseHarness('pull_requests', { workerEnv: { PULL_REQUESTS: 'on', SCHEDULER_INTERVAL_MS: '300' } });
+    await h.configure({ id: 301, repoId: 3103, packageManager: 'pip' });
+    await h.configure({ id: 302, repoId: 3101 });
+  });
+  afterAll(() => h?.close());
+
+  const as = { authorization: `Personal ${ALICE}` };
+  const github = (path: string) =>
+    fetch(`${h.codeHostUrl}${path}`, { headers: { authorization: `token ${BOT}`, accept: 'application/vnd.github+json' } });
+  const notify = (name: string, version: string, packageManager: string) => h.notifyAndWait(name, version, packageManager);
+  const settledJob = (notificationId: string) =>
+    waitFor(async () => {
+      const [job] = (await request(h.releaseUrl, 'GET', `/pull_request_jobs?notification-id=${notificationId}`, { headers: as })).body.data;
+      return job && !['pending', 'running'].includes(job.attributes.status) ? job : undefined;
+    }, 20_000);
+
+  it('opens the pull request of a job: its branch, one commit with the requirement rewritten, title, body and labels', async () => {
+    const notificationId = await notify('requests', '2.31.0', 'pip');
+    const job = await settledJob(notificationId);
+    expect(job.attributes['status-reason']).toBeNull();
+    expect(job.attributes).toMatchObject({ status: 'open', 'target-version': '2.32.3', 'pull-request-number': expect.any(Number) });
+    const number = job.attributes['pull-request-number'] as number;
+    const pull = (await (await github(`/repos/acme/data-pipeline/pulls/${number}`)).json()) as {
+      body: string;
+      html_url: string;
+      labels: Array<{ name: string }>;
+    };
+    expect(pull).toMatchObject({
+      state: 'open',
+      title: '[Security] Bump requests from 2.23.0 to 2.32.3',
+      head: { ref: 'dependabot/pip/requests-2.32.3' },
+      base: { ref: 'main' },
+    });
+    expect(pull.body).toContain('Bumps');
+    expect((pull.labels as Array<{ name: string }>).map((l) => l.name)).toEqual(expect.arrayContaining(['dependencies', 'python']));
+    expect(job.attributes['pull-request-url']).toBe(pull.html_url);
+    const file = await github('/repos/acme/data-pipeline/contents/requirements.txt?ref=dependabot/pip/requests-2.32.3');
+    const text = Buffer.from(((await file.json()) as { content: string }).content, 'base64').toString('utf8');
+    expect(text).toBe('requests==2.32.3\nnumpy==1.18.5\npandas==1.0.4\nDjango>=2.2,<3.0\n');
+    // The notification links the pull request it caused.
+    const notification = (await request(h.releaseUrl, 'GET', `/release_notifications/${notificationId}`, { headers: as })).body.data;
+    expect(notification.attributes['pull-requests']).toEqual([
+      {
+        'repo-id': '3103',
+        'update-config-id': '301',
+        'pull-request-job-id': job.id,
+        status: 'open',
+        'pull-request-number': number,
+        'pull-request-url': pull.html_url,
+      },
+    ]);
+  });
+
+  it('opens nothing more when a job is delivered again', async () => {
+    const [job] = (await request(h.releaseUrl, 'GET', '/pull_request_jobs?dependency-name=requests&status=open', { headers: as })).body
+      .data;
+    await h.db.updateTable('pull_request_job').set({ status: 'pending' }).where('id', '=', Number(job.id)).execute();
+    const codeHost = createGitHubCodeHost({ baseUrl: h.codeHostUrl, userAgent: 'test', throttle: false, logger: h.logger });
+    const registries = new RegistryAccess({ publicUrls: h.releaseConfig.REGISTRY_URLS, timeoutMs: 5_000 });
+    await executeJob({ db: h.db, codeHost, token: BOT, registries, logger: h.logger }, Number(job.id), false);
+    await registries.close();
+    const pulls = (await (await github('/repos/acme/data-pipeline/pulls?state=all')).json()) as unknown[];
+    expect(pulls).toHaveLength(1);
+    const again = (await request(h.releaseUrl, 'GET', `/pull_request_jobs?dependency-name=requests`, { headers: as })).body.data[0];
+    expect(again.attributes).toMatchObject({ status: 'open', 'pull-request-number': job.attributes['pull-request-number'] });
+  });
+
+  it('supersedes the open pull request of an older version: closed with a comment naming the new one', async () => {
+    const [older] = (await request(h.releaseUrl, 'GET', '/pull_request_jobs?dependency-name=requests&status=open', { headers: as })).body
+      .data;
+    await fetch(`${h.registryUrl}/admin/publish`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ packageManager: 'pip', name: 'requests', version: '2.33.0' }),
+    });
+    const job = await settledJob(await notify('requests', '2.33.0', 'pip'));
+    expect(job.attributes).toMatchObject({ status: 'open', 'target-version': '2.33.0' });
+    const number = job.attributes['pull-request-number'] as number;
+    const before = await waitFor(async () => {
+      const rows = (await request(h.releaseUrl, 'GET', '/pull_request_jobs?dependency-name=requests', { headers: as })).body.data;
+      return rows.find((r: { id: string }) => r.id === older.id);
+    }, 5_000);
+    expect(before.attributes).toMatchObject({ status: 'superseded', 'status-reason': `superseded by #${number} (requests 2.33.0)` });
+    const closed = (await (await github(`/repos/acme/data-pipeline/pulls/${older.attributes['pull-request-number']}`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(closed).toMatchObject({ state: 'closed', merged: false });
+    const comments = (await (
+      await github(`/repos/acme/data-pipeline/issues/${older.attributes['pull-request-number']}/comments`)
+    ).json()) as Array<{
+      body: string;
+    }>;
+    expect(comments.map((c) => c.body)).toContain(`Superseded by #${number}.`);
+  });
+
+  it('keeps a job waiting as queued-limit while the config has 5 open pull requests', async () => {
+    const open = (n: number) => ({
+      notification_id: null,
+      update_run_id: null,
+      update_config_id: 301,
+      repo_id: 3103,
+      account_id: 2001,
+      package_manager: 'pip' as const,
+      dependency_name: `placeholder-${n}`,
+      dependency_type: 'runtime' as const,
+      version_in_use: '1.0.0',
+      target_version: '1.0.1',
+      update_kind: 'patch' as const,
+      automerge: false,
+      security_fix: false,
+      target_branch: 'main',
+      directory: '/',
+      status: 'open' as const,
+    });
+    await h.db.insertInto('pull_request_job').values([1, 2, 3, 4].map(open)).execute();
+    const job = await settledJob(await notify('numpy', '1.19.0', 'pip'));
+    expect(job.attributes).toMatchObject({ status: 'queued-limit', 'pull-request-number': null });
+    expect(job.attributes['status-reason']).toContain('5 open pull requests');
+    // One of them is merged: the waiting job goes at the next round (the harness's worker looks every 300 ms here).
+    await h.db.updateTable('pull_request_job').set({ status: 'merged' }).where('dependency_name', '=', 'placeholder-1').execute();
+    const opened = await waitFor(async () => {
+      const [row] = (await request(h.releaseUrl, 'GET', '/pull_request_jobs?dependency-name=numpy', { headers: as })).body.data;
+      return row.attributes.status === 'open' ? row : undefined;
+    }, 10_000);
+    expect(opened.attributes['pull-request-number']).toEqual(expect.any(Number));
+  });
+
+  it('carries out a job once when it is delivered several times at once: one branch, one pull request, the head recorded', async () => {
+    const codeHost = createGitHubCodeHost({ baseUrl: h.codeHostUrl, userAgent: 'test', throttle: false, logger: h.logger });
+    const registries = new RegistryAccess({ publicUrls: h.releaseConfig.REGISTRY_URLS, timeoutMs: 5_000 });
+    const deps = { db: h.db, codeHost, token: BOT, registries, logger: h.logger, leaseMs: 2_000 };
+    // Room under the open pull-request limit (the test above filled it).
+    await h.db.updateTable('pull_request_job').set({ status: 'closed' }).where('dependency_name', 'like', 'placeholder-%').execute();
+    const res = await request(h.releaseUrl, 'POST', '/release_notifications/private', {
+      headers: as,
+      body: { name: 'pandas', version: '1.0.5', 'package-manager': 'pip' },
+    });
+    expect(res.status).toBe(204);
+    const pending = await waitFor(async () => {
+      const row = await h.db.selectFrom('pull_request_job').select('id').where('dependency_name', '=', 'pandas').executeTakeFirst();
+      return row?.id;
+    }, 20_000);
+    // The worker's own delivery and two more, at once: the ones that find it claimed are put off (or, last, leave it).
+    const outcomes = await Promise.allSettled([
+      executeJob(deps, pending, false),
+      executeJob(deps, pending, true),
+      executeJob(deps, pending, false),
+    ]);
+    await registries.close();
+    for (const outcome of outcomes) if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(JobBusyError);
+    const job = await waitFor(async () => {
+      const row = await h.db.selectFrom('pull_request_job').selectAll().where('id', '=', pending).executeTakeFirstOrThrow();
+      return row.status === 'open' ? row : undefined;
+    }, 20_000);
+    const pulls = (await (await github(`/repos/acme/data-pipeline/pulls?state=all&head=acme:${job.branch}`)).json()) as unknown[];
+    expect(pulls).toHaveLength(1);
+    const head = (await (await github(`/repos/acme/data-pipeline/git/ref/heads/${job.branch}`)).json()) as { object: { sha: string } };
+    expect(job.head_sha).toBe(head.object.sha);
+    expect(job.claimed_by).toBeNull();
+  });
+
+  it('updates the lockfile with the manifest: package-lock.json locks the new version, from the registry', async () => {
+    const job = await settledJob(await notify('lodash', '4.17.21', 'npm_and_yarn'));
+    expect(job.attributes['status-reason']).toBeNull();
+    expect(job.attributes).toMatchObject({ status: 'open', 'target-version': '4.17.21' });
+    const read = async (path: string) => {
+      const file = await github(`/repos/acme/web-storefront/contents/${path}?ref=dependabot/npm_and_yarn/lodash-4.17.21`);
+      return Buffer.from(((await file.json()) as { content: string }).content, 'base64').toString('utf8');
+    };
+    const files = { 'package.json': await read('package.json'), 'package-lock.json': await read('package-lock.json') };
+    const use = requireEcosystem('npm_and_yarn').findDependency(files, 'lodash');
+    // The requirement already allows it (increase if necessary): only the lockfile moves.
+    expect(use).toMatchObject({ requirement: '^4.17.15', version: '4.17.21' });
+    const lock = JSON.parse(files['package-lock.json']) as { packages: Record<string, { version: string; integrity: string }> };
+    expect(lock.packages['node_modules/lodash']?.integrity).toMatch(/^sha512-/);
+  });
+});
