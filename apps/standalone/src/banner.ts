@@ -4,7 +4,10 @@ export interface BannerFacts {
   /** The address the gateway listens on (`HOST`, loopback when unset). */
   gatewayHost: string;
   database: 'postgres' | 'pglite';
+  /** The folder of the embedded database every service shares. */
   dataDir: string;
+  /** The process's resident set size once everything listens, in bytes. */
+  residentMemoryBytes: number;
   bus: string;
   codeHost: string;
   /** Whether the bundled emulator's demo users and repos are there (their tokens are printed). */
@@ -28,6 +31,7 @@ export function banner({
   gatewayHost,
   database,
   dataDir,
+  residentMemoryBytes,
   bus,
   codeHost,
   demoData,
@@ -37,7 +41,9 @@ export function banner({
   workQueue,
 }: BannerFacts): string {
   const storage =
-    database === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${dataDir}/ (set DATABASE_URL for PostgreSQL)`;
+    database === 'postgres'
+      ? 'PostgreSQL (DATABASE_URL)'
+      : `embedded PGlite in ${dataDir}/, a schema per service (set DATABASE_URL for PostgreSQL)`;
   const token = demoData ? 'demo-token-alice' : '<your GitHub token>';
   const auth = `-H 'Authorization: Personal ${token}'`;
   const demo = demoData
@@ -58,6 +64,7 @@ switchyard is running
   code host  ${codeHost}
   registries ${registryUrl ? `package-registry emulator with demo packages at ${registryUrl}` : 'REGISTRY_URLS (or the public registries)'}
   API docs   ${g}/docs
+  memory     ${Math.round(residentMemoryBytes / 2 ** 20)} MiB resident at start (one process, pid ${process.pid})
 ${demo}
 Book catalogue:
   curl ${g}/

@@ -13,7 +13,7 @@ import { emulatorRegistryEnv, loadDemoSeed as loadRegistrySeed, startRegistryEmu
 import { loadReleaseConfig } from '@switchyard/release-svc/config';
 import { startReleaseApi } from '@switchyard/release-svc/start';
 import { startReleaseWorker } from '@switchyard/release-svc/worker';
-import { createLogger, runService, startService } from '@switchyard/service-kit';
+import { createLogger, type DatabaseOverrides, openEmbeddedDatabase, runService, startService } from '@switchyard/service-kit';
 import { banner } from './banner.ts';
 import { demoSecretsKey } from './demo-secrets-key.ts';
 
@@ -78,13 +78,18 @@ await runService(
         registryUrl = registries.url;
         registryEnv = emulatorRegistryEnv(registries.url);
       }
-      const secretsKey = env.SECRETS_KEY || demoSecretsKey(env.DATA_DIR || '.data');
+      const dataDir = env.DATA_DIR || '.data';
+      const secretsKey = env.SECRETS_KEY || demoSecretsKey(dataDir);
+      // One embedded PGlite for every service, each in its own schema (as they share one PostgreSQL database in compose),
+      // opened before them so that it is closed after every service has let go of it.
+      const embeddedDir = dataDir === 'memory://' ? dataDir : `${dataDir.replace(/\/$/, '')}/pglite`;
+      const database: DatabaseOverrides = env.DATABASE_URL ? {} : { embeddedDatabase: scope.use(openEmbeddedDatabase(embeddedDir)) };
       const bus: MessageBus | undefined = env.AMQP_URL
         ? undefined
         : scope.adopt(createInProcessBus({ logger: createLogger('bus', level) }), (inProcess) => inProcess.close());
 
       const catalogConfig = loadCatalogConfig({ ...env, HOST: loopback, PORT: env.CATALOG_PORT ?? '8083' });
-      const catalog = scope.use(await startCatalogService(catalogConfig, createLogger('catalog-svc', catalogConfig.LOG_LEVEL)));
+      const catalog = scope.use(await startCatalogService(catalogConfig, createLogger('catalog-svc', catalogConfig.LOG_LEVEL), database));
 
       const configConfig = loadConfigServiceConfig({
         ...env,
@@ -96,7 +101,10 @@ await runService(
         TRUST_PROXY: env.TRUST_PROXY ?? '1',
       });
       const config = scope.use(
-        await startConfigService(configConfig, createLogger('config-svc', configConfig.LOG_LEVEL), bus ? { bus } : {}),
+        await startConfigService(configConfig, createLogger('config-svc', configConfig.LOG_LEVEL), {
+          ...database,
+          ...(bus ? { bus } : {}),
+        }),
       );
 
       const releaseConfig = loadReleaseConfig({
@@ -113,9 +121,12 @@ await runService(
         PULL_REQUESTS: env.PULL_REQUESTS ?? 'on',
       });
       const release = scope.use(
-        await startReleaseApi(releaseConfig, createLogger('release-svc', releaseConfig.LOG_LEVEL), bus ? { bus } : {}),
+        await startReleaseApi(releaseConfig, createLogger('release-svc', releaseConfig.LOG_LEVEL), {
+          ...database,
+          ...(bus ? { bus } : {}),
+        }),
       );
-      // The worker shares the API's database (one embedded PGlite per folder): the API closes it, after the worker stopped.
+      // The worker shares the API's database handle: the API lets go of it, after the worker stopped.
       scope.use(
         await startReleaseWorker(releaseConfig, createLogger('release-worker', releaseConfig.LOG_LEVEL), {
           ...(bus ? { bus } : {}),
@@ -136,7 +147,7 @@ await runService(
         HOST: loopback,
         PORT: peerPort,
       });
-      const peer = scope.use(await startPeerService(peerConfig, createLogger('peer-svc', peerConfig.LOG_LEVEL)));
+      const peer = scope.use(await startPeerService(peerConfig, createLogger('peer-svc', peerConfig.LOG_LEVEL), database));
 
       const gatewayConfig = loadGatewayConfig({
         ...env,
@@ -156,7 +167,8 @@ await runService(
           gatewayUrl: gateway.url,
           gatewayHost,
           database: catalog.database.kind,
-          dataDir: catalogConfig.DATA_DIR,
+          dataDir: embeddedDir,
+          residentMemoryBytes: process.memoryUsage.rss(),
           bus: bus ? 'in-process' : 'RabbitMQ (AMQP_URL)',
           codeHost: env.CODE_HOST_API_URL ? `${codeHostUrl} (CODE_HOST_API_URL)` : `GitHub emulator with demo data at ${codeHostUrl}`,
           demoData: !env.CODE_HOST_API_URL,

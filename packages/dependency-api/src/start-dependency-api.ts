@@ -4,6 +4,7 @@ import { type ConsumerHandle, type MessageBus, startEventPublishing } from '@swi
 import {
   type Database,
   type DatabaseConfig,
+  type DatabaseOverrides,
   type Logger,
   listen,
   type Migration,
@@ -32,8 +33,11 @@ export interface DependencyApiConfig extends DatabaseConfig, DependencyApiLimits
   BODY_LIMIT_BYTES: number;
 }
 
-/** What can be handed to either half instead of being built from its configuration (the launcher and tests do). */
-export interface DependencyApiOverrides {
+/**
+ * What can be handed to either half instead of being built from its configuration (the launcher and tests do),
+ * the shared embedded database included.
+ */
+export interface DependencyApiOverrides extends DatabaseOverrides {
   /** The bus to publish to; default RabbitMQ at `AMQP_URL`, else an in-process bus. Not closed by the service. */
   bus?: MessageBus;
   /** The code host; default the GitHub REST adapter at `CODE_HOST_API_URL`. */
@@ -98,7 +102,7 @@ export function startDependencyApi<DB>(
   overrides: DependencyApiOverrides = {},
 ): Promise<RunningDependencyApi<DB>> {
   return startService(async (scope) => {
-    const database = scope.use(await openServiceDatabase<DB>(shape.schema, config, shape.migrations, logger));
+    const database = scope.use(await openServiceDatabase<DB>(shape.schema, config, shape.migrations, logger, overrides));
     const events = await startEventPublishing({
       db: database.db,
       schema: shape.schema,

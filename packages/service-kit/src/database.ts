@@ -1,10 +1,38 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect, type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
 
-/** Where a service's data lives: a PostgreSQL server, or embedded PGlite in a folder (or in memory). */
-export type DatabaseTarget = { kind: 'postgres'; url: string; poolSize?: number } | { kind: 'pglite'; dataDir: string };
+/**
+ * Where a service's data lives: a PostgreSQL server, embedded PGlite in a folder of its own (or in memory), or an
+ * {@link EmbeddedDatabase} it shares with the other services of its process.
+ */
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string; poolSize?: number; preparedStatements?: boolean }
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'pglite'; embedded: EmbeddedDatabase };
+
+/**
+ * One embedded PGlite that several services of one process share, each in its own schema, as they share one
+ * PostgreSQL database in a deployment (the one-process launcher's: one PGlite costs about 150 MB resident, so one per
+ * service made the launcher four times that). PGlite has a single connection; Kysely's PGlite driver runs each
+ * transaction in PGlite's exclusive transaction mode, so one service's transaction never takes in another's
+ * statements. The services' handles never close it: whoever opened it closes it, after them.
+ */
+export interface EmbeddedDatabase extends AsyncDisposable {
+  readonly pglite: PGlite;
+  /** Its folder, or `memory://`. */
+  readonly dataDir: string;
+  /** Closes PGlite (flushing it to its folder); idempotent. */
+  close: () => Promise<void>;
+}
+
+/** What a launcher running several services in one process may hand each of them instead of a database of its own. */
+export interface DatabaseOverrides {
+  /** Used when `DATABASE_URL` is unset, instead of a PGlite under `DATA_DIR/<schema>`; not closed by the service. */
+  embeddedDatabase?: EmbeddedDatabase;
+}
 
 /**
  * What raw SQL (Kysely's `sql` template) runs on: a `Kysely` instance or a `Transaction` of any database type.
@@ -24,11 +52,19 @@ export interface Database<DB> extends AsyncDisposable {
 }
 
 /**
- * Chooses the database for a service: PostgreSQL when `url` is set, else embedded PGlite persisted
- * under `<dataRoot>/<service>` (`memory://` as `dataRoot` keeps it in memory).
+ * Chooses the database for a service: PostgreSQL when `url` is set (with {@link PreparingClient}'s named statements
+ * unless `preparedStatements` is false), else embedded PGlite persisted under `<dataRoot>/<service>` (`memory://` as
+ * `dataRoot` keeps it in memory).
  */
-export function databaseTarget(url: string | undefined, dataRoot: string, service: string, poolSize?: number): DatabaseTarget {
-  if (url) return { kind: 'postgres', url, ...(poolSize ? { poolSize } : {}) };
+export function databaseTarget(
+  url: string | undefined,
+  dataRoot: string,
+  service: string,
+  poolSize?: number,
+  preparedStatements?: boolean,
+): DatabaseTarget {
+  if (url)
+    return { kind: 'postgres', url, ...(poolSize ? { poolSize } : {}), ...(preparedStatements === false ? { preparedStatements } : {}) };
   return { kind: 'pglite', dataDir: dataRoot === 'memory://' ? 'memory://' : `${dataRoot.replace(/\/$/, '')}/${service}` };
 }
 
@@ -49,26 +85,88 @@ const pgTypes = {
   }) as typeof pg.types.getTypeParser,
 };
 
+/** The statements {@link PreparingClient} prepares: those PostgreSQL's PREPARE takes (the DML, and WITH queries). */
+const PREPARABLE = /^\s*(select|insert|update|delete|with|values|merge)\b/i;
+
+/** How many statements {@link PreparingClient} keeps prepared per connection; later ones run unnamed. */
+export const PREPARED_STATEMENTS_PER_CONNECTION = 256;
+
+/**
+ * A node-postgres client that sends each distinct parameterised DML text (as Kysely compiles it) as a named prepared
+ * statement, so PostgreSQL parses and plans it once per connection instead of once per query (the extended query
+ * protocol's named Parse; node-postgres then sends only Bind/Execute). Names are `sy_` and the text's SHA-1 prefix; at
+ * most {@link PREPARED_STATEMENTS_PER_CONNECTION} texts per connection are named, so a query whose text varies
+ * (`in ($1, $2, …)` lists) cannot grow the server's memory without bound. Statements without parameters, transaction
+ * control and DDL go as before. Not for a transaction-mode connection pooler that forgets prepared statements
+ * between transactions (PgBouncer before 1.21): `DB_PREPARED_STATEMENTS=off` turns it off.
+ */
+export class PreparingClient extends pg.Client {
+  readonly #names = new Map<string, string>();
+
+  // biome-ignore lint/suspicious/noExplicitAny: node-postgres's query() has a dozen overloads; this one forwards them all.
+  override query(config: any, values?: any, callback?: any): any {
+    if (typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined && PREPARABLE.test(config)) {
+      let name = this.#names.get(config);
+      if (name === undefined && this.#names.size < PREPARED_STATEMENTS_PER_CONNECTION) {
+        name = `sy_${createHash('sha1').update(config).digest('hex').slice(0, 24)}`;
+        this.#names.set(config, name);
+      }
+      if (name !== undefined) return super.query({ name, text: config, values });
+    }
+    return super.query(config, values, callback);
+  }
+}
+
+/** A PGlite in `dataDir` (created if missing; `memory://` keeps it in memory) that reads `date` as its text. */
+function newPGlite(dataDir: string): PGlite {
+  if (dataDir !== 'memory://') mkdirSync(dataDir, { recursive: true });
+  return new PGlite(dataDir, { parsers: { [DATE_OID]: (value: string) => value } });
+}
+
+/**
+ * Opens the {@link EmbeddedDatabase} in `dataDir` for the services of this process to share (hand it to each as
+ * {@link DatabaseOverrides}`.embeddedDatabase`). Nothing is read until first use; a bad folder fails the first query.
+ */
+export function openEmbeddedDatabase(dataDir: string): EmbeddedDatabase {
+  const pglite = newPGlite(dataDir);
+  let closed: Promise<void> | undefined;
+  const close = () => {
+    closed ??= pglite.closed ? Promise.resolve() : pglite.close();
+    return closed;
+  };
+  return { pglite, dataDir, close, [Symbol.asyncDispose]: close };
+}
+
 /**
  * Opens a Kysely instance on PostgreSQL (node-postgres pool, default 10 connections) or on PGlite
- * (Kysely's built-in `PGliteDialect`, one connection). Both read `bigint` and `bigint[]` as numbers and `date` as
- * `YYYY-MM-DD` text, so rows look the same on either. Nothing is queried until first use.
+ * (Kysely's built-in `PGliteDialect`, one connection), its own or a shared {@link EmbeddedDatabase}. Both read
+ * `bigint` and `bigint[]` as numbers and `date` as `YYYY-MM-DD` text, so rows look the same on either. Nothing is
+ * queried until first use. Closing a handle on a shared embedded database leaves that database open.
  */
 export function openDatabase<DB>(target: DatabaseTarget): Database<DB> {
   let db: Kysely<DB>;
+  // Kysely's destroy() closes the PGlite it runs on, so a handle on a shared one is only let go.
+  let destroy = () => db.destroy();
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, connectionTimeoutMillis: 5_000, types: pgTypes });
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: target.poolSize ?? 10,
+      connectionTimeoutMillis: 5_000,
+      types: pgTypes,
+      ...(target.preparedStatements === false ? {} : { Client: PreparingClient }),
+    });
     // A dropped idle connection must not take the process down; the pool replaces it.
     pool.on('error', () => {});
     db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  } else if ('embedded' in target) {
+    db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite: target.embedded.pglite }) });
+    destroy = async () => {};
   } else {
-    if (target.dataDir !== 'memory://') mkdirSync(target.dataDir, { recursive: true });
-    const pglite = new PGlite(target.dataDir, { parsers: { [DATE_OID]: (value: string) => value } });
-    db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+    db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite: newPGlite(target.dataDir) }) });
   }
   let closed: Promise<void> | undefined;
   const close = () => {
-    closed ??= db.destroy();
+    closed ??= destroy();
     return closed;
   };
   return {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envPostgresUrl } from './config.ts';
-import { type Database, databaseTarget, openDatabase } from './database.ts';
+import { type Database, type DatabaseOverrides, databaseTarget, openDatabase } from './database.ts';
 import type { Logger } from './logger.ts';
 import { type Migration, migrateToLatest } from './migrations.ts';
 
@@ -12,6 +12,11 @@ export const databaseEnv = {
   DATA_DIR: z.string().min(1).default('.data'),
   /** Connections in the PostgreSQL pool. */
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * `on`: queries go to PostgreSQL as named prepared statements, planned once per connection (`PreparingClient`);
+   * `off` for a connection pooler in transaction mode that does not keep them (PgBouncer before 1.21).
+   */
+  DB_PREPARED_STATEMENTS: z.enum(['on', 'off']).default('on'),
 };
 
 /** The parsed {@link databaseEnv}. */
@@ -19,11 +24,13 @@ export interface DatabaseConfig {
   DATABASE_URL?: string | undefined;
   DATA_DIR: string;
   DB_POOL_SIZE: number;
+  DB_PREPARED_STATEMENTS?: 'on' | 'off';
 }
 
 /**
- * Opens a service's database (PostgreSQL at `DATABASE_URL`, else PGlite under `DATA_DIR/<schema>`) and
- * brings the service's schema up to date; the database is closed again when migrating fails.
+ * Opens a service's database (PostgreSQL at `DATABASE_URL`, else the shared `overrides.embeddedDatabase`, else PGlite
+ * under `DATA_DIR/<schema>`) and brings the service's schema up to date; the database is closed again when migrating
+ * fails.
  * @throws MigrationFailedError
  */
 export async function openServiceDatabase<DB>(
@@ -31,8 +38,13 @@ export async function openServiceDatabase<DB>(
   config: DatabaseConfig,
   migrations: Record<string, Migration>,
   logger: Logger,
+  overrides: DatabaseOverrides = {},
 ): Promise<Database<DB>> {
-  const database = openDatabase<DB>(databaseTarget(config.DATABASE_URL, config.DATA_DIR, schema, config.DB_POOL_SIZE));
+  const database = openDatabase<DB>(
+    !config.DATABASE_URL && overrides.embeddedDatabase
+      ? { kind: 'pglite', embedded: overrides.embeddedDatabase }
+      : databaseTarget(config.DATABASE_URL, config.DATA_DIR, schema, config.DB_POOL_SIZE, config.DB_PREPARED_STATEMENTS !== 'off'),
+  );
   try {
     const applied = await migrateToLatest(database.db, schema, migrations);
     logger.info({ database: database.kind, applied }, `${schema} schema up to date`);

@@ -1,4 +1,12 @@
-import { type Database, type Logger, listen, openServiceDatabase, type RunningService, startService } from '@switchyard/service-kit';
+import {
+  type Database,
+  type DatabaseOverrides,
+  type Logger,
+  listen,
+  openServiceDatabase,
+  type RunningService,
+  startService,
+} from '@switchyard/service-kit';
 import { createCatalogApp } from './app.ts';
 import type { CatalogConfig } from './config.ts';
 import { catalogMigrations } from './db/migrations/index.ts';
@@ -11,18 +19,26 @@ export type RunningCatalog = RunningService<{
   database: Database<CatalogDatabase>;
 }>;
 
-/** Opens the database `config` names and brings the `catalog` schema up to date. @throws MigrationFailedError */
-export function openCatalogDatabase(config: CatalogConfig, logger: Logger): Promise<Database<CatalogDatabase>> {
-  return openServiceDatabase<CatalogDatabase>(CATALOG_SCHEMA, config, catalogMigrations, logger);
+/**
+ * Opens the database `config` names (or the shared embedded one in `overrides`) and brings the `catalog` schema up to
+ * date. @throws MigrationFailedError
+ */
+export function openCatalogDatabase(
+  config: CatalogConfig,
+  logger: Logger,
+  overrides: DatabaseOverrides = {},
+): Promise<Database<CatalogDatabase>> {
+  return openServiceDatabase<CatalogDatabase>(CATALOG_SCHEMA, config, catalogMigrations, logger, overrides);
 }
 
 /**
- * Starts catalog-svc: database, migrations, HTTP on `config.HOST:config.PORT`. `close()` stops HTTP, then closes the database.
+ * Starts catalog-svc: database (`overrides.embeddedDatabase` when the launcher shares one), migrations, HTTP on
+ * `config.HOST:config.PORT`. `close()` stops HTTP, then closes the database.
  * @throws MigrationFailedError / the listen error (after closing what it had opened)
  */
-export function startCatalogService(config: CatalogConfig, logger: Logger): Promise<RunningCatalog> {
+export function startCatalogService(config: CatalogConfig, logger: Logger, overrides: DatabaseOverrides = {}): Promise<RunningCatalog> {
   return startService(async (scope) => {
-    const database = scope.use(await openCatalogDatabase(config, logger));
+    const database = scope.use(await openCatalogDatabase(config, logger, overrides));
     const app = createCatalogApp({
       db: database.db.withSchema(CATALOG_SCHEMA),
       logger,

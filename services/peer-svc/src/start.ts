@@ -1,5 +1,13 @@
 import { startEventPublishing } from '@switchyard/messaging';
-import { type Database, type Logger, listen, openServiceDatabase, type RunningService, startService } from '@switchyard/service-kit';
+import {
+  type Database,
+  type DatabaseOverrides,
+  type Logger,
+  listen,
+  openServiceDatabase,
+  type RunningService,
+  startService,
+} from '@switchyard/service-kit';
 import { createPeerApp } from './app.ts';
 import { type PeerConfig, parseClientPlaces } from './config.ts';
 import { peerMigrations } from './db/migrations/index.ts';
@@ -44,14 +52,17 @@ async function leaveWithin(leaving: Promise<unknown>, ms: number): Promise<void>
   clearTimeout(timer);
 }
 
-/** Opens the database `config` names and brings the `peer` schema up to date. @throws MigrationFailedError */
-export function openPeerDatabase(config: PeerConfig, logger: Logger): Promise<Database<PeerDatabase>> {
-  return openServiceDatabase<PeerDatabase>(PEER_SCHEMA, config, peerMigrations, logger);
+/**
+ * Opens the database `config` names (or the shared embedded one in `overrides`) and brings the `peer` schema up to
+ * date. @throws MigrationFailedError
+ */
+export function openPeerDatabase(config: PeerConfig, logger: Logger, overrides: DatabaseOverrides = {}): Promise<Database<PeerDatabase>> {
+  return openServiceDatabase<PeerDatabase>(PEER_SCHEMA, config, peerMigrations, logger, overrides);
 }
 
 /**
- * Starts peer-svc: configuration checks (users, allow-list, own URL, client places, directory places), database and
- * migrations, client places recorded, the local directory entries replaced (the directory place's own and
+ * Starts peer-svc: configuration checks (users, allow-list, own URL, client places, directory places), database
+ * (`overrides.embeddedDatabase` when the launcher shares one) and migrations, client places recorded, the local directory entries replaced (the directory place's own and
  * `DIRECTORY_PLACES[_FILE]`), HTTP on `config.HOST:config.PORT`, the heartbeat manager, then registration
  * with each `PEER_RENDEZVOUS` peer and with the `PEER_PARENT` as its child, in the background (failures logged; the
  * heartbeats retry). Rendezvous peers and the parent are kept when they fail.
@@ -59,7 +70,7 @@ export function openPeerDatabase(config: PeerConfig, logger: Logger): Promise<Da
  * @throws ConfigError (a bad directory place) and ConfigError-like errors (DigestUsersError, PeerAllowListError, DirectoryNameError, TypeError) / MigrationFailedError / the listen error
  * (after closing what it had opened)
  */
-export async function startPeerService(config: PeerConfig, logger: Logger): Promise<RunningPeer> {
+export async function startPeerService(config: PeerConfig, logger: Logger, overrides: DatabaseOverrides = {}): Promise<RunningPeer> {
   const users = loadDigestUsers({ realm: config.DIGEST_REALM, file: config.PEER_USERS_FILE, env: config.PEER_USERS });
   const allowList = createPeerAllowList(config.PEER_ALLOW_LIST);
   const selfUrl = parsePeerUrl(config.PEER_SELF_URL);
@@ -74,7 +85,7 @@ export async function startPeerService(config: PeerConfig, logger: Logger): Prom
   const thresholds = peerThresholds({ unhealthyAfter: config.HEARTBEAT_UNHEALTHY_AFTER, failedAfter: config.HEARTBEAT_FAILED_AFTER });
 
   return startService(async (scope) => {
-    const database = scope.use(await openPeerDatabase(config, logger));
+    const database = scope.use(await openPeerDatabase(config, logger, overrides));
     // Directory events: RabbitMQ at AMQP_URL, else an in-process bus (nothing outside the process hears them).
     const events = await startEventPublishing({
       db: database.db,

@@ -13,7 +13,13 @@ interface Job {
   attributes: Record<string, unknown> & { status: string; 'pull-request-number': number | null; 'status-reason': string | null };
 }
 
-describe('open pull requests: automerge, rebase, reconciliation', () => {
+/**
+ * How long a test may wait for the worker's loops and the webhooks to move a job: they act within a second on an idle
+ * machine, several times that beside the rest of the suite.
+ */
+const SETTLE_MS = 45_000;
+
+describe('open pull requests: automerge, rebase, reconciliation', { timeout: SETTLE_MS + 15_000 }, () => {
   let h: ReleaseHarness;
   const as = { authorization: `Personal ${ALICE}` };
   beforeAll(async () => {
@@ -36,7 +42,7 @@ describe('open pull requests: automerge, rebase, reconciliation', () => {
       ((await github(`/repos/${repo}/contents/${path}?ref=${ref}`)) as unknown as { content: string }).content,
       'base64',
     ).toString('utf8');
-  const jobOf = (name: string, where: (job: Job) => boolean, timeoutMs = 20_000) =>
+  const jobOf = (name: string, where: (job: Job) => boolean, timeoutMs = SETTLE_MS) =>
     waitFor(async () => {
       const jobs = (await request(h.releaseUrl, 'GET', `/pull_request_jobs?dependency-name=${name}`, { headers: as })).body.data as Job[];
       return jobs.find(where);
@@ -86,7 +92,7 @@ describe('open pull requests: automerge, rebase, reconciliation', () => {
     expect(failed.attributes).toMatchObject({ status: 'open', 'status-reason': 'not merged automatically: its checks failed' });
     await github(`/repos/${owner}/${name}/statuses/${head}`, { method: 'POST', body: { state: 'success', context: 'ci' } });
     // The status webhook makes it due at once (the reconciliation interval is 15 min).
-    const merged = await jobOf('numpy', (j) => j.id === opened.id && j.attributes.status === 'merged', 10_000);
+    const merged = await jobOf('numpy', (j) => j.id === opened.id && j.attributes.status === 'merged');
     expect(merged.attributes['status-reason']).toBe('merged automatically: its checks passed');
     expect(await fileAt(`${owner}/${name}`, 'requirements.txt', 'main')).toContain(`numpy==${merged.attributes['target-version']}\n`);
   });
@@ -149,7 +155,7 @@ describe('open pull requests: automerge, rebase, reconciliation', () => {
     }
     // As if the reconciliation interval had gone by.
     await h.db.updateTable('pull_request_job').set({ maintain_at: new Date() }).where('id', '=', Number(opened?.id)).execute();
-    const closed = await jobOf('flask', (j) => j.id === opened?.id && j.attributes.status === 'closed', 10_000);
+    const closed = await jobOf('flask', (j) => j.id === opened?.id && j.attributes.status === 'closed');
     expect(closed.attributes['status-reason']).toBe('closed on the code host');
   });
 
