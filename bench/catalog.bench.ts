@@ -8,7 +8,8 @@
  * performance goals name (direct / bare, gateway / direct, gateway / json-server, gateway p99 / direct p99).
  *
  * Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres, a user that may
- * CREATE DATABASE), BENCH_DURATION seconds per measurement (10), BENCH_CONNECTIONS (50).
+ * CREATE DATABASE), BENCH_DURATION seconds per measurement (10), BENCH_CONNECTIONS (50), BENCH_PROFILE_DIR (catalog-svc
+ * and the gateway run with `--cpu-prof` into it: the figures are then not the real ones).
  */
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,8 @@ import pg from 'pg';
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const profileDir = process.env.BENCH_PROFILE_DIR;
+const profiled: Record<string, string> = profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {};
 const BOOKS = 10_000;
 const root = new URL('../', import.meta.url);
 
@@ -50,13 +53,13 @@ const jsonServerUrl = `http://127.0.0.1:${jsonServerPort}`;
 const scratch = mkdtempSync(join(tmpdir(), 'bench-catalog-'));
 const catalog = await startProcess(
   new URL('services/catalog-svc/src/main.ts', root).pathname,
-  { PORT: String(catalogPort), HOST: '127.0.0.1', DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
+  { PORT: String(catalogPort), HOST: '127.0.0.1', DATABASE_URL: database.url, LOG_LEVEL: 'warn', ...profiled },
   `${direct}/readyz`,
 );
 const others: RunningProcess[] = [];
 const gateway = await startProcess(
   new URL('services/gateway/src/main.ts', root).pathname,
-  { PORT: String(gatewayPort), HOST: '127.0.0.1', CATALOG_SVC_URL: direct, LOG_LEVEL: 'warn' },
+  { PORT: String(gatewayPort), HOST: '127.0.0.1', CATALOG_SVC_URL: direct, LOG_LEVEL: 'warn', ...profiled },
   `${viaGateway}/readyz`,
 );
 

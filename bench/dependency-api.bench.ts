@@ -14,28 +14,36 @@
  *   inactive page (4,000 inactive repos, 100 a page: pages 1 and 40), each checked first (200, 100 repos,
  *   `meta.pages.next` 2 and null), warmed up for 3 s, then measured for BENCH_DURATION seconds.
  *
+ * Alongside the import it counts, per created config, the requests the emulator answered to the bench's token
+ * (its `x-ratelimit-used`, read with `GET /user` before and after) and what PostgreSQL's `pg_stat_database` shows for the
+ * bench database (transactions committed, rows written; the outbox relay's own polls included).
+ *
  * config-svc caches what the code host says (the token's user and accounts, each repo, the org's repo
  * listing) for CODE_HOST_CACHE_TTL_MS (default 60 s), so each POST asks the emulator for its repo once,
  * and GET /repos fetches the 5,000-repo listing (50 emulator pages) again only when the cache expires.
  *
  * Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres, a user that may
  * CREATE DATABASE), BENCH_AMQP_URL (amqp://guest:guest@127.0.0.1:5672), BENCH_DURATION seconds per
- * GET measurement (10), BENCH_CONNECTIONS of the GET measurements (16). Exits 1 when a check failed.
+ * GET measurement (10), BENCH_CONNECTIONS of the GET measurements (16), BENCH_PROFILE_DIR (every child process
+ * runs with `--cpu-prof` into it: the figures are then not the real ones). Exits 1 when a check failed.
  */
 
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { generateRepos, parseSeed, type SeedInput } from '@switchyard/github-emulator';
 import { createTestDatabase, deleteConsumerQueues, freePort, type RunningProcess, startProcess } from '@switchyard/service-kit/testing';
 import amqplib from 'amqplib';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const amqpUrl = process.env.BENCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const profileDir = process.env.BENCH_PROFILE_DIR;
 const root = new URL('../', import.meta.url);
 
 const TOKEN = 'bench-token';
@@ -122,6 +130,35 @@ async function postConfigs(url: string, repoIds: readonly number[]) {
   };
 }
 
+/** Requests the emulator counted for the bench's token so far (`x-ratelimit-used` of a `GET /user`, which counts itself). */
+async function codeHostRequests(emulatorUrl: string): Promise<number> {
+  const res = await fetch(`${emulatorUrl}/user`, { headers: { authorization: `token ${TOKEN}` } });
+  await res.arrayBuffer();
+  const used = Number(res.headers.get('x-ratelimit-used'));
+  if (res.status !== 200 || !Number.isFinite(used)) throw new Error(`emulator GET /user answered ${res.status}, x-ratelimit-used ${used}`);
+  return used;
+}
+
+/** Transactions committed and rows written in database `name` so far, as `pg_stat_database` reports them. */
+async function databaseActivity(name: string): Promise<{ commits: number; rowsWritten: number }> {
+  // A backend reports its counts at most once a second, and when it goes idle: let the last ones arrive.
+  await delay(1_500);
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ commits: string; rows_written: string }>(
+      `select xact_commit as commits, tup_inserted + tup_updated + tup_deleted as rows_written
+         from pg_stat_database where datname = $1`,
+      [name],
+    );
+    const [row] = rows;
+    if (!row) throw new Error(`no pg_stat_database row for ${name}`);
+    return { commits: Number(row.commits), rowsWritten: Number(row.rows_written) };
+  } finally {
+    await client.end();
+  }
+}
+
 function measure(url: string, path: string, seconds: number): Promise<autocannon.Result> {
   return autocannon({ url, connections, duration: seconds, headers, requests: [{ method: 'GET', path }] });
 }
@@ -145,6 +182,7 @@ const results: Result[] = [];
 const cleanups: Array<[string, () => Promise<unknown>]> = [['temp dir', async () => rmSync(workDir, { recursive: true, force: true })]];
 
 try {
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
   const seed: SeedInput = {
     users: [{ id: 4000, login: 'bench', token: TOKEN, name: 'Bench User' }],
     organizations: [{ ...ORG, name: 'Bench Org', members: [{ login: 'bench', role: 'member' }], defaultRepoPermission: 'write' }],
@@ -178,7 +216,13 @@ try {
   const configUrl = `http://127.0.0.1:${configPort}`;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const start = async (name: string, script: string, env: Record<string, string>, readyUrl: string) => {
-    const running = await startProcess(new URL(script, root).pathname, { HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, readyUrl);
+    const profiling: Record<string, string> = profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {};
+    const running = await startProcess(
+      new URL(script, root).pathname,
+      { HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, ...profiling },
+      readyUrl,
+    );
+    if (profileDir) process.stdout.write(`profiling ${name}: pid ${running.child.pid}\n`);
     processes.push([name, running]);
     cleanups.unshift([name, () => running.stop()]);
   };
@@ -212,7 +256,12 @@ try {
     check(res.status === 204, `warm-up: DELETE /update_configs/${id} answered ${res.status}`);
   }
 
+  const hostBefore = await codeHostRequests(emulatorUrl);
+  const dbBefore = await databaseActivity(database.name);
   const bulk = await postConfigs(gatewayUrl, importIds);
+  const dbAfter = await databaseActivity(database.name);
+  // Less this look-up itself.
+  const hostRequests = (await codeHostRequests(emulatorUrl)) - hostBefore - 1;
   check(bulk.errors === 0, `bulk import: expected ${CONFIGS} × 201, got ${bulk.statuses} and ${bulk.result.errors} errors`);
   check(bulk.handedOut === CONFIGS, `bulk import: ${bulk.handedOut} requests built for ${CONFIGS} repos (resends)`);
   results.push({
@@ -259,7 +308,8 @@ try {
   const pad = (value: string | number, width: number) => String(value).padStart(width);
   process.stdout.write(
     `\ndependency API benchmark through the gateway: org of ${REPOS} repos, ${CONFIGS} configs by ${IMPORT_CLIENTS} clients, ` +
-      `GET /repos with ${connections} connections for ${duration} s per run, Node ${process.versions.node}\n\n`,
+      `GET /repos with ${connections} connections for ${duration} s per run, Node ${process.versions.node}` +
+      `${profileDir ? '; PROFILING' : ''}\n\n`,
   );
   process.stdout.write(
     `${'scenario'.padEnd(36)}${pad('rate', 8)} ${'unit'.padEnd(10)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('errors', 8)}\n`,
@@ -269,7 +319,11 @@ try {
       `${r.scenario.padEnd(36)}${pad(r.rate.toFixed(r.rate < 100 ? 1 : 0), 8)} ${r.unit.padEnd(10)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.errors, 8)}\n`,
     );
   }
-  process.stdout.write(`\nbulk import: ${CONFIGS} configs in ${bulk.seconds.toFixed(2)} s\n`);
+  const perConfig = (n: number) => (n / CONFIGS).toFixed(2);
+  process.stdout.write(
+    `\nbulk import: ${CONFIGS} configs in ${bulk.seconds.toFixed(2)} s; per config: ${perConfig(hostRequests)} code-host requests, ` +
+      `${perConfig(dbAfter.commits - dbBefore.commits)} PostgreSQL transactions, ${perConfig(dbAfter.rowsWritten - dbBefore.rowsWritten)} rows written\n`,
+  );
 } catch (error) {
   failures.push(`benchmark aborted: ${(error as Error).stack ?? String(error)}`);
 } finally {

@@ -106,7 +106,7 @@ export interface SeedOrg {
  * A GitHub emulator seed: `users`, the `orgs` with their generated repos (`repo-001`…, ids consecutive from
  * `firstRepoId` across the orgs in order), each repo with the {@link lodashManifests} of the version `lodashOf`
  * gives its index among all the seed's repos, on `main`; a rate limit of 1,000,000 an hour (GitHub's 5,000 would
- * not last: a scan reads 4 files a repo).
+ * not last: a scan makes 2 requests a repo, a listing and one GraphQL read of its files).
  */
 export function lodashSeed(options: {
   users: readonly SeedUser[];

@@ -6,9 +6,8 @@
  * each with a package.json and a package-lock.json (lockfileVersion 3) on `main` that use lodash, every tenth
  * at 4.17.15 (outdated for the notification, lodash 4.17.21), the others at 4.17.21; user `bench` (token
  * `bench-token`) who sends the notification and the worker's bot `bench-bot` (token `bench-bot-token`), both
- * members of the org with read access; a rate limit of 1,000,000 an hour (GitHub's 5,000 would not last: a scan
- * reads 4 files a repo). The emulator runs as its own process (LOG_LEVEL=error: at warn it logs each 404), shared
- * by the rounds, and is warmed up first.
+ * members of the org with read access; a rate limit of 1,000,000 an hour. The emulator runs as its own process
+ * (LOG_LEVEL=error), shared by the rounds, and is warmed up first with the scan's own reads of 500 repos.
  *
  * Each round (BENCH_WORKERS, default `1,2`: one round with one worker process, one with two) gets the same work
  * on a fresh start: a new database, its own exchange `bench.release.<random>` and QUEUE_PREFIX, release-svc's API
@@ -24,6 +23,14 @@
  * once a second, when the servers are local; a large "rest of the machine" means other load skewed the figures).
  * It checks exactly 1,000 jobs (the 4.17.15 configs), 10,000 results, none failed or skipped, and 1,000 job events.
  *
+ * Requests per repo: the emulator counts every request by route (`GET /_emulator/requests`, reset before each
+ * round); the table shows the scan's reads per repo (the directory listing, the GraphQL query, single file reads)
+ * and checks that an npm repo with its lockfile costs at most 2. The emulator alone: after each round, this process
+ * plays the same reads straight at the emulator (per repo the root listing `GET /repos/{o}/{r}/contents?ref=main`,
+ * then the adapter's GraphQL query for the files the listing shows, `readFilesRequest`), as many repos at once as the
+ * round's workers scan (workers × SCAN_CONCURRENCY × WORKER_PREFETCH), with fetch; its repos/s is what the emulator can
+ * serve, and the round's scan rate is compared with it (the ratio; the goal is at least 0.5). Its CPU is shown too.
+ *
  * Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres, a user that may
  * CREATE DATABASE), BENCH_AMQP_URL (amqp://guest:guest@127.0.0.1:5672), BENCH_WORKERS (`1,2`), the workers'
  * BENCH_SCAN_BATCH_SIZE, BENCH_SCAN_CONCURRENCY, BENCH_WORKER_PREFETCH and BENCH_DB_POOL_SIZE (release-svc's
@@ -36,11 +43,12 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseSeed, type SeedInput } from '@switchyard/github-emulator';
+import { parseSeed, REQUEST_COUNTER_PATH, type RequestCounts, type SeedInput } from '@switchyard/github-emulator';
 import { emulatorRegistryEnv } from '@switchyard/registry-emulator';
 import { createTestDatabase, freePort, type RunningProcess } from '@switchyard/service-kit/testing';
 import amqplib, { type ChannelModel } from 'amqplib';
 import pg from 'pg';
+import { readFilesRequest } from '../packages/code-host/src/github/read-files.ts';
 import {
   type Cleanup,
   type ConfigEvent,
@@ -250,6 +258,83 @@ interface RoundResult {
   scanned: number;
   jobs: number;
   cpu: Record<CpuRow, number>;
+  /** The emulator's request counts during the timed part. */
+  requests: RequestCounts;
+  /** The emulator alone serving the same reads, at the same concurrency. */
+  alone: ServeRate;
+}
+
+/** How fast the emulator alone served the scan's reads of every repo ({@link serveReads}). */
+interface ServeRate {
+  concurrency: number;
+  seconds: number;
+  rate: number;
+  /** CPU seconds of the emulator process meanwhile. */
+  emulatorCpu: number;
+  requests: RequestCounts;
+}
+
+/** The emulator's request counts since its last reset. */
+async function requestCounts(emulatorUrl: string): Promise<RequestCounts> {
+  const res = await fetch(`${emulatorUrl}${REQUEST_COUNTER_PATH}`);
+  if (res.status !== 200) throw new Error(`GET ${REQUEST_COUNTER_PATH} answered ${res.status}`);
+  return (await res.json()) as RequestCounts;
+}
+
+/** Sets the emulator's request counts back to zero. */
+async function resetRequestCounts(emulatorUrl: string): Promise<void> {
+  const res = await fetch(`${emulatorUrl}${REQUEST_COUNTER_PATH}`, { method: 'DELETE' });
+  if (res.status !== 204) throw new Error(`DELETE ${REQUEST_COUNTER_PATH} answered ${res.status}`);
+}
+
+/** Requests of a route (method and the emulator's route pattern) in `counts`, all statuses. */
+function routeCount(counts: RequestCounts, route: string): number {
+  return Object.values(counts.routes[route] ?? {}).reduce((sum, n) => sum + n, 0);
+}
+
+const LISTING_ROUTE = 'GET /repos/:owner/:repo/contents{/*path}';
+const GRAPHQL_ROUTE = 'POST /graphql';
+/** The npm files the scan reads when the listing shows them (npm_and_yarn's manifest and lockfiles). */
+const NPM_FILES = ['package.json', 'npm-shrinkwrap.json', 'package-lock.json', 'yarn.lock'];
+
+/**
+ * The scan's reads of repo `name` straight at the emulator, as the worker's code host client makes them: the root
+ * listing, then one GraphQL query for the npm files it shows. Checks that package.json and package-lock.json came back.
+ */
+async function readRepo(emulatorUrl: string, name: string): Promise<void> {
+  const headers = { authorization: `token ${BOT.token}`, accept: 'application/vnd.github.v3+json', 'user-agent': 'bench' };
+  const listing = await fetch(`${emulatorUrl}/repos/${ORG.login}/${name}/contents?ref=main`, { headers });
+  const entries = (await listing.json()) as Array<{ name: string; type: string }>;
+  // In the listing's order, as the scan picks them (`filesMatching`).
+  const files = entries.filter((entry) => entry.type === 'file' && NPM_FILES.includes(entry.name)).map((entry) => entry.name);
+  const res = await fetch(`${emulatorUrl}/graphql`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify(readFilesRequest({ owner: ORG.login, name }, files, 'main')),
+  });
+  const answer = (await res.json()) as { data?: { repository?: Record<string, { text?: unknown } | null> } };
+  const texts = files.map((_, i) => answer.data?.repository?.[`f${i}`]?.text);
+  if (listing.status !== 200 || res.status !== 200 || files.length !== 2 || texts.some((text) => typeof text !== 'string')) {
+    throw new Error(
+      `reading ${name} straight from the emulator: listing ${listing.status}, GraphQL ${res.status}, files ${files.join(', ')}`,
+    );
+  }
+}
+
+/** The emulator alone serving the scan's reads of all the repos, `concurrency` repos at a time. */
+async function serveReads(emulator: { url: string; pid: number }, names: readonly string[], concurrency: number): Promise<ServeRate> {
+  await resetRequestCounts(emulator.url);
+  const ticksBefore = processTable().get(emulator.pid)?.ticks ?? 0;
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < names.length; i = next++) await readRepo(emulator.url, names[i] as string);
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const emulatorCpu = ((processTable().get(emulator.pid)?.ticks ?? 0) - ticksBefore) / CLOCK_TICKS;
+  return { concurrency, seconds, rate: names.length / seconds, emulatorCpu, requests: await requestCounts(emulator.url) };
 }
 
 const workDir = mkdtempSync(join(tmpdir(), 'bench-release-'));
@@ -267,6 +352,9 @@ const starterFor = (cleanups: Cleanup[]) =>
       if (profileDir) process.stdout.write(`profiling ${name}: pid ${running.child.pid}\n`);
     },
   });
+
+/** The names of the org's repos, in seed order. */
+let repoNames: string[] = [];
 
 /** The worker's registries: an emulator that knows no package (each job targets the notified version, unverified). */
 let registryEnv: Record<string, string> = {};
@@ -326,6 +414,7 @@ async function runRound(
 
     const myBackends = new Set<number>();
     const ownBackend = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid;
+    await resetRequestCounts(emulator.url);
     const cpu = trackCpu();
     const progress: Array<[number, number]> = [];
     const started = performance.now();
@@ -359,6 +448,7 @@ async function runRound(
       else if (now > deadline) throw new Error(`${label}: not done after ${timeoutSeconds} s: ${JSON.stringify(row)}`);
     }
     const totalSeconds = (performance.now() - started) / 1000;
+    const requests = await requestCounts(emulator.url);
     const table = processTable();
     const postmaster = [...myBackends, ownBackend ?? -1].map((pid) => table.get(pid)?.ppid).find((ppid) => ppid !== undefined);
     const amqpPort = Number(new URL(amqpUrl).port || 5672);
@@ -424,6 +514,11 @@ async function runRound(
     // steady rate: from 10 % to 90 % of the repos scanned (leaves out planning, JIT warm-up and the tail)
     const at = (share: number) => progress.find(([, scanned]) => scanned >= share * REPOS)?.[0];
     const [t10, t90] = [at(0.1), at(0.9)];
+    const perRepo = (routeCount(requests, LISTING_ROUTE) + routeCount(requests, GRAPHQL_ROUTE)) / REPOS;
+    check(perRepo <= 2, `${label}: ${perRepo.toFixed(2)} code host requests per repo, more than 2`);
+    // The emulator alone, serving the same reads at the concurrency the workers scanned with.
+    const concurrency = workers * Number(tuning.SCAN_CONCURRENCY) * Number(tuning.WORKER_PREFETCH);
+    const alone = await serveReads(emulator, repoNames, concurrency);
     results.push({
       workers,
       seedSeconds,
@@ -435,6 +530,8 @@ async function runRound(
       scanned: finished.scanned,
       jobs: jobCheck?.jobs ?? 0,
       cpu: usage,
+      requests,
+      alone,
     });
     process.stdout.write(`${label}: ${finished.scanned} repos scanned, ${jobCheck?.jobs ?? 0} jobs in ${totalSeconds.toFixed(2)} s\n`);
   } catch (error) {
@@ -448,6 +545,7 @@ try {
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const seed = buildSeed();
   parseSeed(seed, 'benchmark seed');
+  repoNames = (seed.repos ?? []).map((repo) => repo.name);
   const seedPath = join(workDir, 'seed.json');
   writeFileSync(seedPath, JSON.stringify(seed));
   const events = readModelEvents(seed);
@@ -460,7 +558,7 @@ try {
   const emulator = await starterFor(globalCleanups)(
     'github-emulator',
     SCRIPTS.emulator,
-    // LOG_LEVEL error: at warn the emulator logs every 404 (two a repo: no npm-shrinkwrap.json, no yarn.lock) as a JSON line
+    // LOG_LEVEL error: at warn the emulator would log every 404 as a JSON line
     { PORT: String(emulatorPort), CODE_HOST_SEED: seedPath, LOG_LEVEL: 'error' },
     `${emulatorUrl}/readyz`,
     120_000,
@@ -478,18 +576,15 @@ try {
   );
   registryEnv = emulatorRegistryEnv(registryUrl);
 
-  // Warm-up of the emulator (JIT), which every round shares: the files of 500 repos, 16 at a time.
+  // Warm-up of the emulator (JIT), which every round shares: the scan's reads of 500 repos, 16 at a time.
   let next = 0;
   await Promise.all(
     Array.from({ length: 16 }, async () => {
       for (let i = next++; i < 500; i = next++) {
-        const repo = seed.repos?.[(i * 19) % REPOS];
-        for (const file of ['package.json', 'package-lock.json', 'yarn.lock']) {
-          const r = await fetch(`${emulatorUrl}/repos/${ORG.login}/${repo?.name}/contents/${file}?ref=main`, {
-            headers: { authorization: `token ${BOT.token}` },
-          });
-          await r.arrayBuffer();
-          check(r.status === (file === 'yarn.lock' ? 404 : 200), `emulator warm-up: ${file} of ${repo?.name} answered ${r.status}`);
+        try {
+          await readRepo(emulatorUrl, repoNames[(i * 19) % REPOS] as string);
+        } catch (error) {
+          check(false, `emulator warm-up: ${(error as Error).message}`);
         }
       }
     }),
@@ -518,6 +613,29 @@ try {
         `${pad(fixed(r.steadyRate, 0), 16)}${pad(fixed(r.lastEventSeconds, 2), 14)}${pad(fixed(r.seedSeconds, 1), 14)}\n`,
     );
   }
+  process.stdout.write(
+    `\nCode host requests per repo during the scan, and the emulator alone serving the same reads\n` +
+      `${'workers'.padEnd(8)}${pad('listing', 9)}${pad('graphql', 9)}${pad('per repo', 10)}${pad('all reqs', 10)}` +
+      `${pad('scan repos/s', 14)}${pad('steady', 8)}${pad('alone repos/s', 15)}${pad('at once', 9)}${pad('ratio', 7)}` +
+      `${pad('steady ratio', 14)}${pad('emulator CPU s/1k repos: scan', 32)}${pad('alone', 7)}\n`,
+  );
+  for (const r of results) {
+    const listing = routeCount(r.requests, LISTING_ROUTE) / REPOS;
+    const graphql = routeCount(r.requests, GRAPHQL_ROUTE) / REPOS;
+    const scanRate = r.scanned / r.totalSeconds;
+    process.stdout.write(
+      `${String(r.workers).padEnd(8)}${pad(listing.toFixed(2), 9)}${pad(graphql.toFixed(2), 9)}${pad((listing + graphql).toFixed(2), 10)}` +
+        `${pad(r.requests.total, 10)}${pad(scanRate.toFixed(0), 14)}${pad(fixed(r.steadyRate, 0), 8)}${pad(r.alone.rate.toFixed(0), 15)}` +
+        `${pad(r.alone.concurrency, 9)}${pad((scanRate / r.alone.rate).toFixed(2), 7)}${pad(fixed(r.steadyRate / r.alone.rate, 2), 14)}` +
+        `${pad(((1000 * r.cpu.emulator) / r.scanned).toFixed(2), 32)}${pad(((1000 * r.alone.emulatorCpu) / REPOS).toFixed(2), 7)}\n`,
+    );
+  }
+  process.stdout.write(
+    '\nlisting/graphql: GET …/contents and POST /graphql per repo (every request of the timed part by route: ' +
+      `${results.map((r) => JSON.stringify(r.requests.routes)).join('; ')}); all reqs: every request the emulator answered ` +
+      'meanwhile (the API authenticating the notifier too); alone: this process reading every repo straight from the emulator, ' +
+      '`at once` repos at a time; ratio: scan repos/s (the total) over alone repos/s, steady ratio: the steady rate over it\n',
+  );
   process.stdout.write(
     '\ntotal: POST until the notification is done with its last job recorded (polled every 100 ms); planned/scan: the\n' +
       "notification's created → started → finished timestamps; last event: until the last pull_request_job.created reached\n" +

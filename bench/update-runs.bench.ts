@@ -155,7 +155,7 @@ function githubSeed(): SeedInput {
       ...repo,
       files: { main: repoManifests(repo.name, index) },
     })),
-    // GitHub's 5,000 an hour would not last: a run reads 4 files
+    // GitHub's 5,000 an hour would not last over thousands of repos (a listing and a read of the files for each)
     rateLimit: { limit: 1_000_000, windowSeconds: 3_600 },
   };
 }

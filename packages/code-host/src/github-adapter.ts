@@ -3,11 +3,14 @@ import type { Logger } from '@switchyard/service-kit';
 import { LRUCache } from 'lru-cache';
 import { formatBytes } from './byte-size.ts';
 import { CodeHostError, isCodeHostError } from './errors.ts';
-import { type ClientSettings, createOctokit, type GitHubClient } from './github/client.ts';
+import { type ClientSettings, createConditionalCache, createOctokit, type GitHubClient } from './github/client.ts';
 import { toCodeHostError } from './github/errors.ts';
 import { fileSize, fileText, toAccount, toAdvisory, toInstallation, toRepo } from './github/mapping.ts';
+import { type BlobAnswer, blobAnswers, readFilesRequest } from './github/read-files.ts';
 import { gitHubWrites } from './github/writes.ts';
-import type { CodeHost, CodeHostRepo, DirectoryEntry, TokenCapability, TokenOwner, TreeEntry } from './port.ts';
+import type { CodeHost, CodeHostRepo, DirectoryEntry, FileReads, TokenCapability, TokenOwner, TreeEntry } from './port.ts';
+
+export { readFilesQuery, readFilesRequest } from './github/read-files.ts';
 
 /** The {@link CodeHost} port on GitHub, with every optional method (advisories, app installations, writes) present. */
 export type GitHubCodeHost = Required<CodeHost>;
@@ -41,8 +44,26 @@ export interface GitHubCodeHostOptions {
    * answer whose `Content-Length` says so or whose body passes the limit while read is cut off there.
    */
   maxResponseBytes?: number;
+  /**
+   * Bytes of GET answers remembered, per token, for conditional requests (`If-None-Match` with the answer's `ETag`; a
+   * `304 Not Modified` is answered from memory and does not count against GitHub's rate limit); default
+   * {@link DEFAULT_CONDITIONAL_CACHE_BYTES} (32 MiB, counted by `Content-Length`), 0: no conditional requests.
+   */
+  conditionalCacheBytes?: number;
   logger: Logger;
 }
+
+/** The default of `GitHubCodeHostOptions.conditionalCacheBytes`: 32 MiB of answers. */
+export const DEFAULT_CONDITIONAL_CACHE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Files at most this big are read through GraphQL; a bigger one through the contents API (GitHub may cut a big blob's
+ * GraphQL `text`, and the contents API hands files over 1 MB out raw).
+ */
+const GRAPHQL_BLOB_BYTES = 1_048_576;
+
+/** The most files one GraphQL query of `readFiles` asks for. */
+const FILES_PER_QUERY = 50;
 
 /** The default of `GitHubCodeHostOptions.maxResponseBytes`: 5 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
@@ -73,6 +94,11 @@ const PER_PAGE = 100;
  * - `readFile`: `GET /repos/{owner}/{repo}/contents/{path}?ref=` (base64 `content`; a directory, symlink, submodule or
  *   404 → undefined; a file over 1 MB is fetched again with `Accept: application/vnd.github.raw`; a file whose `size`
  *   is over `maxResponseBytes` → `too_large` without fetching it);
+ * - `readFiles`: several files in one `POST /graphql` query (`readFilesQuery`: an aliased `object(expression:
+ *   "<ref>:<path>") { ... on Blob }` per file, up to 50 a query and, when `sizes` are given, about half
+ *   `maxResponseBytes` of text); a lone file, a file over 1 MB, a blob GitHub cut or calls binary, or a query whose
+ *   answer is over `maxResponseBytes` goes through `readFile` instead; a file whose known size or `byteSize` is over
+ *   `maxResponseBytes` is reported in `tooLarge` without its text;
  * - `listAdvisories`: `GET /advisories?type=reviewed&ecosystem=&affects=` (all pages, following the cursor `Link`
  *   headers; https://docs.github.com/rest/security-advisories/global-advisories#list-global-security-advisories);
  *   a `packageName` that is empty or holds a comma (which would make it a list) is a `RangeError` without a request;
@@ -80,6 +106,9 @@ const PER_PAGE = 100;
  *   https://docs.github.com/rest/apps/installations#list-app-installations-accessible-to-the-user-access-token);
  * - the writes (branches, commits through the Git Data API, pull requests, labels, comments, statuses and check
  *   runs): see {@link gitHubWrites} (`src/github/writes.ts`).
+ *
+ * GET answers with an `ETag` are remembered per token (`conditionalCacheBytes`) and asked for again with
+ * `If-None-Match`: a `304 Not Modified` (which GitHub does not count against the rate limit) gives the remembered answer.
  *
  * Every failure rejects with a {@link CodeHostError}: 401 → `unauthorized`; a malformed token → `unauthorized` without a
  * request; 403 → `forbidden`; 404 → `not_found`; a rate limit → `rate_limited` with `retryAfterSeconds`; a timeout,
@@ -100,6 +129,13 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     logger: options.logger,
   };
+  const conditionalBytes = options.conditionalCacheBytes ?? DEFAULT_CONDITIONAL_CACHE_BYTES;
+  if (!Number.isSafeInteger(conditionalBytes) || conditionalBytes < 0) {
+    throw new RangeError(`conditionalCacheBytes must be a whole number of bytes (0: off), not ${options.conditionalCacheBytes}`);
+  }
+  if (conditionalBytes > 0) settings.conditional = createConditionalCache(conditionalBytes);
+  // GraphQL's endpoint: https://api.github.com/graphql; GitHub Enterprise Server's https://ghe/api/graphql beside /api/v3.
+  const graphqlBaseUrl = settings.baseUrl.replace(/\/api\/v3$/, '/api');
   if (!Number.isSafeInteger(settings.maxResponseBytes) || settings.maxResponseBytes < 1) {
     throw new RangeError(`maxResponseBytes must be a whole number of bytes of at least 1, not ${options.maxResponseBytes}`);
   }
@@ -143,7 +179,43 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
     }
   }
 
-  return {
+  /** Reads `batch` in one GraphQL query; an answer over the size limit has every file read alone instead. */
+  async function queryBlobs(
+    token: string,
+    repo: { owner: string; name: string },
+    batch: readonly string[],
+    ref?: string,
+  ): Promise<BlobAnswer[]> {
+    const what = `POST /graphql (files of ${repo.owner}/${repo.name})`;
+    try {
+      return await call(token, what, async (octokit) => {
+        const body = readFilesRequest(
+          repo,
+          batch.map((path) => path.replace(/^\/+/, '')),
+          ref,
+        );
+        let response: { data: unknown; headers: Record<string, string | number | undefined> };
+        try {
+          response = await octokit.request('POST /graphql', { baseUrl: graphqlBaseUrl, ...body });
+        } catch (error) {
+          // The throttling plugin rejects GitHub's RATE_LIMITED answer (a 200) with an error carrying it, without a status.
+          const rejected = error as {
+            status?: unknown;
+            data?: unknown;
+            response?: { headers?: Record<string, string | number | undefined> };
+          };
+          if (rejected?.status !== undefined || rejected?.data === undefined) throw error;
+          response = { data: rejected.data, headers: rejected.response?.headers ?? {} };
+        }
+        return blobAnswers(response.data, response.headers, batch, settings.maxResponseBytes, what);
+      });
+    } catch (error) {
+      if (!isCodeHostError(error, 'too_large')) throw error;
+      return batch.map(() => ({ readAlone: true }));
+    }
+  }
+
+  const host: GitHubCodeHost = {
     ...gitHubWrites(call),
 
     currentUser: (token): Promise<TokenOwner> =>
@@ -256,6 +328,64 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
       );
     },
 
+    async readFiles(token, repo, paths, options = {}): Promise<FileReads> {
+      const read: FileReads = { files: {}, tooLarge: {} };
+      const sizes = options.sizes ?? {};
+      const limit = settings.maxResponseBytes;
+      const asked = [...new Set(paths)].filter((path) => path.replace(/^\/+/, '') !== '');
+      const alone: string[] = [];
+      const batches: string[][] = [];
+      let batch: string[] = [];
+      let batchBytes = 0;
+      for (const path of asked) {
+        const size = sizes[path];
+        if (size !== undefined && size > limit) read.tooLarge[path] = { limitBytes: limit, sizeBytes: size };
+        else if (size !== undefined && size > GRAPHQL_BLOB_BYTES) alone.push(path);
+        else {
+          // A query's answer holds its files' texts: keep it well within the size limit when the sizes are known.
+          if (batch.length === FILES_PER_QUERY || (batch.length > 0 && batchBytes + (size ?? 0) > limit / 2)) {
+            batches.push(batch);
+            batch = [];
+            batchBytes = 0;
+          }
+          batch.push(path);
+          batchBytes += size ?? 0;
+        }
+      }
+      if (batch.length > 0) batches.push(batch);
+      // One file is one request either way; the contents API's answer can be asked again conditionally (a free 304).
+      for (const single of batches.filter((b) => b.length === 1)) alone.push(...single);
+      await Promise.all(
+        batches
+          .filter((b) => b.length > 1)
+          .map(async (files) => {
+            const answers = await queryBlobs(token, repo, files, options.ref);
+            files.forEach((path, i) => {
+              const answer = answers[i];
+              if (answer === undefined || 'missing' in answer) return;
+              if ('text' in answer) read.files[path] = answer.text;
+              else if ('tooLarge' in answer) read.tooLarge[path] = answer.tooLarge;
+              else alone.push(path);
+            });
+          }),
+      );
+      await Promise.all(
+        alone.map(async (path) => {
+          try {
+            const text = await host.readFile(token, repo, path, options.ref);
+            if (text !== undefined) read.files[path] = text;
+          } catch (error) {
+            if (!isCodeHostError(error, 'too_large')) throw error;
+            read.tooLarge[path] = {
+              limitBytes: error.limitBytes ?? limit,
+              ...(error.sizeBytes === undefined ? {} : { sizeBytes: error.sizeBytes }),
+            };
+          }
+        }),
+      );
+      return read;
+    },
+
     async readFile(token, repo, path, ref) {
       const filePath = path.replace(/^\/+/, '');
       if (filePath === '') return undefined;
@@ -283,6 +413,7 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
       );
     },
   };
+  return host;
 }
 
 /**

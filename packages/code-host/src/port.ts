@@ -190,6 +190,33 @@ export interface DirectoryEntry {
   size: number;
 }
 
+/** A file {@link CodeHost.readFiles} did not read because it is over the code host client's size limit (bytes). */
+export interface FileTooLarge {
+  limitBytes: number;
+  /** The file's size, when the code host said it. */
+  sizeBytes?: number;
+}
+
+/**
+ * What {@link CodeHost.readFiles} read: the text (UTF-8) of each asked file that exists, by the path as asked, and the
+ * files over the client's size limit. A path that names nothing, a directory or a submodule is in neither.
+ */
+export interface FileReads {
+  files: Record<string, string>;
+  tooLarge: Record<string, FileTooLarge>;
+}
+
+/** Options of {@link CodeHost.readFiles}. */
+export interface ReadFilesOptions {
+  /** The branch, tag or commit to read at; the default branch when undefined. */
+  ref?: string;
+  /**
+   * The files' sizes in bytes when the caller knows them (from a directory or tree listing): a file known to be over
+   * the size limit is not fetched at all, and a big one is fetched on its own.
+   */
+  sizes?: Readonly<Record<string, number>>;
+}
+
 /** What {@link CodeHost.openPullRequest} opens: `head` into `base`, both branches of the repository. */
 export interface PullRequestInput {
   head: string;
@@ -306,6 +333,12 @@ export interface CodeHost {
   getRepo(token: string, repoId: number): Promise<CodeHostRepo | undefined>;
   /** A file's text at `ref` (the default branch when undefined), or undefined when there is no such file. */
   readFile(token: string, repo: { owner: string; name: string }, path: string, ref?: string): Promise<string | undefined>;
+  /**
+   * Several files' texts at once (`paths` as `readFile` takes them), in as few requests as the platform allows (the
+   * GitHub adapter: one GraphQL query for them all); optional, a platform without it is read file by file. A file over
+   * the client's size limit is reported in `tooLarge` rather than failing the others.
+   */
+  readFiles?(token: string, repo: RepoRef, paths: readonly string[], options?: ReadFilesOptions): Promise<FileReads>;
   /** Every reviewed advisory (all pages) affecting `query.packageName` in `query.ecosystem`, newest first. */
   listAdvisories?(token: string, query: AdvisoryQuery): Promise<SecurityAdvisory[]>;
   /**

@@ -3,8 +3,10 @@ import { createServiceApp, type Listening, type Logger, listen } from '@switchya
 import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import { type EmulatorFault, playFaults } from './faults.ts';
 import { GitHubApiError, notFound, sendError, setCommonHeaders } from './github-http.ts';
+import { mountGraphQLRoutes } from './graphql-routes.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { EmulatorState } from './repo-state.ts';
+import { mountRequestCounter } from './request-counter.ts';
 import { mountGitHubRoutes } from './routes.ts';
 import { type ParsedSeed, parseSeed, type SeedInput } from './seed.ts';
 import { createWebhookSender, type WebhookOptions, type WebhookSender } from './webhooks.ts';
@@ -65,13 +67,17 @@ const githubErrors: ErrorRequestHandler = (error, req, res, _next) => {
  * An express 5 app that answers like GitHub's REST API (https://docs.github.com/rest) for the endpoints the code host
  * port uses, from a seed: `GET /user`, `/user/orgs`, `/user/repos`, `/orgs/{org}/repos`, `/repositories/{id}`,
  * `/repos/{owner}/{repo}/contents/{path}`, `/advisories` (cursor-paginated), `/advisories/{ghsa_id}`,
- * `/user/installations` and `/user/installations/{installation_id}/repositories`; and, on in-memory state of this
+ * `/user/installations` and `/user/installations/{installation_id}/repositories`; `POST /graphql` for one query
+ * shape (blobs of a repository by expression, `graphql-query.ts`); and, on in-memory state of this
  * instance (git data built from the seed's files, tags and gitlinks, pull requests, labels, comments, statuses), the
  * git data API, branches, tags, releases, pull requests (open, edit, merge), labels, issue comments and commit statuses
  * (see the README), with
  * `push`, `pull_request` and `status` webhooks to `options.webhooks.url`. Bodies are GitHub's objects (validated against `@octokit/openapi` in the
  * tests), errors GitHub's `basic-error` bodies (401 `Bad credentials`, 404 `Not Found`, 403 rate limits, 422), lists
- * are paginated with `page`/`per_page` and a `Link` header, and every answer carries `x-ratelimit-*` headers.
+ * are paginated with `page`/`per_page` and a `Link` header, and every answer carries `x-ratelimit-*` headers. JSON
+ * answers to GET carry an `ETag`, and `If-None-Match` naming it is answered `304 Not Modified`, not counted against
+ * the rate limit. Every request is counted by route and status, served at `GET /_emulator/requests`
+ * (`request-counter.ts`).
  * `/healthz` and `/readyz` come from service-kit. Authorization headers are redacted from its request logs.
  * @throws SeedError when the seed is invalid
  */
@@ -91,6 +97,7 @@ export function createGitHubEmulator(options: GitHubEmulatorOptions): Express {
     state: new EmulatorState(now),
     webhooks,
     limiter: createRateLimiter(seed.rateLimit.limit, seed.rateLimit.windowSeconds, now),
+    graphqlLimiter: createRateLimiter(seed.rateLimit.limit, seed.rateLimit.windowSeconds, now),
     anonymousLimiter: createRateLimiter(ANONYMOUS_LIMIT, 3_600, now),
     htmlBaseUrl: (options.htmlBaseUrl ?? 'https://github.com').replace(/\/+$/, ''),
   };
@@ -100,9 +107,11 @@ export function createGitHubEmulator(options: GitHubEmulatorOptions): Express {
     bodyLimit: BODY_LIMIT,
     routes: (app) => {
       app.set('trust proxy', false);
+      mountRequestCounter(app);
       app.use(commonHeaders);
       app.use(playFaults(options.faults ?? [], now));
       mountGitHubRoutes(app, context);
+      mountGraphQLRoutes(app, context);
       app.use(unknownRoute);
       app.use(githubErrors);
     },

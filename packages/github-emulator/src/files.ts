@@ -76,6 +76,19 @@ export function fileBytes(file: FileContent): Buffer {
   return typeof file === 'string' ? Buffer.from(file, 'utf8') : Buffer.concat([...generatedChunks(file)], file.size);
 }
 
+/** The first `maxBytes` bytes of a file (all of it when smaller); a generated file is built only that far. */
+export function filePrefix(file: FileContent, maxBytes: number): Buffer {
+  if (Buffer.isBuffer(file) || typeof file === 'string') return fileBytes(file).subarray(0, maxBytes);
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for (const chunk of generatedChunks(file)) {
+    if (length >= maxBytes) break;
+    chunks.push(chunk.subarray(0, maxBytes - length));
+    length += Math.min(chunk.length, maxBytes - length);
+  }
+  return Buffer.concat(chunks, length);
+}
+
 /** The bytes of a file as a stream: stored text in one chunk, a generated file chunk by chunk as the reader asks. */
 export function fileStream(file: FileContent): Readable {
   if (Buffer.isBuffer(file)) return Readable.from([file]);

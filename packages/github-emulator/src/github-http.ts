@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { ifNoneMatchHits } from '@switchyard/service-kit';
 import type { Request, Response } from 'express';
 
 /** `documentation_url`s GitHub puts in error bodies, by endpoint. */
@@ -80,9 +81,43 @@ export function setCommonHeaders(res: Response): void {
   res.setHeader('vary', 'Accept, Authorization, Cookie, X-GitHub-OTP');
 }
 
-/** Sends `body` as `application/json; charset=utf-8` with `status`. */
+/**
+ * Gives back the rate-limit unit a request was counted (and sets the `x-ratelimit-*` headers to match), set per
+ * request by the authentication in front of a route; absent when nothing was counted.
+ */
+const REFUND = 'refundRateLimit';
+
+/** Remembers how to give back the rate-limit unit this request was counted, for a `304 Not Modified` ({@link sendJson}). */
+export function setRateLimitRefund(res: Response, refund: () => void): void {
+  res.locals[REFUND] = refund;
+}
+
+/**
+ * The entity tag of a JSON body: a weak tag of the SHA-256 of its bytes (`W/"<64 hex>"`), the form GitHub gives its
+ * JSON answers (https://docs.github.com/rest/using-the-rest-api/best-practices-for-using-the-rest-api#use-conditional-requests-if-appropriate).
+ */
+export function entityTagOf(text: string): string {
+  return `W/"${createHash('sha256').update(text).digest('hex')}"`;
+}
+
+/**
+ * Sends `body` as `application/json; charset=utf-8` with `status`. A 200 answer to a GET or HEAD carries an `ETag`
+ * ({@link entityTagOf}); when the request's `If-None-Match` names it, the answer is `304 Not Modified` without a body
+ * instead, and the request is not counted against the rate limit (GitHub's rule for conditional requests).
+ */
 export function sendJson(res: Response, status: number, body: unknown): void {
-  res.status(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
+  const text = JSON.stringify(body);
+  const method = res.req.method;
+  if (status === 200 && (method === 'GET' || method === 'HEAD')) {
+    const etag = entityTagOf(text);
+    res.setHeader('etag', etag);
+    if (ifNoneMatchHits(res.req.headers['if-none-match'], etag)) {
+      (res.locals[REFUND] as (() => void) | undefined)?.();
+      res.status(304).end();
+      return;
+    }
+  }
+  res.status(status).type('application/json; charset=utf-8').send(text);
 }
 
 /** Sends a {@link GitHubApiError} as GitHub would. */

@@ -13,6 +13,11 @@ export interface RateLimitState {
 export interface RateLimiter {
   /** Counts one request of `key` and returns the state to report. */
   take(key: string): RateLimitState;
+  /**
+   * Gives back the request `take` last counted for `key` in its current window (GitHub does not count an answer of
+   * `304 Not Modified` against the rate limit) and returns the state to report; nothing to give back leaves it as is.
+   */
+  refund(key: string): RateLimitState;
 }
 
 /**
@@ -33,16 +38,22 @@ export function createRateLimiter(limit: number, windowSeconds: number, now: () 
       if (!exceeded) window.used += 1;
       return { limit, remaining: limit - window.used, reset: Math.ceil(window.resetMs / 1_000), used: window.used, exceeded };
     },
+    refund(key) {
+      const window = windows.get(key);
+      if (!window) return { limit, remaining: limit, reset: Math.ceil((now() + windowSeconds * 1_000) / 1_000), used: 0, exceeded: false };
+      if (window.used > 0 && window.resetMs > now()) window.used -= 1;
+      return { limit, remaining: limit - window.used, reset: Math.ceil(window.resetMs / 1_000), used: window.used, exceeded: false };
+    },
   };
 }
 
-/** The `x-ratelimit-*` headers GitHub sends on every REST answer, for the `core` resource. */
-export function rateLimitHeaders(state: Omit<RateLimitState, 'exceeded'>): Record<string, string> {
+/** The `x-ratelimit-*` headers GitHub sends on every answer, for the `core` resource (REST) or `graphql`. */
+export function rateLimitHeaders(state: Omit<RateLimitState, 'exceeded'>, resource: 'core' | 'graphql' = 'core'): Record<string, string> {
   return {
     'x-ratelimit-limit': String(state.limit),
     'x-ratelimit-remaining': String(state.remaining),
     'x-ratelimit-reset': String(state.reset),
     'x-ratelimit-used': String(state.used),
-    'x-ratelimit-resource': 'core',
+    'x-ratelimit-resource': resource,
   };
 }

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { apiBaseOf, badCredentials, DOCS, GitHubApiError, notFound, sendJson, tokenOf } from './github-http.ts';
+import { apiBaseOf, badCredentials, DOCS, GitHubApiError, notFound, sendJson, setRateLimitRefund, tokenOf } from './github-http.ts';
 import { paginate } from './pagination.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
@@ -16,6 +16,8 @@ export interface RouteContext {
   state: EmulatorState;
   /** Per authenticated user (the seed's `rateLimit`). */
   limiter: RateLimiter;
+  /** Per authenticated user for `POST /graphql`, a separate budget as on GitHub (the seed's `rateLimit` too). */
+  graphqlLimiter: RateLimiter;
   /** Per client address for requests without valid credentials (GitHub: 60 an hour). */
   anonymousLimiter: RateLimiter;
   htmlBaseUrl: string;
@@ -56,8 +58,8 @@ export const urlsOf = (req: Request, context: RouteContext): Urls => ({ apiBase:
 
 /**
  * Authenticates `Authorization: token <t>` / `Bearer <t>` against the seed's tokens (missing or unknown → 401
- * `Bad credentials`), counts the request against the user's rate limit (over it → 403 `API rate limit exceeded`),
- * and sets the `x-ratelimit-*` headers either way, as GitHub does.
+ * `Bad credentials`), counts the request against the user's rate limit (over it → 403 `API rate limit exceeded`;
+ * given back when the answer is a `304 Not Modified`), and sets the `x-ratelimit-*` headers either way, as GitHub does.
  */
 export function authenticate(context: RouteContext): RequestHandler {
   return (req, res, next) => {
@@ -68,8 +70,10 @@ export function authenticate(context: RouteContext): RequestHandler {
       throw badCredentials();
     }
     const { user, grant } = credential;
-    const state = context.limiter.take(`user:${user.id}`);
+    const key = `user:${user.id}`;
+    const state = context.limiter.take(key);
     res.set(rateLimitHeaders(state));
+    setRateLimitRefund(res, () => res.set(rateLimitHeaders(context.limiter.refund(key))));
     const accepted = acceptedBy(req.method, req.path);
     if (grant.kind === 'classic') {
       res.set({ 'x-oauth-scopes': grant.scopes.join(', '), 'x-accepted-oauth-scopes': accepted.scopes });

@@ -10,6 +10,7 @@ import {
   notFound,
   queryValue,
   sendJson,
+  setRateLimitRefund,
   validationFailed,
   validationFailedSimple,
 } from './github-http.ts';
@@ -52,8 +53,10 @@ function authenticateIfPresent(context: RouteContext): RequestHandler {
       auth(req, res, next);
       return;
     }
-    const state = context.anonymousLimiter.take(`ip:${req.ip}`);
+    const key = `ip:${req.ip}`;
+    const state = context.anonymousLimiter.take(key);
     res.set(rateLimitHeaders(state));
+    setRateLimitRefund(res, () => res.set(rateLimitHeaders(context.anonymousLimiter.refund(key))));
     if (state.exceeded) throw new GitHubApiError(403, `API rate limit exceeded for ${req.ip}.`, DOCS.rateLimits);
     next();
   };

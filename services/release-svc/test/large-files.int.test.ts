@@ -219,10 +219,14 @@ describe("release-svc's worker process against 150 MiB lockfiles", () => {
       small.map((id) => [id, 'job-recorded', expect.stringMatching(/^4\.17\.15 → 4\.17\.21 \(patch\).*; unverified/)]),
     );
 
-    // Each 150 MiB lockfile was asked for once, as JSON: never fetched raw, and no redelivery asked again.
-    const lockfileRequests = emulatorRequests.slice(before).filter((line) => /(web|api|admin)%2Fpackage-lock\.json/.test(line));
-    expect(lockfileRequests).toHaveLength(3);
-    expect(lockfileRequests.filter((line) => /vnd\.github(\.v3)?\.raw/.test(line))).toEqual([]);
+    // Each huge directory was listed, and the listing's sizes kept every 150 MiB lockfile from being asked for at all
+    // (neither by path nor raw), and no redelivery asked again.
+    const during = emulatorRequests.slice(before);
+    for (const directory of HUGE_DIRECTORIES) {
+      expect(during.filter((line) => line.startsWith(`/repos/${REPO.fullName}/contents${directory}?`))).not.toEqual([]);
+    }
+    expect(during.filter((line) => /(web|api|admin)(%2F|\/)package-lock\.json/.test(line))).toEqual([]);
+    expect(during.filter((line) => /vnd\.github(\.v3)?\.raw/.test(line))).toEqual([]);
     expect(await waitingForRetry()).toBe(0);
     expect(Object.values(await parkedMessages(amqpUrl(), prefix))).toEqual(RELEASE_CONSUMERS.map(() => 0));
 

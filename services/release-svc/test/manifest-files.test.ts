@@ -1,6 +1,8 @@
-import { type CodeHost, CodeHostError, type TreeEntry } from '@switchyard/code-host';
+import { type CodeHost, CodeHostError, createGitHubCodeHost, type FileReads, type TreeEntry } from '@switchyard/code-host';
 import { type Ecosystem, ecosystemFor, gitlinkText } from '@switchyard/ecosystems';
-import { describe, expect, it } from 'vitest';
+import { createGitHubEmulator, generateRepos } from '@switchyard/github-emulator';
+import { createLogger, type Listening, listen } from '@switchyard/service-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readManifestFiles } from '../src/scan/manifest-files.ts';
 
 const MiB = 1024 * 1024;
@@ -133,6 +135,103 @@ describe('readManifestFiles: patterns, subdirectories and gitlinks', () => {
     const nuget = ecosystemOf({ required: [['*.csproj', 'packages.config']], optional: [], lockfiles: [] });
     expect(await readManifestFiles(host, 't', 'acme/web', '/app', 'main', nuget)).toEqual({
       missing: 'no *.csproj or packages.config in /app on branch main',
+    });
+  });
+});
+
+describe('readManifestFiles: every file at once through readFiles', () => {
+  if (!npm) throw new Error('npm_and_yarn has no ecosystem');
+
+  it('lists, then asks readFiles for the files the listing shows, with their sizes; reports those over the limit', async () => {
+    const asked: Array<[readonly string[], unknown]> = [];
+    const host = {
+      async listDirectory() {
+        return [
+          { name: 'package.json', type: 'file', size: 20 },
+          { name: 'package-lock.json', type: 'file', size: 150 * MiB },
+          { name: 'yarn.lock', type: 'file', size: 30 },
+          { name: 'README.md', type: 'file', size: 5 },
+        ];
+      },
+      async readFiles(_token: string, _repo: unknown, paths: readonly string[], options: unknown): Promise<FileReads> {
+        asked.push([paths, options]);
+        return {
+          files: { 'web/package.json': '{"name":"web"}', 'web/yarn.lock': '# yarn' },
+          tooLarge: { 'web/package-lock.json': { limitBytes: 5 * MiB, sizeBytes: 150 * MiB } },
+        };
+      },
+    } as unknown as CodeHost;
+    expect(await readManifestFiles(host, 't', 'acme/web', '/web', 'main', npm)).toEqual({
+      tooLarge: 'package-lock.json in /web is 150.0 MiB, over the 5.0 MiB limit',
+    });
+    expect(asked).toEqual([
+      [
+        ['web/package.json', 'web/package-lock.json', 'web/yarn.lock'],
+        { ref: 'main', sizes: { 'web/package.json': 20, 'web/package-lock.json': 150 * MiB, 'web/yarn.lock': 30 } },
+      ],
+    ]);
+  });
+
+  describe('on the GitHub adapter against the emulator', () => {
+    const lockfile = (lodash: string) =>
+      JSON.stringify({ name: 'app', lockfileVersion: 3, packages: { 'node_modules/lodash': { version: lodash } } });
+    const seed = {
+      users: [{ id: 1, login: 'bot', token: 'bot-token' }],
+      repos: [
+        ...generateRepos('bot', 1, 10, {
+          namePrefix: 'locked',
+          files: { 'package.json': '{"dependencies":{"lodash":"^4.17.15"}}', 'package-lock.json': lockfile('4.17.15') },
+        }),
+        ...generateRepos('bot', 1, 20, { namePrefix: 'loose', files: { 'package.json': '{"dependencies":{"lodash":"^4.17.15"}}' } }),
+      ],
+    };
+    const requests: string[] = [];
+    let server: Listening;
+    let host: CodeHost;
+
+    beforeAll(async () => {
+      const logger = createLogger('test', 'silent');
+      const app = createGitHubEmulator({ seed, logger });
+      server = await listen(
+        (req, res) => {
+          res.on('finish', () => requests.push(`${req.method} ${req.url} ${res.statusCode}`));
+          app(req, res);
+        },
+        0,
+        '127.0.0.1',
+      );
+      host = createGitHubCodeHost({ baseUrl: server.url, throttle: false, logger });
+    });
+    afterAll(() => server.close(100));
+
+    async function requestsOf(repo: string): Promise<{ read: unknown; requests: string[] }> {
+      const start = requests.length;
+      const read = await readManifestFiles(host, 'bot-token', repo, '/', 'main', npm as Ecosystem);
+      await new Promise((resolve) => setImmediate(resolve));
+      return { read, requests: requests.slice(start) };
+    }
+
+    it('an npm repo with its lockfile costs 2 requests (the listing, one GraphQL query); without a lockfile 2 too', async () => {
+      const locked = await requestsOf('bot/locked-1');
+      expect(locked.read).toEqual({
+        files: { 'package.json': expect.stringContaining('lodash'), 'package-lock.json': lockfile('4.17.15') },
+      });
+      expect(locked.requests).toEqual(['GET /repos/bot/locked-1/contents?ref=main 200', 'POST /graphql 200']);
+      const loose = await requestsOf('bot/loose-1');
+      expect(loose.read).toEqual({ files: { 'package.json': expect.stringContaining('lodash') } });
+      expect(loose.requests).toEqual([
+        'GET /repos/bot/loose-1/contents?ref=main 200',
+        'GET /repos/bot/loose-1/contents/package.json?ref=main 200',
+      ]);
+    });
+
+    it('reading again asks conditionally: unchanged answers are 304s, which GitHub does not count against the rate limit', async () => {
+      const locked = await requestsOf('bot/locked-1');
+      expect(locked.requests).toEqual(['GET /repos/bot/locked-1/contents?ref=main 304', 'POST /graphql 200']);
+      expect((await requestsOf('bot/loose-1')).requests).toEqual([
+        'GET /repos/bot/loose-1/contents?ref=main 304',
+        'GET /repos/bot/loose-1/contents/package.json?ref=main 304',
+      ]);
     });
   });
 });

@@ -3,6 +3,7 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import type { Logger } from '@switchyard/service-kit';
+import { LRUCache } from 'lru-cache';
 
 /** Octokit with the retry and throttling plugins, in the order octokit.js itself composes them. */
 export const GitHubOctokit = Octokit.plugin(retry, throttling);
@@ -21,7 +22,43 @@ export interface ClientSettings {
   retryBaseDelayMs: number;
   /** The most bytes one answer's body may have (see `GitHubCodeHostOptions.maxResponseBytes`). */
   maxResponseBytes: number;
+  /** GET answers remembered for conditional requests, shared by every token's client; undefined: none are sent. */
+  conditional?: ConditionalCache;
   logger: Logger;
+}
+
+/** A GET answer kept for a conditional request: GitHub's `ETag` of it and the answer as Octokit returned it. */
+interface CachedAnswer {
+  etag: string;
+  response: { status: number; url: string; headers: Record<string, unknown>; data: unknown };
+}
+
+/**
+ * GET answers that carried an `ETag`, by token, URL and media type, for conditional requests (see
+ * {@link createConditionalCache}).
+ */
+export type ConditionalCache = LRUCache<string, CachedAnswer>;
+
+/** Bytes counted for an answer whose size is not known (no `Content-Length`, not a string). */
+const UNKNOWN_ANSWER_BYTES = 4_096;
+
+/**
+ * A bounded cache of GET answers for conditional requests: at most `maxBytes` of answers (each counted by its
+ * `Content-Length`, or its text's length; one answer at most an eighth of it), the least recently used forgotten
+ * first. The memory it holds is that of the parsed answers, a few times their byte count.
+ * @throws RangeError when `maxBytes` is not a whole number of at least 1
+ */
+export function createConditionalCache(maxBytes: number): ConditionalCache {
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError(`the conditional cache needs at least 1 byte, not ${maxBytes}`);
+  return new LRUCache<string, CachedAnswer>({
+    maxSize: maxBytes,
+    maxEntrySize: Math.max(1, Math.floor(maxBytes / 8)),
+    sizeCalculation: ({ response }) => {
+      const declared = Number(response.headers['content-length']);
+      if (Number.isSafeInteger(declared) && declared > 0) return declared;
+      return typeof response.data === 'string' ? Math.max(1, response.data.length) : UNKNOWN_ANSWER_BYTES;
+    },
+  });
 }
 
 /** Statuses the retry plugin must not retry: client errors, and rate limits (the throttling plugin owns those). */
@@ -158,7 +195,10 @@ function tokenId(token: string): string {
  * waits out a primary or secondary rate limit once when GitHub says the wait is at most `maxRateLimitWaitSeconds`
  * (https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api) and otherwise lets the 403/429
  * through. Every answer's body is read within `maxResponseBytes` (see {@link boundedFetch}); a bigger one rejects with
- * an error {@link isTooLarge} recognises, never retried. Octokit's own log lines (which never carry the token) go to
+ * an error {@link isTooLarge} recognises, never retried. With `settings.conditional`, a GET whose answer is remembered
+ * is sent with `If-None-Match: <its ETag>` and a `304 Not Modified` gives the remembered answer again (GitHub does not
+ * count a 304 against the rate limit:
+ * https://docs.github.com/rest/using-the-rest-api/best-practices-for-using-the-rest-api#use-conditional-requests-if-appropriate). Octokit's own log lines (which never carry the token) go to
  * `logger` at debug level, warnings at warn.
  */
 export function createOctokit(token: string, settings: ClientSettings): GitHubClient {
@@ -194,5 +234,32 @@ export function createOctokit(token: string, settings: ClientSettings): GitHubCl
   octokit.hook.before('request', (options) => {
     options.headers.authorization = `token ${token}`;
   });
+  const cache = settings.conditional;
+  if (cache) {
+    const id = tokenId(token);
+    // Outermost wrap (registered after the plugins'): a 304 reaches it as Octokit's RequestError, never retried.
+    octokit.hook.wrap('request', async (request, options) => {
+      if (options.method !== 'GET') return request(options);
+      const { url, headers } = octokit.request.endpoint(options);
+      const key = `${id} ${url} ${headers.accept ?? ''}`;
+      const cached = cache.get(key);
+      if (cached) options.headers['if-none-match'] = cached.etag;
+      try {
+        const response = await request(options);
+        const etag = response.headers.etag;
+        // Copies kept and handed out: callers (the pagination plugin) change the answers they get.
+        if (typeof etag === 'string' && response.status === 200) cache.set(key, { etag, response: structuredClone(response) });
+        else if (cached) cache.delete(key);
+        return response;
+      } catch (error) {
+        const answer = (error as { status?: unknown; response?: { headers?: Record<string, unknown> } }).status;
+        if (answer !== 304 || !cached) throw error;
+        // Not modified: the remembered answer, with this answer's headers (the rate limit's) over its own.
+        const fresh = (error as { response?: { headers?: Record<string, unknown> } }).response?.headers ?? {};
+        const copy = structuredClone(cached.response);
+        return { ...copy, headers: { ...copy.headers, ...fresh, etag: cached.etag } } as Awaited<ReturnType<typeof request>>;
+      }
+    });
+  }
   return octokit;
 }

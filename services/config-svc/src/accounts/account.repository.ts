@@ -24,15 +24,16 @@ interface ReportedAccount {
  * the account's `current_installation_id` and `access_granted_to_all_repos`, and a change of either is a change too;
  * an account without one keeps what it has (see the README's "Account settings"). Unchanged rows are recognised by a
  * plain read first, so they are never written or locked (concurrent requests about the same account do not queue on
- * its row).
- * @returns only the rows that were inserted or changed (whose events must be published)
+ * its row). That read also brings each account's schedule settings, so a caller that needs them asks nothing more.
+ * @returns the rows that were inserted or changed (whose events must be published) and the schedule settings of every
+ *   account given, as stored now
  */
 export async function syncAccounts(
   db: Db,
   accounts: readonly CodeHostAccount[],
   installations: readonly CodeHostInstallation[] = [],
-): Promise<AccountRow[]> {
-  if (accounts.length === 0) return [];
+): Promise<SyncedAccounts> {
+  if (accounts.length === 0) return { changed: [], schedules: new Map() };
   const installationOf = new Map(
     installations
       .filter((i) => Number.isSafeInteger(i.id) && i.id > 0 && i.id <= MAX_STORED_INSTALLATION_ID)
@@ -43,7 +44,16 @@ export async function syncAccounts(
     (
       await db
         .selectFrom('account')
-        .select(['id', 'login', 'account_type', 'current_installation_id', 'access_granted_to_all_repos'])
+        .select([
+          'id',
+          'login',
+          'account_type',
+          'current_installation_id',
+          'access_granted_to_all_repos',
+          'update_run_time',
+          'weekly_update_run_day',
+          'time_zone',
+        ])
         .where(
           'id',
           'in',
@@ -60,10 +70,33 @@ export async function syncAccounts(
       (row.current_installation_id !== installation.id || row.access_granted_to_all_repos !== installation.allRepos)
     );
   });
-  if (changed.length === 0) return [];
+  const schedules = new Map<number, AccountSchedule>();
+  for (const row of known.values()) schedules.set(row.id, scheduleOf(row));
+  if (changed.length === 0) return { changed: [], schedules };
   const installed = changed.flatMap(({ account, installation }) => (installation ? [{ account, installation }] : []));
   const uninstalled = changed.filter((r) => r.installation === undefined);
-  return [...(await upsertIdentity(db, uninstalled)), ...(await upsertWithInstallation(db, installed))];
+  const written = [...(await upsertIdentity(db, uninstalled)), ...(await upsertWithInstallation(db, installed))];
+  for (const row of written) schedules.set(row.id, scheduleOf(row));
+  return { changed: written, schedules };
+}
+
+/** When an account's scheduled update runs happen: the settings `nextSlot` of `@switchyard/dependency-api` reads. */
+export interface AccountSchedule {
+  /** `HH:MM` on the account's wall clock. */
+  updateRunTime: string;
+  weeklyUpdateRunDay: AccountRow['weekly_update_run_day'];
+  /** IANA time zone of `updateRunTime`. */
+  timeZone: string;
+}
+
+/** What {@link syncAccounts} did: the rows it inserted or changed, and every account's schedule settings by id. */
+export interface SyncedAccounts {
+  changed: AccountRow[];
+  schedules: Map<number, AccountSchedule>;
+}
+
+function scheduleOf(row: Pick<AccountRow, 'update_run_time' | 'weekly_update_run_day' | 'time_zone'>): AccountSchedule {
+  return { updateRunTime: row.update_run_time, weeklyUpdateRunDay: row.weekly_update_run_day, timeZone: row.time_zone };
 }
 
 /** Inserts or updates login and type of accounts without an installation (their installation columns untouched). */

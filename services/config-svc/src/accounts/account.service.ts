@@ -21,7 +21,7 @@ export async function recordAccounts(
   accounts: readonly CodeHostAccount[],
   installations: readonly CodeHostInstallation[] = [],
 ): Promise<AccountRow[]> {
-  await configOutbox.append(trx, accountEvents(await syncAccounts(trx, accounts, installations)));
+  await configOutbox.append(trx, accountEvents((await syncAccounts(trx, accounts, installations)).changed));
   const byId = new Map(
     (
       await findAccounts(

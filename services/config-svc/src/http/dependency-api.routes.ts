@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { patchAccount, syncAndListAccounts } from '../accounts/account.service.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import { syncAndListRepos } from '../repos/repo.service.ts';
-import { nextRunsOf } from '../update-configs/next-run.ts';
+import { nextRunOf, nextRunsOf } from '../update-configs/next-run.ts';
 import { createUpdateConfig, getUpdateConfig, removeUpdateConfig, updateUpdateConfig } from '../update-configs/update-config.service.ts';
 import type { UpdateConfigRow } from '../update-configs/update-config.table.ts';
 import { accountResource, reposDocument, updateConfigResource } from './resources.ts';
@@ -54,7 +54,8 @@ export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostVi
     .route('/update_configs')
     .post(auth, async (req, res) => {
       const input = parseInput(CreateUpdateConfig, bodyOf(req), 'body');
-      const created = await configResource(await createUpdateConfig(db, view, callerOf(res), input));
+      const { row, schedule } = await createUpdateConfig(db, view, callerOf(res), input);
+      const created = updateConfigResource(row, nextRunOf(row, schedule));
       res.status(201).location(`/update_configs/${created.id}`).json({ data: created });
     })
     .all(methodNotAllowed(['POST']));

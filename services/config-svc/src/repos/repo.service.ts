@@ -1,7 +1,9 @@
 import type { Caller, CodeHostRepo, CodeHostView } from '@switchyard/code-host';
 import type { ReposQuery } from '@switchyard/contracts';
 import type { Kysely } from 'kysely';
-import { reachableAccount, recordAccounts } from '../accounts/account.service.ts';
+import { accountEvents } from '../accounts/account.events.ts';
+import { type AccountSchedule, syncAccounts } from '../accounts/account.repository.ts';
+import { reachableAccount } from '../accounts/account.service.ts';
 import { configOutbox } from '../db/outbox.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import { listConfigIdsOfAccount, listUpdateConfigsOfRepos } from '../update-configs/update-config.repository.ts';
@@ -32,14 +34,34 @@ export interface RepoPage {
   next: number | null;
 }
 
+/** An event {@link syncReposAndAccounts} leaves to its caller to append (with its own, in one insert). */
+export type RepoSyncEvent = ReturnType<typeof accountEvents>[number] | ReturnType<typeof repoEvents>[number];
+
+/** What {@link syncReposAndAccounts} did: the events it owes, and the schedule settings of the repos' accounts by id. */
+export interface SyncedRepos {
+  /** `account.*` events of the accounts it inserted or changed, then `repo.*` events of the repos, in that order. */
+  events: RepoSyncEvent[];
+  schedules: Map<number, AccountSchedule>;
+}
+
+/**
+ * Stores repos the code host just reported (their accounts first, see `syncAccounts` and `syncRepos`) inside the
+ * caller's transaction `trx`, and returns the `account.*` / `repo.*` events of the new and changed ones for the caller
+ * to append to the outbox in the same transaction, with the accounts' schedule settings.
+ */
+export async function syncReposAndAccounts(trx: Db, repos: readonly CodeHostRepo[]): Promise<SyncedRepos> {
+  if (repos.length === 0) return { events: [], schedules: new Map() };
+  const accounts = await syncAccounts(trx, [...new Map(repos.map((r) => [r.owner.id, r.owner])).values()]);
+  const changed = await syncRepos(trx, repos);
+  return { events: [...accountEvents(accounts.changed), ...repoEvents(changed)], schedules: accounts.schedules };
+}
+
 /**
  * Stores repos the code host just reported (their accounts first), with `repo.created` / `repo.updated` events
  * (and the accounts' events) for the new and changed ones, inside the caller's transaction `trx`.
  */
 export async function recordRepos(trx: Db, repos: readonly CodeHostRepo[]): Promise<void> {
-  if (repos.length === 0) return;
-  await recordAccounts(trx, [...new Map(repos.map((r) => [r.owner.id, r.owner])).values()]);
-  await configOutbox.append(trx, repoEvents(await syncRepos(trx, repos)));
+  await configOutbox.append(trx, (await syncReposAndAccounts(trx, repos)).events);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { nextSlot } from '@switchyard/dependency-api';
 import type { Kysely } from 'kysely';
+import type { AccountSchedule } from '../accounts/account.repository.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import type { UpdateConfigRow } from './update-config.table.ts';
 
@@ -26,17 +27,40 @@ export async function nextRunsOf(
   const byRepo = new Map(accounts.map((a) => [a.repo_id, a]));
   for (const row of rows) {
     const account = byRepo.get(row.repo_id);
-    const settings = {
-      updateRunTime: account?.update_run_time ?? '05:00',
-      weeklyUpdateRunDay: account?.weekly_update_run_day ?? 'monday',
-      timeZone: account?.time_zone ?? 'UTC',
-    };
-    try {
-      next.set(row.id, nextSlot(row.update_schedule, settings, now));
-    } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
-      next.set(row.id, null);
-    }
+    next.set(
+      row.id,
+      nextRunOf(
+        row,
+        account && {
+          updateRunTime: account.update_run_time,
+          weeklyUpdateRunDay: account.weekly_update_run_day,
+          timeZone: account.time_zone,
+        },
+        now,
+      ),
+    );
   }
   return next;
+}
+
+/**
+ * The next scheduled run of one config whose account's schedule settings are at hand (as {@link nextRunsOf} finds
+ * them): without settings, the defaults (`05:00`, `monday`, `UTC`); null for `live` or settings `nextSlot` refuses.
+ */
+export function nextRunOf(
+  row: Pick<UpdateConfigRow, 'update_schedule'>,
+  schedule: AccountSchedule | undefined,
+  now: Date = new Date(),
+): Date | null {
+  const settings = {
+    updateRunTime: schedule?.updateRunTime ?? '05:00',
+    weeklyUpdateRunDay: schedule?.weeklyUpdateRunDay ?? 'monday',
+    timeZone: schedule?.timeZone ?? 'UTC',
+  };
+  try {
+    return nextSlot(row.update_schedule, settings, now);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return null;
+  }
 }

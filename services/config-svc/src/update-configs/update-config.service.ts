@@ -11,11 +11,12 @@ import {
 } from '@switchyard/contracts';
 import { AlreadyExists, InvalidInput, NotFound } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
+import type { AccountSchedule } from '../accounts/account.repository.ts';
 import { reachableAccount } from '../accounts/account.service.ts';
 import { configOutbox } from '../db/outbox.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import { findRepo } from '../repos/repo.repository.ts';
-import { recordRepos } from '../repos/repo.service.ts';
+import { syncReposAndAccounts } from '../repos/repo.service.ts';
 import { updateConfigState } from './update-config.events.ts';
 import {
   deleteUpdateConfig,
@@ -56,18 +57,29 @@ function requirePermission(caller: Caller, repo: CodeHostRepo, needed: 'read' | 
   requireRepoPermission(caller, repo, needed, `${needed === 'read' ? 'Reading' : 'Changing'} update configs of ${repo.fullName}`);
 }
 
+/** A config `POST /update_configs` stored, with its account's schedule settings as they were when it was stored. */
+export interface CreatedUpdateConfig {
+  row: UpdateConfigRow;
+  schedule: AccountSchedule | undefined;
+}
+
 /**
  * `POST /update_configs`: the account must be one the caller reaches, the repo must belong to it and the
  * caller needs write or admin permission on it (checked with the code host). The config, the repo and
- * account rows it needs and their events (`update_config.created` and the repo's and account's) are stored in
- * one transaction (one commit a config).
- * @returns the stored config
+ * account rows it needs and their events (the account's and repo's, then `update_config.created`, written by one
+ * insert) are stored in one transaction (one commit a config).
+ * @returns the stored config and its account's schedule settings (for its next run)
  * @throws NotFound when the account or the repo is not one the caller reaches
  * @throws InvalidInput when the repo belongs to another account (its error names `/repo-id`)
  * @throws Forbidden without write permission on the repo
  * @throws AlreadyExists when the repo already has a config for this package manager, directory and target branch
  */
-export async function createUpdateConfig(db: Db, view: CodeHostView, caller: Caller, input: CreateUpdateConfig): Promise<UpdateConfigRow> {
+export async function createUpdateConfig(
+  db: Db,
+  view: CodeHostView,
+  caller: Caller,
+  input: CreateUpdateConfig,
+): Promise<CreatedUpdateConfig> {
   refuseLive(input['update-schedule'], input['package-manager']);
   const account = reachableAccount(caller, input['account-id'], input['account-type']);
   const repo = await view.repo(caller, input['repo-id']);
@@ -80,10 +92,13 @@ export async function createUpdateConfig(db: Db, view: CodeHostView, caller: Cal
   requirePermission(caller, repo, 'write');
   return refusingDuplicates(() =>
     db.transaction().execute(async (trx) => {
-      await recordRepos(trx, [repo]);
+      const synced = await syncReposAndAccounts(trx, [repo]);
       const created = await insertUpdateConfig(trx, input);
-      await configOutbox.append(trx, [configOutbox.event(UpdateConfigCreatedEvent, updateConfigState(created, account.id))]);
-      return created;
+      await configOutbox.append(trx, [
+        ...synced.events,
+        configOutbox.event(UpdateConfigCreatedEvent, updateConfigState(created, account.id)),
+      ]);
+      return { row: created, schedule: synced.schedules.get(account.id) };
     }),
   );
 }

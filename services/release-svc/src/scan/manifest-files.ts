@@ -11,7 +11,11 @@ export type ManifestFiles = { files: Record<string, string> } | { missing: strin
  * Why `file` in `directory` cannot be read, from the code host's `too_large`: its size (when the code host said it)
  * and the limit, e.g. `package-lock.json in /web is 150.0 MiB, over the 5.0 MiB limit`.
  */
-export function tooLargeReason(file: string, directory: string, error: CodeHostError): string {
+export function tooLargeReason(
+  file: string,
+  directory: string,
+  error: { sizeBytes?: number | undefined; limitBytes?: number | undefined },
+): string {
   const size = error.sizeBytes === undefined ? 'over' : `${formatBytes(error.sizeBytes)}, over`;
   const limit = error.limitBytes === undefined ? 'size limit' : `${formatBytes(error.limitBytes)} limit`;
   return `${file} in ${directory} is ${size} the ${limit}`;
@@ -20,7 +24,8 @@ export function tooLargeReason(file: string, directory: string, error: CodeHostE
 /**
  * The files of `ecosystem` present in `directory`, from one listing: paths relative to the directory (`package.json`,
  * `gradle/libs.versions.toml`, `.github/workflows/ci.yml`) that its file entries name (plain or with `*` patterns), and
- * its gitlinks when it reads them (`submodules`). `undefined` when the code host cannot list.
+ * its gitlinks when it reads them (`submodules`), and the sizes in bytes the listing gave. `undefined` when the code host
+ * cannot list.
  */
 async function listPresent(
   host: CodeHost,
@@ -30,7 +35,7 @@ async function listPresent(
   branch: string,
   ecosystem: Ecosystem,
   entries: readonly string[],
-): Promise<{ files: string[]; gitlinks: Map<string, string> } | undefined> {
+): Promise<{ files: string[]; gitlinks: Map<string, string>; sizes: Record<string, number> } | undefined> {
   const deep = ecosystem.files.gitlinks === true || entries.some((entry) => entry.includes('/'));
   if (deep && host.listTree) {
     // One recursive tree listing: files in subdirectories of the config's directory and gitlinks.
@@ -44,13 +49,22 @@ async function listPresent(
     );
     const gitlinks = new Map<string, string>();
     if (ecosystem.files.gitlinks) for (const entry of below) if (entry.type === 'commit') gitlinks.set(entry.path, entry.sha);
-    return { files, gitlinks };
+    const sizes: Record<string, number> = {};
+    for (const entry of below) if (entry.type === 'blob' && entry.size !== undefined) sizes[entry.path] = entry.size;
+    return { files, gitlinks, sizes };
   }
   if (!deep && host.listDirectory) {
     // One listing of the directory, then only the files that are there (an absent lockfile costs nothing).
-    const listed = await host.listDirectory(token, repo, base, branch);
-    const names = (listed ?? []).filter((entry) => entry.type === 'file').map((entry) => entry.name);
-    return { files: filesMatching(entries, names), gitlinks: new Map() };
+    const listed = ((await host.listDirectory(token, repo, base, branch)) ?? []).filter((entry) => entry.type === 'file');
+    const sizes = Object.fromEntries(listed.map((entry) => [entry.name, entry.size]));
+    return {
+      files: filesMatching(
+        entries,
+        listed.map((entry) => entry.name),
+      ),
+      gitlinks: new Map(),
+      sizes,
+    };
   }
   return undefined;
 }
@@ -59,7 +73,9 @@ async function listPresent(
  * Reads the ecosystem's manifest and lockfiles in `directory` of `repoFullName` at `branch` through the
  * code host, all at once: when the code host lists directories, one listing (the directory's, or the repository's tree
  * when the ecosystem reads files in subdirectories or gitlinks) and then only the files it shows, else every plain file
- * the ecosystem may have (patterns and gitlinks need a listing). Gitlinks come as `Subproject commit <sha>\n`
+ * the ecosystem may have (patterns and gitlinks need a listing). The files are read together through `readFiles` when
+ * the code host has it (GitHub: one GraphQL query after the listing, so an npm repo with a lockfile costs 2 requests),
+ * else one `readFile` each. Gitlinks come as `Subproject commit <sha>\n`
  * (`gitlinkText`). Optional files that do not exist are left out. A file over the code host client's size limit
  * (`too_large`: never read past the limit) makes the result `tooLarge`, naming every such file.
  * @throws CodeHostError when the code host fails otherwise (a `not_found` for a single file is not a failure)
@@ -78,23 +94,42 @@ export async function readManifestFiles(
   const tooLarge: string[] = [];
   const present = await listPresent(host, token, { owner, name }, base, branch, ecosystem, entries);
   const names = present?.files ?? entries.filter((entry) => !isFilePattern(entry));
-  const contents = await Promise.all(
-    names.map(async (file) => {
-      try {
-        return await host.readFile(token, { owner, name }, `${base}${file}`, branch);
-      } catch (error) {
-        if (!isCodeHostError(error, 'too_large')) throw error;
-        tooLarge.push(tooLargeReason(file, directory, error));
-        return undefined;
-      }
-    }),
-  );
-  if (tooLarge.length > 0) return { tooLarge: tooLarge.sort().join('; ') };
   const files: Record<string, string> = {};
-  names.forEach((file, i) => {
-    const text = contents[i];
-    if (text !== undefined) files[file] = text;
-  });
+  if (host.readFiles && names.length > 0) {
+    // Every file in as few requests as the code host allows (GitHub: one GraphQL query), sized by the listing.
+    const sizes = Object.fromEntries(
+      names.flatMap((file) => (present?.sizes[file] === undefined ? [] : [[`${base}${file}`, present.sizes[file] as number]])),
+    );
+    const read = await host.readFiles(
+      token,
+      { owner, name },
+      names.map((file) => `${base}${file}`),
+      { ref: branch, sizes },
+    );
+    for (const file of names) {
+      const text = read.files[`${base}${file}`];
+      const over = read.tooLarge[`${base}${file}`];
+      if (over) tooLarge.push(tooLargeReason(file, directory, over));
+      else if (text !== undefined) files[file] = text;
+    }
+  } else {
+    const contents = await Promise.all(
+      names.map(async (file) => {
+        try {
+          return await host.readFile(token, { owner, name }, `${base}${file}`, branch);
+        } catch (error) {
+          if (!isCodeHostError(error, 'too_large')) throw error;
+          tooLarge.push(tooLargeReason(file, directory, error));
+          return undefined;
+        }
+      }),
+    );
+    names.forEach((file, i) => {
+      const text = contents[i];
+      if (text !== undefined) files[file] = text;
+    });
+  }
+  if (tooLarge.length > 0) return { tooLarge: tooLarge.sort().join('; ') };
   for (const [path, sha] of present?.gitlinks ?? []) files[path] = gitlinkText(sha);
   const unmet = ecosystem.files.required.find(
     (alternatives) => !alternatives.some((entry) => filesMatching([entry], Object.keys(files)).length > 0),
