@@ -13,7 +13,14 @@ import { emulatorRegistryEnv, loadDemoSeed as loadRegistrySeed, startRegistryEmu
 import { loadReleaseConfig } from '@switchyard/release-svc/config';
 import { startReleaseApi } from '@switchyard/release-svc/start';
 import { startReleaseWorker } from '@switchyard/release-svc/worker';
-import { createLogger, type DatabaseOverrides, openEmbeddedDatabase, runService, startService } from '@switchyard/service-kit';
+import {
+  createLogger,
+  type DatabaseOverrides,
+  embeddedDataDir,
+  openEmbeddedDatabase,
+  runService,
+  startService,
+} from '@switchyard/service-kit';
 import { banner } from './banner.ts';
 import { demoSecretsKey } from './demo-secrets-key.ts';
 
@@ -82,7 +89,7 @@ await runService(
       const secretsKey = env.SECRETS_KEY || demoSecretsKey(dataDir);
       // One embedded PGlite for every service, each in its own schema (as they share one PostgreSQL database in compose),
       // opened before them so that it is closed after every service has let go of it.
-      const embeddedDir = dataDir === 'memory://' ? dataDir : `${dataDir.replace(/\/$/, '')}/pglite`;
+      const embeddedDir = embeddedDataDir(dataDir, 'pglite');
       const database: DatabaseOverrides = env.DATABASE_URL ? {} : { embeddedDatabase: scope.use(openEmbeddedDatabase(embeddedDir)) };
       const bus: MessageBus | undefined = env.AMQP_URL
         ? undefined

@@ -15,8 +15,8 @@ export type DatabaseTarget =
 
 /**
  * One embedded PGlite that several services of one process share, each in its own schema, as they share one
- * PostgreSQL database in a deployment (the one-process launcher's: one PGlite costs about 150 MB resident, so one per
- * service made the launcher four times that). PGlite has a single connection; Kysely's PGlite driver runs each
+ * PostgreSQL database in a deployment (the one-process launcher's: one PGlite costs from about 150 MB resident on an
+ * existing folder to over 500 MB while it creates a fresh one, and one per service multiplied that). PGlite has a single connection; Kysely's PGlite driver runs each
  * transaction in PGlite's exclusive transaction mode, so one service's transaction never takes in another's
  * statements. The services' handles never close it: whoever opened it closes it, after them.
  */
@@ -65,7 +65,12 @@ export function databaseTarget(
 ): DatabaseTarget {
   if (url)
     return { kind: 'postgres', url, ...(poolSize ? { poolSize } : {}), ...(preparedStatements === false ? { preparedStatements } : {}) };
-  return { kind: 'pglite', dataDir: dataRoot === 'memory://' ? 'memory://' : `${dataRoot.replace(/\/$/, '')}/${service}` };
+  return { kind: 'pglite', dataDir: embeddedDataDir(dataRoot, service) };
+}
+
+/** The folder `<dataRoot>/<name>` of an embedded database (`memory://` as `dataRoot` keeps it in memory). */
+export function embeddedDataDir(dataRoot: string, name: string): string {
+  return dataRoot === 'memory://' ? 'memory://' : `${dataRoot.replace(/\/$/, '')}/${name}`;
 }
 
 const INT8_OID = 20;

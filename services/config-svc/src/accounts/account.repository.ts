@@ -95,7 +95,8 @@ export interface SyncedAccounts {
   schedules: Map<number, AccountSchedule>;
 }
 
-function scheduleOf(row: Pick<AccountRow, 'update_run_time' | 'weekly_update_run_day' | 'time_zone'>): AccountSchedule {
+/** An account row's schedule settings. */
+export function scheduleOf(row: Pick<AccountRow, 'update_run_time' | 'weekly_update_run_day' | 'time_zone'>): AccountSchedule {
   return { updateRunTime: row.update_run_time, weeklyUpdateRunDay: row.weekly_update_run_day, timeZone: row.time_zone };
 }
 

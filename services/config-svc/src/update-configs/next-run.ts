@@ -1,6 +1,6 @@
 import { nextSlot } from '@switchyard/dependency-api';
 import type { Kysely } from 'kysely';
-import type { AccountSchedule } from '../accounts/account.repository.ts';
+import { type AccountSchedule, scheduleOf } from '../accounts/account.repository.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import type { UpdateConfigRow } from './update-config.table.ts';
 
@@ -27,18 +27,7 @@ export async function nextRunsOf(
   const byRepo = new Map(accounts.map((a) => [a.repo_id, a]));
   for (const row of rows) {
     const account = byRepo.get(row.repo_id);
-    next.set(
-      row.id,
-      nextRunOf(
-        row,
-        account && {
-          updateRunTime: account.update_run_time,
-          weeklyUpdateRunDay: account.weekly_update_run_day,
-          timeZone: account.time_zone,
-        },
-        now,
-      ),
-    );
+    next.set(row.id, nextRunOf(row, account && scheduleOf(account), now));
   }
   return next;
 }
