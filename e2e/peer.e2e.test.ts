@@ -171,7 +171,9 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
 
   afterAll(() => processes.disposeAsync());
 
-  it("register with each other and learn one another's places, heartbeat, see one killed (unhealthy, then failed: its entries gone) and re-register it with its entries when it is back", async () => {
+  it("register with each other and learn one another's places, heartbeat, see one killed (unhealthy, then failed: its entries gone) and re-register it with its entries when it is back", {
+    timeout: 120_000,
+  }, async () => {
     const [a, b, c] = peers as [Peer, Peer, Peer];
     const upEverywhere = async () => {
       for (const peer of peers) {
@@ -249,7 +251,9 @@ describe('three peer-svc processes and the gateway, on PostgreSQL and RabbitMQ',
     await waitFor(learnedEverywhere, 15_000);
   });
 
-  it("a child of A has its INPUT place proxied by A at A's peers; killed, the proxies go after A fails it, and come back with it", async () => {
+  it("a child of A has its INPUT place proxied by A at A's peers; killed, the proxies go after A fails it, and come back with it", {
+    timeout: 90_000,
+  }, async () => {
     const [a, b, c] = peers as [Peer, Peer, Peer];
     // The proxy: the child's data type, service name and type at A's directory place; at A the child's cost + 1000, at
     // A's peers + 1000 again, learned from A. The child's own address is known to A alone.

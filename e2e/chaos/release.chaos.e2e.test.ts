@@ -10,7 +10,7 @@ import { formatChaosReport, runReleaseChaos } from '../../bench/release-chaos.ts
  * that is restarted).
  */
 describe('release pipeline under a broker restart and a worker kill', () => {
-  it('loses nothing and duplicates nothing', { timeout: 120_000 }, async ({ annotate }) => {
+  it('loses nothing and duplicates nothing', { timeout: 300_000 }, async ({ annotate }) => {
     const lines: string[] = [];
     const report = await runReleaseChaos({
       configs: 50,
@@ -21,7 +21,7 @@ describe('release pipeline under a broker restart and a worker kill', () => {
       workerKills: 1,
       sendSeconds: 15,
       downSeconds: 2,
-      quietTimeoutSeconds: 60,
+      quietTimeoutSeconds: 120,
       databaseUrl: inject('databaseUrl'),
       log: (line) => lines.push(line),
     });
