@@ -29,24 +29,28 @@ export async function findDecidedConfigIds(db: Db, notificationId: string, confi
 }
 
 /**
- * Stores a config's result unless it has one for the notification already (results are final).
- * @returns whether it was stored
+ * Stores the results of a batch's configs, except those that have a result for their notification already (results
+ * are final), in one statement.
+ * @returns the config ids whose result was stored
  */
-export async function insertResultOnce(trx: Db, result: ScanResult): Promise<boolean> {
+export async function insertResultsOnce(trx: Db, results: readonly ScanResult[]): Promise<Set<number>> {
+  if (results.length === 0) return new Set();
   const inserted = await trx
     .insertInto('scan_result')
-    .values({
-      notification_id: result.notificationId,
-      update_config_id: result.updateConfigId,
-      repo_id: result.repoId,
-      account_id: result.accountId,
-      outcome: result.outcome,
-      reason: result.reason,
-    })
+    .values(
+      results.map((result) => ({
+        notification_id: result.notificationId,
+        update_config_id: result.updateConfigId,
+        repo_id: result.repoId,
+        account_id: result.accountId,
+        outcome: result.outcome,
+        reason: result.reason,
+      })),
+    )
     .onConflict((oc) => oc.columns(['notification_id', 'update_config_id']).doNothing())
     .returning('update_config_id')
-    .executeTakeFirst();
-  return inserted !== undefined;
+    .execute();
+  return new Set(inserted.map((row) => row.update_config_id));
 }
 
 /** Appends `note` to the reason of a config's result for the notification. */

@@ -1,28 +1,22 @@
 import { type CodeHost, transientCodeHostError } from '@switchyard/code-host';
-import {
-  PullRequestJobCreatedEvent,
-  type ReleaseNotificationReceived,
-  type ScanRequested,
-  ScanRequestedEvent,
-} from '@switchyard/contracts';
-import { type DependencyUse, ecosystemFor } from '@switchyard/ecosystems';
+import { type ReleaseNotificationReceived, type ScanRequested, ScanRequestedEvent } from '@switchyard/contracts';
+import type { DependencyUse } from '@switchyard/ecosystems';
 import type { Logger } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
 import type { AffectedPackage } from '../advisories/advisory-match.ts';
 import type { AdvisoryLookup as SourceLookup } from '../advisories/advisory-source.ts';
 import type { NotificationRow, ReleaseDatabase } from '../db/schema.ts';
-import { insertJobOnce } from '../jobs/job.repository.ts';
 import { completeIfScanned, findNotification, markPlanned } from '../notifications/notification.repository.ts';
 import { releaseOutbox } from '../outbox.ts';
 import { findScanTargets, listConfigIdsToScan, type ScanTarget } from '../read-model/read-model.repository.ts';
 import { notificationTarget, type RegistryAnswer } from '../update-runs/choose-target.ts';
-import { linkRunJob, noteRunJobExisted, recordNotificationRun } from '../update-runs/notification-run.ts';
 import { isRegistryError, type RegistryAccess } from '../update-runs/registry-access.ts';
 import { newestStable } from '../update-runs/registry-watch.ts';
 import { decide, type ReadableTarget, readableTarget, type ScanDecision } from './decide.ts';
 import { readAndParse } from './manifest-files.ts';
 import { runPool } from './pool.ts';
-import { appendToReason, findDecidedConfigIds, insertResultOnce } from './scan-result.repository.ts';
+import { type DecidedConfig, recordDecisions } from './record-decisions.ts';
+import { findDecidedConfigIds } from './scan-result.repository.ts';
 
 type Db = Kysely<ReleaseDatabase>;
 
@@ -88,9 +82,9 @@ export class TransientScanError extends Error {
 
 /**
  * Scans one batch of a notification: for each update config not yet decided, reads its manifest and
- * lockfiles through the code host, finds the dependency, {@link decide}s, and records the result (and a job,
- * once per config, dependency and target version, with its `pull_request_job.created` event) in one
- * transaction per config, `deps.concurrency` configs at a time. A config whose files cannot be read because
+ * lockfiles through the code host, finds the dependency, {@link decide}s, `deps.concurrency` configs at a time;
+ * then records every result (and a job, once per config, dependency and target version, with its
+ * `pull_request_job.created` event) in one transaction for the batch ({@link recordDecisions}). A config whose files cannot be read because
  * the code host is down is left undecided and the batch throws {@link TransientScanError} so the bus delivers
  * it again later; on the last attempt (`lastAttempt`) such configs are recorded as failed instead, so a
  * notification always finishes. A config with a file over the code host client's size limit is recorded as failed
@@ -106,21 +100,26 @@ export async function scanBatch(deps: ScannerDeps, request: ScanRequested, lastA
   const advisories = advisoriesOnce(deps.advisories);
   const registry = registryOnce(deps.registries, notification);
   const postponed: unknown[] = [];
+  const scanned: DecidedConfig[] = [];
   const pending = request.updateConfigIds.filter((id) => !decided.has(id));
-  await runPool(pending, deps.concurrency, async (id) => {
-    const target = targets.get(id);
-    try {
-      await record(db, notification, id, target, await scanConfig(deps, notification, target, advisories, registry));
-    } catch (error) {
-      const unavailable = transientCodeHostError(error);
-      if (!unavailable) throw error;
-      if (lastAttempt) {
-        await record(db, notification, id, target, {
-          decision: { outcome: 'failed', reason: `the code host did not answer: ${unavailable.message}` },
-        });
-      } else postponed.push(unavailable);
-    }
-  });
+  try {
+    await runPool(pending, deps.concurrency, async (id) => {
+      const target = targets.get(id);
+      try {
+        scanned.push({ configId: id, target, scanned: await scanConfig(deps, notification, target, advisories, registry) });
+      } catch (error) {
+        const unavailable = transientCodeHostError(error);
+        if (!unavailable) throw error;
+        if (lastAttempt) {
+          const reason = `the code host did not answer: ${unavailable.message}`;
+          scanned.push({ configId: id, target, scanned: { decision: { outcome: 'failed', reason } } });
+        } else postponed.push(unavailable);
+      }
+    });
+  } finally {
+    // What was decided is kept even when a config's scan threw: a redelivery then scans only the rest.
+    await recordDecisions(db, notification, scanned);
+  }
   await completeIfScanned(db, notification.id);
   if (postponed.length > 0) throw new TransientScanError(postponed.length, postponed[0]);
 }
@@ -244,40 +243,4 @@ async function readDependency(
     (files) => ecosystem.findDependency(files, name),
   );
   return 'failed' in read ? read : { dependency: read.parsed };
-}
-
-/**
- * Records a config's result, and its job with the job's event when it is new, in one transaction; a config the read
- * model knows also gets its update run (`notification:<id>`, once), with the dependency as the run checked it.
- */
-async function record(
-  db: Db,
-  notification: NotificationRow,
-  configId: number,
-  target: ScanTarget | undefined,
-  scanned: ScanDecision,
-): Promise<void> {
-  const { decision } = scanned;
-  await db.transaction().execute(async (trx) => {
-    const stored = await insertResultOnce(trx, {
-      notificationId: notification.id,
-      updateConfigId: configId,
-      repoId: target?.config.repoId ?? 0,
-      accountId: target?.config.accountId ?? 0,
-      outcome: decision.outcome,
-      reason: decision.reason,
-    });
-    if (!stored) return;
-    const run = target ? await recordNotificationRun(trx, notification, target, scanned) : undefined;
-    if (decision.outcome !== 'job-recorded') return;
-    const data = { notificationId: notification.id, ...decision.job, updateRunId: run?.id ?? null };
-    const job = await insertJobOnce(trx, ecosystemFor(notification.package_manager)?.versions, data);
-    if (!job) {
-      await appendToReason(trx, notification.id, configId, ' (job already recorded by an earlier notification)');
-      if (run && scanned.dependency) await noteRunJobExisted(trx, run.id, scanned.dependency.name);
-      return;
-    }
-    if (run && scanned.dependency) await linkRunJob(trx, run.id, scanned.dependency.name, job.id);
-    await releaseOutbox.append(trx, [releaseOutbox.event(PullRequestJobCreatedEvent, { id: job.id, ...data })]);
-  });
 }

@@ -1,55 +1,71 @@
+import { randomUUID } from 'node:crypto';
 import type { DependencyCheckOutcome } from '@switchyard/contracts';
 import { type Kysely, sql } from 'kysely';
-import type { NotificationRow, ReleaseDatabase, UpdateRunRow } from '../db/schema.ts';
+import type { NotificationRow, ReleaseDatabase } from '../db/schema.ts';
 import type { ScanTarget } from '../read-model/read-model.repository.ts';
 import type { ScanDecision } from '../scan/decide.ts';
-import { insertRunOnce } from './update-run.repository.ts';
 
 type Db = Kysely<ReleaseDatabase>;
 
+/** One config of a notification's scan batch, decided, as {@link recordNotificationRuns} records its run. */
+export interface ScannedConfig {
+  target: ScanTarget;
+  scanned: ScanDecision;
+}
+
 /**
- * Records the update run a notification's scan of one config is (`notification:<id>`, once per config), finished, in
- * the caller's transaction: the notified dependency as the run checked it (none when the config does not use it), or
- * the reason the files could not be read (`failed`). `GET /update_runs` shows it beside scheduled and manual runs.
- * @returns the run, or undefined when it was recorded before
+ * Records the update runs a notification's scan of a batch's configs are (`notification:<id>`, once per config),
+ * finished, in the caller's transaction and two statements: each config's run, and the notified dependency as the run
+ * checked it (none when the config does not use it), or the reason the files could not be read (`failed`).
+ * `GET /update_runs` shows them beside scheduled and manual runs.
+ * @returns the new runs' ids by update config id (a config whose run was recorded before is not in it)
  */
-export async function recordNotificationRun(
+export async function recordNotificationRuns(
   trx: Db,
   notification: NotificationRow,
-  target: ScanTarget,
-  { decision, dependency, registry, latest }: ScanDecision,
-): Promise<UpdateRunRow | undefined> {
-  const run = await insertRunOnce(trx, {
-    updateConfigId: target.config.id,
-    repoId: target.config.repoId,
-    accountId: target.config.accountId,
-    trigger: 'notification',
-    triggerKey: `notification:${notification.id}`,
-    notificationId: notification.id,
-  });
-  if (!run) return undefined;
-  const failed = decision.outcome === 'failed' || (decision.outcome === 'skipped' && !dependency);
-  const checked = dependency ? 1 : 0;
-  await trx
-    .updateTable('update_run')
-    .set({
-      status: failed ? 'failed' : 'done',
-      error: failed || !dependency ? decision.reason : null,
-      error_kind: decision.outcome === 'failed' ? 'manifest_unreadable' : null,
-      dependencies_total: checked,
-      dependencies_checked: checked,
-      started_at: sql`now()`,
-      finished_at: sql`now()`,
-    })
-    .where('id', '=', run.id)
+  configs: readonly ScannedConfig[],
+): Promise<Map<number, string>> {
+  if (configs.length === 0) return new Map();
+  const triggerKey = `notification:${notification.id}`;
+  const inserted = await trx
+    .insertInto('update_run')
+    .values(
+      configs.map(({ target, scanned: { decision, dependency } }) => {
+        const failed = decision.outcome === 'failed' || (decision.outcome === 'skipped' && !dependency);
+        const checked = dependency ? 1 : 0;
+        return {
+          id: randomUUID(),
+          update_config_id: target.config.id,
+          repo_id: target.config.repoId,
+          account_id: target.config.accountId,
+          trigger: 'notification' as const,
+          trigger_key: triggerKey,
+          status: failed ? ('failed' as const) : ('done' as const),
+          slot: null,
+          notification_id: notification.id,
+          requested_by: null,
+          job_limit: null,
+          dependencies_total: checked,
+          dependencies_checked: checked,
+          error: failed || !dependency ? decision.reason : null,
+          error_kind: decision.outcome === 'failed' ? ('manifest_unreadable' as const) : null,
+          started_at: sql<Date>`now()`,
+          finished_at: sql<Date>`now()`,
+        };
+      }),
+    )
+    .onConflict((oc) => oc.columns(['update_config_id', 'trigger_key']).doNothing())
+    .returning(['id', 'update_config_id'])
     .execute();
-  if (dependency) {
+  const runs = new Map(inserted.map((row) => [row.update_config_id, row.id]));
+  const checked = configs.flatMap(({ target, scanned: { decision, dependency, registry, latest } }) => {
+    const runId = runs.get(target.config.id);
+    if (!runId || !dependency) return [];
     const outcome: DependencyCheckOutcome =
       decision.outcome === 'job-recorded' ? 'job-recorded' : decision.outcome === 'skipped' ? 'skipped' : 'up-to-date';
-    await trx
-      .insertInto('update_run_dependency')
-      .values({
-        run_id: run.id,
+    return [
+      {
+        run_id: runId,
         position: 0,
         name: dependency.name,
         dependency_type: dependency.type,
@@ -62,10 +78,11 @@ export async function recordNotificationRun(
         error_kind: null,
         registry: registry ?? null,
         job_id: null,
-      })
-      .execute();
-  }
-  return run;
+      },
+    ];
+  });
+  if (checked.length > 0) await trx.insertInto('update_run_dependency').values(checked).execute();
+  return runs;
 }
 
 /** Links the job a notification's run recorded to its dependency, and counts it. */
