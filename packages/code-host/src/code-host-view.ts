@@ -137,7 +137,10 @@ export class CodeHostView {
       ...clock,
       fetchMethod: async (_key, _stale, { context }) => {
         this.spend(context.tokenHash, 1);
-        return (await host.listRepos(context.token, context.account)).sort(repoOrder);
+        const listed = (await host.listRepos(context.token, context.account)).sort(repoOrder);
+        // Each listed repo is, with its permission, what `GET /repositories/{id}` would say now: `repo()` needs no call.
+        for (const repo of listed) this.repos.set(`${context.tokenHash}:${repo.id}`, repo);
+        return listed;
       },
     });
     this.repos = new LRUCache({
@@ -197,7 +200,8 @@ export class CodeHostView {
   }
 
   /**
-   * One repo as the caller sees it (with the caller's permission), or undefined.
+   * One repo as the caller sees it (with the caller's permission), or undefined: from a listing of this token that
+   * showed it within `ttlMs` (see {@link listRepos}) without a call, else asked for (and cached for `ttlMs`).
    * @throws RateLimited when the token's budget of code-host calls is spent, or a {@link callerFacingError}
    */
   async repo(caller: Caller, repoId: number): Promise<CodeHostRepo | undefined> {

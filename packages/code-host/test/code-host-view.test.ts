@@ -132,6 +132,28 @@ describe('CodeHostView: budget of code-host calls per token', () => {
   });
 });
 
+describe('CodeHostView: repos answered from a listing', () => {
+  it('answers a repo a listing of this token showed within ttlMs without asking for it, and asks for any other', async () => {
+    const { host, calls } = fakeHost();
+    const clock = manualClock();
+    const view = new CodeHostView(host, { ttlMs: 60_000, now: clock.now });
+    const caller = await view.caller('good');
+    const before = calls.length;
+    expect((await view.listRepos(caller, ALICE)).repos.map((r) => r.id)).toEqual([1]);
+    expect(await view.repo(caller, 1)).toEqual(repo(1));
+    expect(calls.length).toBe(before + 1);
+    // Not in the listing: asked for.
+    expect(await view.repo(caller, 2)).toMatchObject({ id: 2 });
+    expect(calls.length).toBe(before + 2);
+    // Past ttlMs the listed repo is asked for again.
+    clock.advance(60_001);
+    await view.caller('good');
+    const later = calls.length;
+    await view.repo(caller, 1);
+    expect(calls.length).toBe(later + 1);
+  });
+});
+
 describe('CodeHostView: app installations of the caller', () => {
   const INSTALLATION = { id: 77, accountLogin: 'alice', accountId: 1, repositorySelection: 'all' as const };
   /** A code host that knows the token `good`, whose installations answer `installations` (or fail with it). */

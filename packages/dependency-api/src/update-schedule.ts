@@ -187,14 +187,30 @@ export function latestSlot(schedule: UpdateSchedule, settings: ScheduleSettings,
  */
 export function nextSlot(schedule: UpdateSchedule, settings: ScheduleSettings, now: Date): Date | null {
   const nowMs = instant(now);
+  const key = `${schedule} ${settings.updateRunTime} ${settings.weeklyUpdateRunDay} ${settings.timeZone}`;
+  // The slot after `from` is the slot after every instant from `from` up to it: no search while that holds.
+  const known = nextSlots.get(key);
+  if (known && known.from <= nowMs && nowMs < known.slot) return new Date(known.slot);
   // A day back on the wall clock, so no match whose slot is after `now` is passed over.
   const matches = wallMatches(schedule, settings, nowMs, -DAY_MS);
   if (!matches) return null;
   for (;;) {
     const slot = firstInstantReading(settings.timeZone, matches.next().getTime());
-    if (slot > nowMs) return new Date(slot);
+    if (slot > nowMs) {
+      if (nextSlots.size >= NEXT_SLOTS_MAX) nextSlots.clear();
+      nextSlots.set(key, { from: nowMs, slot });
+      return new Date(slot);
+    }
   }
 }
+
+/**
+ * The last slot {@link nextSlot} found per schedule and settings, and the instant it was asked from (at most
+ * {@link NEXT_SLOTS_MAX} settings; all forgotten when full). A config's `next-run-at` is asked on every write and
+ * listing, and the search (cron-parser, then the time zone's wall clock) costs far more than the lookup.
+ */
+const nextSlots = new Map<string, { from: number; slot: number }>();
+const NEXT_SLOTS_MAX = 4_096;
 
 /**
  * A stable key naming one slot of a schedule, `<schedule>@<slot as ISO 8601 UTC instant>` (for example

@@ -100,17 +100,24 @@ export const UpdateRunTime = z
   .string({ error: 'must be a time HH:MM' })
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:MM, from 00:00 to 23:59');
 
+/** Names {@link TimeZone} accepted before (at most {@link KNOWN_ZONES_MAX}): building a formatter to check one is slow. */
+const knownZones = new Set<string>();
+const KNOWN_ZONES_MAX = 2_048;
+
 /** An IANA time zone name the runtime knows (`Europe/Paris`, `America/New_York`, `UTC`), kept as given. */
 export const TimeZone = z
   .string({ error: 'must be an IANA time zone name' })
   .max(64, 'must be an IANA time zone name')
   .refine((value) => {
+    if (knownZones.has(value)) return true;
     try {
       new Intl.DateTimeFormat('en', { timeZone: value });
-      return /^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(value);
     } catch {
       return false;
     }
+    if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(value)) return false;
+    if (knownZones.size < KNOWN_ZONES_MAX) knownZones.add(value);
+    return true;
   }, 'must be an IANA time zone name, e.g. Europe/Paris');
 
 /**
