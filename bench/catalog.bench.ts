@@ -5,14 +5,16 @@
  * statement: a practical ceiling, `bare-catalog.ts`), catalog-svc directly, and catalog-svc through the gateway; then
  * `GET /books?limit=20` directly and through the gateway. It makes a fresh database, seeds it, writes the same books to
  * json-server's file, warms each target up, measures with autocannon, and prints the table and the ratios the
- * performance goals name (direct / bare, gateway / direct, gateway / json-server, gateway p99 / direct p99).
+ * performance goals name (direct / bare, gateway / direct, gateway / json-server, gateway p99 / direct p99), and the CPU
+ * time per request that catalog-svc and the gateway used (from `/proc`, Linux only): on a machine whose cores the load
+ * generator, PostgreSQL and both services share, the gateway's share of the CPU is what it costs.
  *
  * Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres, a user that may
  * CREATE DATABASE), BENCH_DURATION seconds per measurement (10), BENCH_CONNECTIONS (50), BENCH_PROFILE_DIR (catalog-svc
  * and the gateway run with `--cpu-prof` into it: the figures are then not the real ones).
  */
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, freePort, type RunningProcess, startProcess } from '@switchyard/service-kit/testing';
@@ -33,6 +35,19 @@ interface Result {
   requests: number;
   p99: number;
   errors: number;
+  /** CPU microseconds per request that catalog-svc and the gateway used during the run (direct and gateway runs). */
+  catalogCpuMicros?: number | undefined;
+  gatewayCpuMicros?: number | undefined;
+}
+
+/** CPU seconds (user + system) process `pid` has used, from `/proc/<pid>/stat` (clock ticks of 1/100 s); NaN off Linux. */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 function measure(url: string, path: () => string, seconds: number): Promise<autocannon.Result> {
@@ -102,8 +117,20 @@ try {
   const results: Result[] = [];
   for (const [scenario, target, url, path] of runs) {
     await measure(url, path, 3); // warm-up: JIT, connection pools, PostgreSQL caches
+    const before = [cpuSeconds(catalog.child.pid), cpuSeconds(gateway.child.pid)];
     const r = await measure(url, path, duration);
-    results.push({ scenario, target, requests: r.requests.average, p99: r.latency.p99, errors: r.errors + r.non2xx });
+    const [catalogCpu, gatewayCpu] = [cpuSeconds(catalog.child.pid), cpuSeconds(gateway.child.pid)].map(
+      (after, i) => ((after - (before[i] ?? 0)) * 1e6) / Math.max(1, r.requests.total),
+    );
+    results.push({
+      scenario,
+      target,
+      requests: r.requests.average,
+      p99: r.latency.p99,
+      errors: r.errors + r.non2xx,
+      catalogCpuMicros: target === 'direct' || target === 'gateway' ? catalogCpu : undefined,
+      gatewayCpuMicros: target === 'gateway' ? gatewayCpu : undefined,
+    });
   }
   const scenarios = [...new Set(runs.map(([scenario]) => scenario))];
 
@@ -111,10 +138,15 @@ try {
   process.stdout.write(
     `\ncatalog-svc benchmark: ${BOOKS} books, ${connections} connections, ${duration} s per run, Node ${process.versions.node}\n\n`,
   );
-  process.stdout.write(`${'scenario'.padEnd(22)}${pad('target', 12)}${pad('req/s', 10)}${pad('p99 ms', 9)}${pad('errors', 8)}\n`);
+  process.stdout.write(
+    `${'scenario'.padEnd(22)}${pad('target', 12)}${pad('req/s', 10)}${pad('p99 ms', 9)}${pad('errors', 8)}` +
+      `${pad('catalog-svc µs CPU/req', 24)}${pad('gateway µs CPU/req', 20)}\n`,
+  );
+  const micros = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '' : Math.round(value));
   for (const r of results) {
     process.stdout.write(
-      `${r.scenario.padEnd(22)}${pad(r.target, 12)}${pad(Math.round(r.requests), 10)}${pad(r.p99, 9)}${pad(r.errors, 8)}\n`,
+      `${r.scenario.padEnd(22)}${pad(r.target, 12)}${pad(Math.round(r.requests), 10)}${pad(r.p99, 9)}${pad(r.errors, 8)}` +
+        `${pad(micros(r.catalogCpuMicros), 24)}${pad(micros(r.gatewayCpuMicros), 20)}\n`,
     );
   }
   process.stdout.write('\n');

@@ -16,6 +16,7 @@ describe('gateway with one upstream connection', () => {
   const aborted: string[] = [];
   let gateway: Gateway;
   let http: Listening;
+  let finishStream: (() => void) | undefined;
 
   beforeAll(async () => {
     upstream = createServer((req, res) => {
@@ -24,6 +25,20 @@ describe('gateway with one upstream connection', () => {
       });
       req.resume();
       if (req.url === '/books/hang') return;
+      if (req.url === '/books/stream') {
+        // Chunked, no length: the first chunk now, the rest when the test says so.
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('first;');
+        finishStream = () => res.end('rest');
+        return;
+      }
+      if (req.url === '/books/halves') {
+        // A declared length, in two writes some time apart.
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '10' });
+        res.write('01234');
+        setTimeout(() => res.end('56789'), 50);
+        return;
+      }
       req.on('end', () => res.end(`{"url":"${req.url}"}`));
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
@@ -53,6 +68,22 @@ describe('gateway with one upstream connection', () => {
     expect(next.status).toBe(200);
     expect(next.ms).toBeLessThan(5_000);
     expect(aborted).toContain('/books/hang');
+  });
+
+  it('passes a streamed answer on as it arrives, and a declared length whole', async () => {
+    const res = await fetch(`${http.url}/books/stream`);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    // The first chunk reaches the client while the upstream has not ended its answer.
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe('first;');
+    finishStream?.();
+    let rest = '';
+    for (let next = await reader.read(); !next.done; next = await reader.read()) rest += new TextDecoder().decode(next.value);
+    expect(rest).toBe('rest');
+
+    const halves = await fetch(`${http.url}/books/halves`);
+    expect(halves.headers.get('content-length')).toBe('10');
+    expect(await halves.text()).toBe('0123456789');
   });
 
   it('ends the upstream request of a broken chunked upload instead of waiting for the rest', async () => {

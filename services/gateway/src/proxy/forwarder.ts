@@ -51,12 +51,15 @@ class ClientGoneError extends Error {
 /**
  * One request on its way through the gateway: undici's dispatch handler (its low-level API, which
  * skips the stream and promise wrappers of `request`/`stream`) that writes the upstream's answer to
- * the client as it arrives, with back-pressure both ways, and cancels the upstream request when the
- * client leaves.
+ * the client as it arrives, with back-pressure both ways, and cancels the upstream request when the client leaves.
  */
 class Exchange implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private clientGone = false;
+  /** The answer's `Content-Length`, when it declared one; the body's bytes so far; the chunk that completed it. */
+  private declaredLength = -1;
+  private received = 0;
+  private last: Buffer | undefined;
   private readonly upstream: Upstream;
   private readonly req: IncomingMessage;
   private readonly res: ServerResponse;
@@ -84,10 +87,19 @@ class Exchange implements Dispatcher.DispatchHandler {
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
     const out = stripHopByHop(headers);
     out['x-request-id'] = this.requestId;
+    const length = headers['content-length'];
+    if (typeof length === 'string' && /^\d+$/.test(length)) this.declaredLength = Number(length);
     this.res.writeHead(statusCode, out);
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.received += chunk.byteLength;
+    // The chunk that completes a declared length (all of most JSON answers) waits for the end, so it goes out with
+    // `end(chunk)`: head and body in one write. Any other chunk is written at once (a stream is never held up).
+    if (this.received === this.declaredLength) {
+      this.last = chunk;
+      return;
+    }
     if (!this.res.write(chunk)) {
       controller.pause();
       this.res.once('drain', () => controller.resume());
@@ -95,7 +107,9 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    this.res.end();
+    const last = this.last;
+    this.last = undefined;
+    this.res.end(last);
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
