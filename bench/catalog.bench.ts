@@ -14,12 +14,13 @@
  * and the gateway run with `--cpu-prof` into it: the figures are then not the real ones).
  */
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, freePort, type RunningProcess, startProcess } from '@switchyard/service-kit/testing';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { cpuSeconds } from './process-cpu.ts';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -38,16 +39,6 @@ interface Result {
   /** CPU microseconds per request that catalog-svc and the gateway used during the run (direct and gateway runs). */
   catalogCpuMicros?: number | undefined;
   gatewayCpuMicros?: number | undefined;
-}
-
-/** CPU seconds (user + system) process `pid` has used, from `/proc/<pid>/stat` (clock ticks of 1/100 s); NaN off Linux. */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 function measure(url: string, path: () => string, seconds: number): Promise<autocannon.Result> {

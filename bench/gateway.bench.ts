@@ -10,23 +10,13 @@
  * Environment: BENCH_DURATION seconds per measurement (5), BENCH_CONNECTIONS (32).
  */
 
-import { readFileSync } from 'node:fs';
 import { freePort, type RunningProcess, startProcess } from '@switchyard/service-kit/testing';
 import autocannon from 'autocannon';
+import { cpuSeconds } from './process-cpu.ts';
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const root = new URL('../', import.meta.url);
-
-/** CPU seconds (user + system) process `pid` has used, from `/proc/<pid>/stat` (clock ticks of 1/100 s); NaN off Linux. */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 const [upstreamPort, barePort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
 const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
