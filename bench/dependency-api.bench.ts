@@ -12,7 +12,9 @@
  *   again; it prints configs per second and the p50/p99 latency, and checks that every one answered 201;
  * - `GET /repos?account-id=5000&account-type=org&installation-state=inactive` for the first and the last
  *   inactive page (4,000 inactive repos, 100 a page: pages 1 and 40), each checked first (200, 100 repos,
- *   `meta.pages.next` 2 and null), warmed up for 3 s, then measured for BENCH_DURATION seconds.
+ *   `meta.pages.next` 2 and null), warmed up for 3 s, then measured for BENCH_DURATION seconds;
+ * - the bulk import again on 1,000 other repos, right after a `GET /repos` (as a client that lists the repos first
+ *   imports): the listing gave config-svc every repo with the caller's permission, so the POSTs need no code-host call.
  *
  * Alongside the import it counts, per created config, the requests the emulator answered to the bench's token
  * (its `x-ratelimit-used`, read with `GET /user` before and after) and what PostgreSQL's `pg_stat_database` shows for the
@@ -60,6 +62,8 @@ const headers = { authorization: `Personal ${TOKEN}`, 'content-type': 'applicati
 /** Every fifth repo of the org gets a config (so active and inactive repos interleave by name); warm-up configs go on their neighbours. */
 const importIds = Array.from({ length: CONFIGS }, (_, i) => FIRST_REPO_ID + 5 * i);
 const warmupIds = Array.from({ length: WARMUP_CONFIGS }, (_, i) => FIRST_REPO_ID + 5 * i + 1);
+/** The second import's repos (after a `GET /repos`): the neighbours on the other side. */
+const listedImportIds = Array.from({ length: CONFIGS }, (_, i) => FIRST_REPO_ID + 5 * i + 2);
 
 interface Result {
   scenario: string;
@@ -305,6 +309,23 @@ try {
     check(r.errors + r.non2xx === 0, `GET /repos inactive page ${page}: ${r.non2xx} non-2xx answers and ${r.errors} errors`);
   }
 
+  // The import again, on other repos, as a client does it that listed the account's repos first (the dashboard's
+  // repos view): the listing told config-svc each repo and the caller's permission, so no POST asks the code host.
+  const listed = await getJson(`${gatewayUrl}${reposPath('inactive', 1)}`);
+  check(listed.status === 200, `GET /repos before the second import answered ${listed.status}`);
+  const hostBeforeListed = await codeHostRequests(emulatorUrl);
+  const afterListing = await postConfigs(gatewayUrl, listedImportIds);
+  const hostRequestsListed = (await codeHostRequests(emulatorUrl)) - hostBeforeListed - 1;
+  check(afterListing.errors === 0, `import after the listing: expected ${CONFIGS} × 201, got ${afterListing.statuses}`);
+  results.push({
+    scenario: `same, after GET /repos`,
+    rate: CONFIGS / afterListing.seconds,
+    unit: 'configs/s',
+    p50: afterListing.result.latency.p50,
+    p99: afterListing.result.latency.p99,
+    errors: afterListing.errors,
+  });
+
   const pad = (value: string | number, width: number) => String(value).padStart(width);
   process.stdout.write(
     `\ndependency API benchmark through the gateway: org of ${REPOS} repos, ${CONFIGS} configs by ${IMPORT_CLIENTS} clients, ` +
@@ -322,7 +343,8 @@ try {
   const perConfig = (n: number) => (n / CONFIGS).toFixed(2);
   process.stdout.write(
     `\nbulk import: ${CONFIGS} configs in ${bulk.seconds.toFixed(2)} s; per config: ${perConfig(hostRequests)} code-host requests, ` +
-      `${perConfig(dbAfter.commits - dbBefore.commits)} PostgreSQL transactions, ${perConfig(dbAfter.rowsWritten - dbBefore.rowsWritten)} rows written\n`,
+      `${perConfig(dbAfter.commits - dbBefore.commits)} PostgreSQL transactions, ${perConfig(dbAfter.rowsWritten - dbBefore.rowsWritten)} rows written\n` +
+      `after GET /repos: ${CONFIGS} configs in ${afterListing.seconds.toFixed(2)} s; per config: ${perConfig(hostRequestsListed)} code-host requests\n`,
   );
 } catch (error) {
   failures.push(`benchmark aborted: ${(error as Error).stack ?? String(error)}`);
