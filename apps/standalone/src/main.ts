@@ -1,3 +1,5 @@
+// First: its flags apply to V8 before the other modules are evaluated.
+import './v8-flags.ts';
 import { randomBytes } from 'node:crypto';
 import { loadCatalogConfig } from '@switchyard/catalog-svc/config';
 import { startCatalogService } from '@switchyard/catalog-svc/start';
@@ -17,6 +19,7 @@ import {
   createLogger,
   type DatabaseOverrides,
   embeddedDataDir,
+  initEmbeddedDataDir,
   openEmbeddedDatabase,
   runService,
   startService,
@@ -39,6 +42,11 @@ import { demoSecretsKey } from './demo-secrets-key.ts';
  * Everything listens on loopback (127.0.0.1) only, since the banner prints the emulator's demo tokens: `HOST` (e.g.
  * `0.0.0.0`) moves the gateway, the one entry point, onto another address; the services behind it and the emulator stay
  * on loopback whatever `HOST` says. `METRICS_PORT` gives the gateway's `/metrics` a port of its own, on the same host.
+ *
+ * Memory (`pnpm bench:launcher-memory`): a fresh `DATA_DIR`'s database is created by a short-lived child process
+ * ({@link initEmbeddedDataDir}), PGlite runs with a small `shared_buffers`, and `v8-flags.ts` keeps V8's heap and
+ * PGlite's compiled code small: about 270 MiB resident once ready and 300 MiB after 10,000 books, on a fresh folder
+ * as on an existing one.
  */
 const env: Record<string, string | undefined> = { LOG_LEVEL: 'warn', ...process.env };
 const loopback = '127.0.0.1';
@@ -90,6 +98,8 @@ await runService(
       // One embedded PGlite for every service, each in its own schema (as they share one PostgreSQL database in compose),
       // opened before them so that it is closed after every service has let go of it.
       const embeddedDir = embeddedDataDir(dataDir, 'pglite');
+      // A fresh folder is initialised by a short-lived child process (see initEmbeddedDataDir), then opened here.
+      if (!env.DATABASE_URL) await initEmbeddedDataDir(embeddedDir);
       const database: DatabaseOverrides = env.DATABASE_URL ? {} : { embeddedDatabase: scope.use(openEmbeddedDatabase(embeddedDir)) };
       const bus: MessageBus | undefined = env.AMQP_URL
         ? undefined

@@ -3,6 +3,7 @@ export * from './conditional.ts';
 export * from './config.ts';
 export * from './database.ts';
 export * from './domain-errors.ts';
+export * from './embedded-init.ts';
 export * from './error-handler.ts';
 export * from './health.ts';
 export * from './json-api-errors.ts';
