@@ -87,7 +87,7 @@ describe('outbox relay on PostgreSQL and RabbitMQ', () => {
     }
   });
 
-  it('with two relays at once, publishes each of 500 events exactly once', async () => {
+  it('with two relays at once, publishes each of 500 events exactly once', { timeout: 45_000 }, async () => {
     const schema = await outboxSchema('relay_pair');
     const received = await collect('pair', 'pair_test.*');
     const events = Array.from({ length: 500 }, (_, i) => makeEvent('pair_test.created', { i }));

@@ -220,7 +220,7 @@ describe('update runs on PostgreSQL and RabbitMQ, against the GitHub and registr
     expect(moved.getUTCDay()).toBe(3);
   });
 
-  it('a live config gets its initial run, then a run when the registry watch sees a new version', async () => {
+  it('a live config gets its initial run, then a run when the registry watch sees a new version', { timeout: 60_000 }, async () => {
     await h.configure({ id: 130, repoId: 3201, packageManager: 'pip', updateSchedule: 'live' });
     const runs = () => h.db.selectFrom('update_run').selectAll().where('update_config_id', '=', 130).orderBy('created_at').execute();
     await scheduleDueRuns(h.db, new Date());
