@@ -132,7 +132,12 @@ export function parseReadFilesQuery(query: unknown, variables: unknown): ReadFil
     throw new GraphQLQueryError("Field 'repository' is missing required arguments: owner, name");
   take('{');
   const objects: ReadFilesQuery['objects'] = [];
-  let inlineFields: BlobField[] | undefined;
+  let fields: BlobField[] | undefined;
+  /** Takes the Blob fields of an inline fragment or of the named one: every object must ask the same. */
+  const askFields = (asked: BlobField[]) => {
+    if (fields !== undefined && fields.join() !== asked.join()) throw new GraphQLQueryError('Every object must ask the same Blob fields');
+    fields = asked;
+  };
   let fragmentName: string | undefined;
   while (peek()?.value !== '}') {
     let key = name();
@@ -151,10 +156,7 @@ export function parseReadFilesQuery(query: unknown, variables: unknown): ReadFil
     if (peek()?.value === 'on') {
       take('on');
       take('Blob');
-      const fields = fieldList();
-      if (inlineFields !== undefined && inlineFields.join() !== fields.join())
-        throw new GraphQLQueryError('Every object must ask the same Blob fields');
-      inlineFields = fields;
+      askFields(fieldList());
     } else {
       const fragment = name();
       if (fragmentName !== undefined && fragmentName !== fragment) throw new GraphQLQueryError('Every object must use the same fragment');
@@ -166,16 +168,12 @@ export function parseReadFilesQuery(query: unknown, variables: unknown): ReadFil
   }
   take('}');
   take('}');
-  let fields = inlineFields;
   if (fragmentName !== undefined) {
     take('fragment');
     if (name() !== fragmentName) throw new GraphQLQueryError(`Fragment ${fragmentName} was used, but not defined`);
     take('on');
     take('Blob');
-    const fragmentFields = fieldList();
-    if (fields !== undefined && fields.join() !== fragmentFields.join())
-      throw new GraphQLQueryError('Every object must ask the same Blob fields');
-    fields = fragmentFields;
+    askFields(fieldList());
   }
   if (at !== tokens.length) throw new GraphQLQueryError(`Parse error on "${tokens[at]?.value}"`);
   if (objects.length === 0 || fields === undefined) throw new GraphQLQueryError('Selections on Repository cannot be empty');

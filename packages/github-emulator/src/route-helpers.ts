@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { apiBaseOf, badCredentials, DOCS, GitHubApiError, notFound, sendJson, setRateLimitRefund, tokenOf } from './github-http.ts';
 import { paginate } from './pagination.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import type { RateLimiter, RateLimitState } from './rate-limit.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
 import type { EmulatorState, RepoState } from './repo-state.ts';
 import type { Urls } from './representations.ts';
@@ -57,6 +57,18 @@ function acceptedBy(method: string, path: string): { scopes: string; permissions
 export const urlsOf = (req: Request, context: RouteContext): Urls => ({ apiBase: apiBaseOf(req), htmlBase: context.htmlBaseUrl });
 
 /**
+ * Counts a request against `limiter` under `key` (a user's or a client address's), sets the `x-ratelimit-*` headers to
+ * match, and arranges for the count to be given back, headers too, when the answer is a `304 Not Modified`.
+ * @returns the limit's state after the count (`exceeded` when the request is over it)
+ */
+export function countRequest(res: Response, limiter: RateLimiter, key: string): RateLimitState {
+  const state = limiter.take(key);
+  res.set(rateLimitHeaders(state));
+  setRateLimitRefund(res, () => res.set(rateLimitHeaders(limiter.refund(key))));
+  return state;
+}
+
+/**
  * Authenticates `Authorization: token <t>` / `Bearer <t>` against the seed's tokens (missing or unknown → 401
  * `Bad credentials`), counts the request against the user's rate limit (over it → 403 `API rate limit exceeded`;
  * given back when the answer is a `304 Not Modified`), and sets the `x-ratelimit-*` headers either way, as GitHub does.
@@ -70,10 +82,7 @@ export function authenticate(context: RouteContext): RequestHandler {
       throw badCredentials();
     }
     const { user, grant } = credential;
-    const key = `user:${user.id}`;
-    const state = context.limiter.take(key);
-    res.set(rateLimitHeaders(state));
-    setRateLimitRefund(res, () => res.set(rateLimitHeaders(context.limiter.refund(key))));
+    const state = countRequest(res, context.limiter, `user:${user.id}`);
     const accepted = acceptedBy(req.method, req.path);
     if (grant.kind === 'classic') {
       res.set({ 'x-oauth-scopes': grant.scopes.join(', '), 'x-accepted-oauth-scopes': accepted.scopes });

@@ -10,14 +10,12 @@ import {
   notFound,
   queryValue,
   sendJson,
-  setRateLimitRefund,
   validationFailed,
   validationFailedSimple,
 } from './github-http.ts';
 import { mountIssueRoutes } from './issue-routes.ts';
 import { pageOf, paginate } from './pagination.ts';
 import { mountPullRoutes } from './pull-routes.ts';
-import { rateLimitHeaders } from './rate-limit.ts';
 import { mountReleaseRoutes } from './release-routes.ts';
 import {
   contentFile,
@@ -35,7 +33,18 @@ import {
   privateUser,
   repository,
 } from './representations.ts';
-import { authenticate, credentialOf, ownerOf, type RouteContext, sendOne, sendPage, urlsOf, userOf, visible } from './route-helpers.ts';
+import {
+  authenticate,
+  countRequest,
+  credentialOf,
+  ownerOf,
+  type RouteContext,
+  sendOne,
+  sendPage,
+  urlsOf,
+  userOf,
+  visible,
+} from './route-helpers.ts';
 import { ADVISORY_ECOSYSTEMS, ADVISORY_SEVERITIES, ADVISORY_TYPES } from './seed-advisories.ts';
 import type { Affiliation, EmulatedAccount, EmulatedRepo, World } from './world.ts';
 
@@ -53,10 +62,7 @@ function authenticateIfPresent(context: RouteContext): RequestHandler {
       auth(req, res, next);
       return;
     }
-    const key = `ip:${req.ip}`;
-    const state = context.anonymousLimiter.take(key);
-    res.set(rateLimitHeaders(state));
-    setRateLimitRefund(res, () => res.set(rateLimitHeaders(context.anonymousLimiter.refund(key))));
+    const state = countRequest(res, context.anonymousLimiter, `ip:${req.ip}`);
     if (state.exceeded) throw new GitHubApiError(403, `API rate limit exceeded for ${req.ip}.`, DOCS.rateLimits);
     next();
   };
