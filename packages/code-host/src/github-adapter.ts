@@ -9,6 +9,7 @@ import { fileSize, fileText, toAccount, toAdvisory, toInstallation, toRepo } fro
 import { type BlobAnswer, blobAnswers, readFilesRequest } from './github/read-files.ts';
 import { gitHubWrites } from './github/writes.ts';
 import type { CodeHost, CodeHostRepo, DirectoryEntry, FileReads, TokenCapability, TokenOwner, TreeEntry } from './port.ts';
+import { readEachFile } from './read-files.ts';
 
 export { readFilesQuery, readFilesRequest } from './github/read-files.ts';
 
@@ -369,21 +370,7 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
             });
           }),
       );
-      await Promise.all(
-        alone.map(async (path) => {
-          try {
-            const text = await host.readFile(token, repo, path, options.ref);
-            if (text !== undefined) read.files[path] = text;
-          } catch (error) {
-            if (!isCodeHostError(error, 'too_large')) throw error;
-            read.tooLarge[path] = {
-              limitBytes: error.limitBytes ?? limit,
-              ...(error.sizeBytes === undefined ? {} : { sizeBytes: error.sizeBytes }),
-            };
-          }
-        }),
-      );
-      return read;
+      return readEachFile(host.readFile, token, repo, alone, { ref: options.ref, limitBytes: limit, into: read });
     },
 
     async readFile(token, repo, path, ref) {

@@ -9,4 +9,5 @@ export * from './fixed-window-limiter.ts';
 export * from './github-adapter.ts';
 export * from './permission.ts';
 export type * from './port.ts';
+export * from './read-files.ts';
 export * from './require-permission.ts';

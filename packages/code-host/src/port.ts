@@ -192,7 +192,8 @@ export interface DirectoryEntry {
 
 /** A file {@link CodeHost.readFiles} did not read because it is over the code host client's size limit (bytes). */
 export interface FileTooLarge {
-  limitBytes: number;
+  /** The client's limit, when the code host said it (the GitHub adapter always does). */
+  limitBytes?: number;
   /** The file's size, when the code host said it. */
   sizeBytes?: number;
 }

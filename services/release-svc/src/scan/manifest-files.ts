@@ -1,4 +1,4 @@
-import { type CodeHost, CodeHostError, formatBytes, isCodeHostError, transientCodeHostError } from '@switchyard/code-host';
+import { type CodeHost, CodeHostError, formatBytes, readFilesOf, transientCodeHostError } from '@switchyard/code-host';
 import { type Ecosystem, filesMatching, gitlinkText, isFilePattern, ManifestParseError } from '@switchyard/ecosystems';
 
 /**
@@ -95,12 +95,13 @@ export async function readManifestFiles(
   const present = await listPresent(host, token, { owner, name }, base, branch, ecosystem, entries);
   const names = present?.files ?? entries.filter((entry) => !isFilePattern(entry));
   const files: Record<string, string> = {};
-  if (host.readFiles && names.length > 0) {
+  if (names.length > 0) {
     // Every file in as few requests as the code host allows (GitHub: one GraphQL query), sized by the listing.
     const sizes = Object.fromEntries(
       names.flatMap((file) => (present?.sizes[file] === undefined ? [] : [[`${base}${file}`, present.sizes[file] as number]])),
     );
-    const read = await host.readFiles(
+    const read = await readFilesOf(
+      host,
       token,
       { owner, name },
       names.map((file) => `${base}${file}`),
@@ -112,22 +113,6 @@ export async function readManifestFiles(
       if (over) tooLarge.push(tooLargeReason(file, directory, over));
       else if (text !== undefined) files[file] = text;
     }
-  } else {
-    const contents = await Promise.all(
-      names.map(async (file) => {
-        try {
-          return await host.readFile(token, { owner, name }, `${base}${file}`, branch);
-        } catch (error) {
-          if (!isCodeHostError(error, 'too_large')) throw error;
-          tooLarge.push(tooLargeReason(file, directory, error));
-          return undefined;
-        }
-      }),
-    );
-    names.forEach((file, i) => {
-      const text = contents[i];
-      if (text !== undefined) files[file] = text;
-    });
   }
   if (tooLarge.length > 0) return { tooLarge: tooLarge.sort().join('; ') };
   for (const [path, sha] of present?.gitlinks ?? []) files[path] = gitlinkText(sha);
