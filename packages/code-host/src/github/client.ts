@@ -4,6 +4,7 @@ import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import type { Logger } from '@switchyard/service-kit';
 import { LRUCache } from 'lru-cache';
+import { boundedFetch } from './bounded-fetch.ts';
 
 /** Octokit with the retry and throttling plugins, in the order octokit.js itself composes them. */
 export const GitHubOctokit = Octokit.plugin(retry, throttling);
@@ -63,126 +64,6 @@ export function createConditionalCache(maxBytes: number): ConditionalCache {
 
 /** Statuses the retry plugin must not retry: client errors, and rate limits (the throttling plugin owns those). */
 const DO_NOT_RETRY = [400, 401, 403, 404, 405, 409, 410, 422, 429, 451];
-
-/**
- * Thrown by the client's fetch when GitHub's answer did not arrive completely within `timeoutMs`.
- * Named `AbortError` on purpose: `@octokit/request` rethrows such errors as they are instead of wrapping them in
- * a retryable status-500 `RequestError`, so a hanging server costs one timeout, not one per retry. The empty
- * `request` keeps `@octokit/plugin-retry` from retrying it. Recognised by {@link isTimeout}.
- */
-class GitHubTimeoutError extends Error {
-  readonly timeoutMs: number;
-  readonly codeHostTimeout = true;
-  readonly request = {};
-
-  constructor(url: string, timeoutMs: number) {
-    super(`no answer from ${new URL(url).pathname} within ${timeoutMs} ms`);
-    this.name = 'AbortError';
-    this.timeoutMs = timeoutMs;
-  }
-}
-
-/** Is `error` the timeout of a client made by {@link createOctokit}? */
-export function isTimeout(error: unknown): error is Error & { timeoutMs: number } {
-  return (error as { codeHostTimeout?: unknown } | null)?.codeHostTimeout === true;
-}
-
-/**
- * Thrown by the client's fetch when an answer's body is bigger than `limitBytes`: its `Content-Length` said so
- * (`sizeBytes`), or reading it passed the limit. Named `AbortError` with an empty `request` for the same reasons as
- * {@link GitHubTimeoutError}: `@octokit/request` rethrows it as it is and `@octokit/plugin-retry` does not retry it
- * (the same request would get the same answer). Recognised by {@link isTooLarge}.
- */
-class GitHubResponseTooLargeError extends Error {
-  readonly limitBytes: number;
-  readonly sizeBytes: number | undefined;
-  /** The answer's HTTP status (`status` itself is overwritten with 500 by `@octokit/request`). */
-  readonly responseStatus: number;
-  readonly codeHostTooLarge = true;
-  readonly request = {};
-
-  constructor(url: string, response: Response, limitBytes: number, sizeBytes: number | undefined) {
-    super(`the answer of ${new URL(url).pathname} is over ${limitBytes} bytes${sizeBytes === undefined ? '' : ` (${sizeBytes})`}`);
-    this.name = 'AbortError';
-    this.limitBytes = limitBytes;
-    this.sizeBytes = sizeBytes;
-    this.responseStatus = response.status;
-  }
-}
-
-/** What {@link isTooLarge} recognises: the limit, the size when `Content-Length` declared it, the answer's status. */
-export interface TooLarge extends Error {
-  limitBytes: number;
-  sizeBytes: number | undefined;
-  responseStatus: number;
-}
-
-/** Is `error` the "answer too large" of a client made by {@link createOctokit}? */
-export function isTooLarge(error: unknown): error is TooLarge {
-  return (error as { codeHostTooLarge?: unknown } | null)?.codeHostTooLarge === true;
-}
-
-/** Statuses whose responses have no body (a `Response` with one of them must be built with a null body). */
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
-
-/**
- * The body's size as `Content-Length` declares it, when that is the size of the bytes `fetch` hands on: not for a
- * compressed body (`Content-Encoding` other than `identity`: `fetch` decodes it, and the header counts encoded bytes).
- */
-function declaredLength(response: Response): number | undefined {
-  const encoding = response.headers.get('content-encoding');
-  if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') return undefined;
-  const length = response.headers.get('content-length');
-  return length !== null && /^\s*\d+\s*$/.test(length) ? Number(length) : undefined;
-}
-
-/**
- * The body of `response`, at most `maxBytes`: refused at once when `Content-Length` declares more, else read chunk by
- * chunk with a running count and given up as soon as the count passes `maxBytes` (nothing past the limit is kept).
- * @throws GitHubResponseTooLargeError over the limit (the caller aborts the request)
- */
-async function readBounded(response: Response, maxBytes: number, url: string): Promise<Uint8Array> {
-  const declared = declaredLength(response);
-  if (declared !== undefined && declared > maxBytes) throw new GitHubResponseTooLargeError(url, response, maxBytes, declared);
-  if (!response.body) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of response.body) {
-    total += chunk.byteLength;
-    if (total > maxBytes) throw new GitHubResponseTooLargeError(url, response, maxBytes, declared);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, total);
-}
-
-/**
- * `fetch` bounded in time and size for the whole exchange: the body is read here, inside the `timeoutMs` deadline
- * and within `maxBytes` (see {@link readBounded}), and handed on buffered. (Left to `@octokit/request`, a body cut off
- * by the deadline would be read as an empty string, and a list page as an empty page.) An answer over the limit
- * aborts the request, so the connection stops carrying it.
- */
-function boundedFetch(timeoutMs: number, maxBytes: number): typeof fetch {
-  return async (input, init = {}) => {
-    const url = String(input instanceof Request ? input.url : input);
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const cutOff = new AbortController();
-    const signal = AbortSignal.any([timeout, cutOff.signal, ...(init.signal ? [init.signal] : [])]);
-    try {
-      const response = await fetch(input, { ...init, signal });
-      const body = NULL_BODY_STATUSES.has(response.status) ? null : await readBounded(response, maxBytes, url);
-      const buffered = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-      Object.defineProperty(buffered, 'url', { value: response.url });
-      return buffered;
-    } catch (error) {
-      if (isTooLarge(error)) {
-        cutOff.abort();
-        throw error;
-      }
-      if (timeout.aborted) throw new GitHubTimeoutError(url, timeoutMs);
-      throw error;
-    }
-  };
-}
 
 /** A stable, non-reversible id for a token (throttling groups are keyed by it; the token itself is never kept). */
 function tokenId(token: string): string {

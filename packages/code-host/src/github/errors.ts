@@ -1,6 +1,6 @@
 import { formatBytes } from '../byte-size.ts';
 import { CodeHostError } from '../errors.ts';
-import { isTimeout, isTooLarge } from './client.ts';
+import { isTimeout, isTooLarge } from './bounded-fetch.ts';
 
 /** The parts of an Octokit `RequestError` (from `@octokit/request-error`) the mapping reads. */
 interface OctokitErrorLike {
