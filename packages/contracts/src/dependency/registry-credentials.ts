@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { defineEvent } from '../events.ts';
 import { GitHubId } from './requests.ts';
-import type { PackageManager } from './resources.ts';
+import { REGISTRY_AUTH_TYPES, REGISTRY_CREDENTIAL_PACKAGE_MANAGERS } from './vocabulary.ts';
+
+export { REGISTRY_AUTH_TYPES, REGISTRY_CREDENTIAL_PACKAGE_MANAGERS } from './vocabulary.ts';
 
 /**
  * `registry-credentials`: this service's extension of the dependency update API. An account registers, per package
@@ -11,32 +13,9 @@ import type { PackageManager } from './resources.ts';
  * in plain text (events carry them sealed, `sealedSecret`).
  */
 
-/**
- * The package managers a private registry can be registered for: those whose versions come from a package registry
- * that can be private (an npm registry, a PyPI index, a Maven repository for `maven` and `gradle`, a gem server, a
- * Cargo registry, a Composer repository, a Docker registry, a NuGet feed, a Hex repository, a GOPROXY, a Terraform
- * registry). Not `elm` (one public package site), nor `submodules`, `dep` and `github_actions`, whose versions come from
- * the code host with the service's own token.
- */
-export const REGISTRY_CREDENTIAL_PACKAGE_MANAGERS = [
-  'npm_and_yarn',
-  'pip',
-  'maven',
-  'bundler',
-  'cargo',
-  'composer',
-  'docker',
-  'hex',
-  'gradle',
-  'nuget',
-  'go_modules',
-  'terraform',
-] as const satisfies readonly PackageManager[];
 export const RegistryCredentialPackageManager = z.enum(REGISTRY_CREDENTIAL_PACKAGE_MANAGERS);
 export type RegistryCredentialPackageManager = z.infer<typeof RegistryCredentialPackageManager>;
 
-/** How the registry is authenticated: a bearer `token`, or HTTP `basic` with a username and password. */
-export const REGISTRY_AUTH_TYPES = ['token', 'basic'] as const;
 export const RegistryAuthType = z.enum(REGISTRY_AUTH_TYPES);
 export type RegistryAuthType = z.infer<typeof RegistryAuthType>;
 

@@ -3,6 +3,9 @@ import { defineEvent } from '../events.ts';
 import { PageNumber } from './requests.ts';
 import { PACKAGE_MANAGERS } from './resources.ts';
 import { UpdateRunRequestedEvent } from './update-runs.ts';
+import { PULL_REQUEST_JOB_STATUSES } from './vocabulary.ts';
+
+export { PULL_REQUEST_JOB_STATUSES } from './vocabulary.ts';
 
 /**
  * Wire schemas of private release notifications and the pull-request jobs they lead to (the dependency update
@@ -41,21 +44,6 @@ export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 export const SCAN_OUTCOMES = ['job-recorded', 'up-to-date', 'not-used', 'skipped', 'failed'] as const;
 export type ScanOutcome = (typeof SCAN_OUTCOMES)[number];
 
-/**
- * A pull-request job's status: `pending` until a worker takes it, `running`, `queued-limit` while the config has as many
- * open pull requests as `limit-open-pull-requests` allows, `open` (its pull request), then `merged`, `closed` (by a
- * person, unmerged), `superseded` (a newer version's job replaced it) or `failed` (with the reason).
- */
-export const PULL_REQUEST_JOB_STATUSES = [
-  'pending',
-  'running',
-  'queued-limit',
-  'open',
-  'merged',
-  'closed',
-  'superseded',
-  'failed',
-] as const;
 export type PullRequestJobStatus = (typeof PULL_REQUEST_JOB_STATUSES)[number];
 
 /** `release-notifications` resource: a notification and what its scan has done so far. */

@@ -1,55 +1,15 @@
 import { z } from 'zod';
+import { ACCOUNT_TYPES, AUTOMERGE_RULES, LIVE_PACKAGE_MANAGERS, PACKAGE_MANAGERS, UPDATE_SCHEDULES, WEEKDAYS } from './vocabulary.ts';
+
+export { ACCOUNT_TYPES, AUTOMERGE_RULES, LIVE_PACKAGE_MANAGERS, PACKAGE_MANAGERS, UPDATE_SCHEDULES, WEEKDAYS } from './vocabulary.ts';
 
 /**
  * Resource objects of the dependency update API (https://github.com/dependabot/api-docs): `id` a string,
  * `type`, dasherized `attributes`, and `relationships` where the seed shows them.
  */
 
-/** Package managers the API accepts (https://github.com/dependabot/api-docs, `POST /update_configs`). */
-export const PACKAGE_MANAGERS = [
-  'bundler',
-  'composer',
-  'docker',
-  'maven',
-  'npm_and_yarn',
-  'elm',
-  'submodules',
-  'hex',
-  'cargo',
-  'gradle',
-  'nuget',
-  'dep',
-  'go_modules',
-  'pip',
-  'terraform',
-  'github_actions',
-] as const;
 export const PackageManager = z.enum(PACKAGE_MANAGERS);
 export type PackageManager = z.infer<typeof PackageManager>;
-
-/**
- * The package managers an update config may schedule `live`: those whose registry publishes, per package, one document
- * that can be watched with conditional requests (an npm packument, PyPI's JSON, `maven-metadata.xml` for `maven` and
- * `gradle`, RubyGems' versions, a crates.io index file, Packagist's p2 file, a NuGet flat-container index, hex.pm's
- * package, a GOPROXY `@v/list`, a Terraform registry's versions, Elm's `releases.json`). The original offered `live` for
- * JS, Ruby, Python, PHP, .NET, Rust and Elixir; these are those seven and the five more we can watch the same way. Not
- * `docker` (Docker Hub limits anonymous requests and its tag lists carry no validators), nor `submodules`, `dep` and
- * `github_actions`, whose versions are the code host's tags and branches, polled only at scheduled runs.
- */
-export const LIVE_PACKAGE_MANAGERS = [
-  'npm_and_yarn',
-  'bundler',
-  'pip',
-  'composer',
-  'nuget',
-  'cargo',
-  'hex',
-  'maven',
-  'gradle',
-  'go_modules',
-  'terraform',
-  'elm',
-] as const satisfies readonly PackageManager[];
 
 /** Why `live` cannot be the schedule of a `packageManager` config, or undefined when it can ({@link LIVE_PACKAGE_MANAGERS}). */
 export function liveScheduleProblem(packageManager: PackageManager): string | undefined {
@@ -82,19 +42,14 @@ export const LANGUAGE_OF: Readonly<Record<PackageManager, string>> = {
   github_actions: 'github_actions',
 };
 
-export const UPDATE_SCHEDULES = ['live', 'daily', 'weekly', 'monthly'] as const;
 export const UpdateSchedule = z.enum(UPDATE_SCHEDULES);
 export type UpdateSchedule = z.infer<typeof UpdateSchedule>;
 
-export const AUTOMERGE_RULES = ['never', 'security:patch', 'semver:patch', 'semver:minor', 'in_range', 'all'] as const;
 export const AutomergeRule = z.enum(AUTOMERGE_RULES);
 export type AutomergeRule = z.infer<typeof AutomergeRule>;
 
-export const ACCOUNT_TYPES = ['org', 'user'] as const;
 export const AccountType = z.enum(ACCOUNT_TYPES);
 export type AccountType = z.infer<typeof AccountType>;
-
-export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
 const ref = <T extends string>(type: T) => z.object({ id: z.string(), type: z.literal(type) });
 
