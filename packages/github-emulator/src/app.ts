@@ -9,6 +9,7 @@ import { EmulatorState } from './repo-state.ts';
 import { mountRequestCounter } from './request-counter.ts';
 import { mountGitHubRoutes } from './routes.ts';
 import { type ParsedSeed, parseSeed, type SeedInput } from './seed.ts';
+import { isWebPageRequest, mountWebPages } from './web/routes.ts';
 import { createWebhookSender, type WebhookOptions, type WebhookSender } from './webhooks.ts';
 import { createWorld } from './world.ts';
 
@@ -44,6 +45,17 @@ const commonHeaders: RequestHandler = (_req, res, next) => {
   next();
 };
 
+/** `handler` for API requests only: the web pages ({@link isWebPageRequest}) skip it. */
+const apiOnly =
+  (handler: RequestHandler): RequestHandler =>
+  (req, res, next) => {
+    if (isWebPageRequest(req)) {
+      next();
+      return;
+    }
+    handler(req, res, next);
+  };
+
 const unknownRoute: RequestHandler = () => {
   throw notFound();
 };
@@ -78,6 +90,9 @@ const githubErrors: ErrorRequestHandler = (error, req, res, _next) => {
  * answers to GET carry an `ETag`, and `If-None-Match` naming it is answered `304 Not Modified`, not counted against
  * the rate limit. Every request is counted by route and status, served at `GET /_emulator/requests`
  * (`request-counter.ts`).
+ * The web pages the `html_url`s of pull requests and repositories point at when `htmlBaseUrl` is the emulator's own
+ * origin, `GET /{owner}/{repo}` and `GET /{owner}/{repo}/pull/{number}` (HTML, no token needed, not rate limited, no
+ * faults played: `web/routes.ts`), are mounted after every API route.
  * `/healthz` and `/readyz` come from service-kit. Authorization headers are redacted from its request logs.
  * @throws SeedError when the seed is invalid
  */
@@ -108,10 +123,12 @@ export function createGitHubEmulator(options: GitHubEmulatorOptions): Express {
     routes: (app) => {
       app.set('trust proxy', false);
       mountRequestCounter(app);
-      app.use(commonHeaders);
-      app.use(playFaults(options.faults ?? [], now));
+      app.use(apiOnly(commonHeaders));
+      app.use(apiOnly(playFaults(options.faults ?? [], now)));
       mountGitHubRoutes(app, context);
       mountGraphQLRoutes(app, context);
+      // Last, so that every API route wins over the web pages' `/{owner}/{repo}` paths.
+      mountWebPages(app, context);
       app.use(unknownRoute);
       app.use(githubErrors);
     },
