@@ -19,20 +19,36 @@
 # No compile step: Node.js 24 runs the TypeScript sources as they are (type stripping). The runtime stage holds
 # the sources and the production dependencies of SERVICE and the workspace packages it uses, owned by root and
 # run as the unprivileged `node` user.
+#
+# The gateway's image also holds the dashboard (apps/dashboard), built here with its dev dependencies (Vite, Preact),
+# which no image holds: its files are in /app/services/gateway/dashboard, which the gateway serves at /ui/ when
+# DASHBOARD_DIR names it (docker-compose.yml and deploy/kubernetes do). The other images hold nothing of it.
 
 ARG NODE_IMAGE=node:24-bookworm-slim
 
-FROM ${NODE_IMAGE} AS build
+FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 RUN npm install --global --no-fund --no-audit --loglevel=error pnpm@11.28.11
 # The lockfile alone decides what is downloaded: this layer is shared by every service's image and reused until
 # the lockfile changes.
 COPY pnpm-lock.yaml pnpm-workspace.yaml ./
 RUN pnpm fetch --prod && rm -rf node_modules
+
+# The dashboard's build: the lockfile's dev dependencies too (a layer of its own, reused until the lockfile changes),
+# then `node apps/dashboard/build.ts` into apps/dashboard/dist. It depends on no build argument, so every image's
+# build shares it.
+FROM deps AS dashboard
+RUN pnpm fetch --dev && rm -rf node_modules
+COPY . .
+RUN pnpm install --offline --frozen-lockfile --filter "{./apps/dashboard}..." && node apps/dashboard/build.ts
+
+FROM deps AS build
 COPY . .
 ARG SERVICE
 RUN test -n "$SERVICE" && test -f "$SERVICE/package.json" || { echo "SERVICE must name a workspace folder, e.g. --build-arg SERVICE=services/catalog-svc" >&2; exit 1; }
 RUN pnpm install --offline --frozen-lockfile --prod --filter "{./$SERVICE}..."
+COPY --from=dashboard /app/apps/dashboard/dist /tmp/dashboard
+RUN if [ "$SERVICE" = services/gateway ]; then cp -R /tmp/dashboard "$SERVICE/dashboard"; fi && rm -rf /tmp/dashboard
 
 FROM ${NODE_IMAGE} AS runtime
 ARG SERVICE

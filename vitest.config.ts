@@ -16,8 +16,9 @@ const composeProject = process.env.COMPOSE_GATEWAY_URL
   : [];
 
 /**
- * Three projects, and `compose` above: `unit` needs nothing running; `integration` (real PostgreSQL) and `e2e` (services as
- * real processes, driven over HTTP) take the server from TEST_DATABASE_URL (see the global setup).
+ * Four projects, and `compose` above: `unit` needs nothing running; `integration` (real PostgreSQL) and `e2e` (services as
+ * real processes, driven over HTTP) take the server from TEST_DATABASE_URL (see the global setup); `browser` drives the
+ * dashboard in Debian's Chromium against the one-process launcher on its embedded defaults.
  * Two workers: the machines this runs on have two cores.
  */
 export default defineConfig({
@@ -52,6 +53,16 @@ export default defineConfig({
           globalSetup,
           testTimeout: 30_000,
           hookTimeout: 90_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['e2e/browser/**/*.browser.test.ts'],
+          // One launcher and one Chromium for the file; its flows wait for runs and pull requests.
+          testTimeout: 90_000,
+          hookTimeout: 240_000,
         },
       },
       ...composeProject,

@@ -41,6 +41,19 @@ describe('the compose stack through its gateway', () => {
     expect((await request(gatewayUrl, 'GET', '/docs/init.js')).text).toContain("url: '/openapi.json'");
   });
 
+  it('serves the dashboard its image holds at /ui/, under a strict Content-Security-Policy', async () => {
+    const page = await request(gatewayUrl, 'GET', '/ui/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; script-src 'self'; style-src 'self';/);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const script = /src="(\/ui\/assets\/[^"]+\.js)"/.exec(page.text)?.[1];
+    expect(script, page.text).toBeDefined();
+    const asset = await request(gatewayUrl, 'GET', script as string);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
   it('answers 404 problem+json for a path no service owns', async () => {
     const res = await request(gatewayUrl, 'GET', '/no-such-api');
     expect(res.status).toBe(404);

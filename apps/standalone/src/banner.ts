@@ -20,6 +20,8 @@ export interface BannerFacts {
   peerUrl: string;
   /** Where peer-svc keeps enqueued work bundles: RabbitMQ (AMQP_URL) or its database. */
   workQueue: 'rabbitmq' | 'database';
+  /** Whether the gateway serves the dashboard at `/ui/` (false: its build failed, and a warning said why). */
+  dashboard: boolean;
 }
 
 /** Addresses only this machine can reach. */
@@ -39,6 +41,7 @@ export function banner({
   registryUrl,
   peerUrl,
   workQueue,
+  dashboard,
 }: BannerFacts): string {
   const storage =
     database === 'postgres'
@@ -52,6 +55,9 @@ Demo users of the emulator: alice (token demo-token-alice; orgs acme 2001 and gl
                             bob   (token demo-token-bob;   org initech 2003)
 `
     : '';
+  const dashboardLine = dashboard
+    ? `${g}/ui/   (log in with ${demoData ? 'the demo token demo-token-alice' : 'your GitHub token'})`
+    : 'not built (see the warning above): /ui answers 404';
   const queueStore = workQueue === 'rabbitmq' ? 'switchyard.demo-pickup on RabbitMQ' : 'kept in the database';
   const reach = LOOPBACK.has(gatewayHost)
     ? 'this machine only; HOST=0.0.0.0 opens it to others'
@@ -64,6 +70,7 @@ switchyard is running
   code host  ${codeHost}
   registries ${registryUrl ? `package-registry emulator with demo packages at ${registryUrl}` : 'REGISTRY_URLS (or the public registries)'}
   API docs   ${g}/docs
+  dashboard  ${dashboardLine}
   memory     ${Math.round(residentMemoryBytes / 2 ** 20)} MiB resident at start (one process, pid ${process.pid})
 ${demo}
 Book catalogue:

@@ -25,6 +25,7 @@ import {
   startService,
 } from '@switchyard/service-kit';
 import { banner } from './banner.ts';
+import { prepareDashboard } from './dashboard.ts';
 import { demoSecretsKey } from './demo-secrets-key.ts';
 
 /**
@@ -38,6 +39,10 @@ import { demoSecretsKey } from './demo-secrets-key.ts';
  * `CATALOG_PORT` (8083), `PEER_PORT` (8084) and `CODE_HOST_PORT` (8090) move the ports; `LOG_LEVEL` defaults to
  * `warn` here. peer-svc runs with a demo Digest user `emissary`/`emissary-demo`, itself on its allow-list, and a client
  * place `demo-pickup` whose work bundles go to RabbitMQ with `AMQP_URL`, else to its database (PGlite included).
+ *
+ * The gateway serves the dashboard (`apps/dashboard`) at `/ui/`: the launcher builds it first when its `dist/` is missing or
+ * older than its sources (`node apps/dashboard/build.ts`, a child process running beside the services' start), and
+ * starts without it, after a warning, when that build fails; `DASHBOARD_DIR` serves another built folder instead.
  *
  * Everything listens on loopback (127.0.0.1) only, since the banner prints the emulator's demo tokens: `HOST` (e.g.
  * `0.0.0.0`) moves the gateway, the one entry point, onto another address; the services behind it and the emulator stay
@@ -64,18 +69,30 @@ await runService(
     // Each part is registered as it starts: a failure closes those started so far, and close() stops them last first.
     const switchyard = await startService(async (scope) => {
       const level = env.LOG_LEVEL ?? 'warn';
+      // Built while the services start (it never rejects; a stop ends the build), awaited before the gateway starts.
+      const stopBuild = new AbortController();
+      scope.defer(() => stopBuild.abort());
+      const dashboard = env.DASHBOARD_DIR
+        ? Promise.resolve(env.DASHBOARD_DIR)
+        : prepareDashboard(createLogger('dashboard', level), { signal: stopBuild.signal });
       let codeHostUrl = env.CODE_HOST_API_URL;
       // The emulator's webhooks go to the gateway's POST /webhooks/github, signed with the release API's WEBHOOK_SECRET
       // (a fresh one per start unless given); `url` is set once the gateway listens (the sender reads it per delivery).
       const webhookSecret = env.WEBHOOK_SECRET || randomBytes(24).toString('hex');
       const webhooks: WebhookOptions = { secret: webhookSecret };
       if (!codeHostUrl) {
+        const codeHostPort = Number(env.CODE_HOST_PORT ?? 8090);
         const emulator = await startGitHubEmulator({
           seed: loadDemoSeed(),
           logger: createLogger('code-host-emulator', env.CODE_HOST_LOG_LEVEL ?? 'error'),
-          port: Number(env.CODE_HOST_PORT ?? 8090),
+          port: codeHostPort,
           host: loopback,
           webhooks,
+          // The demo's pull-request and repo links (the dashboard's too) open the emulator's own pages: github.com has
+          // none of its repos. CODE_HOST_HTML_URL names another web address.
+          ...(env.CODE_HOST_HTML_URL || codeHostPort !== 0
+            ? { htmlBaseUrl: env.CODE_HOST_HTML_URL || `http://${loopback}:${codeHostPort}` }
+            : {}),
         });
         scope.use(emulator);
         codeHostUrl = emulator.url;
@@ -174,6 +191,7 @@ await runService(
         CONFIG_SVC_URL: config.url,
         RELEASE_SVC_URL: release.url,
         PEER_SVC_URL: peer.url,
+        DASHBOARD_DIR: await dashboard,
       });
       const gatewayLogger = createLogger('gateway', gatewayConfig.LOG_LEVEL);
       const gateway = scope.use(await startGateway(gatewayConfig, gatewayLogger));
@@ -193,6 +211,7 @@ await runService(
           registryUrl,
           peerUrl: peer.url,
           workQueue: peerConfig.AMQP_URL ? 'rabbitmq' : 'database',
+          dashboard: gatewayConfig.DASHBOARD_DIR !== undefined,
         }),
       );
       return { logger: gatewayLogger };

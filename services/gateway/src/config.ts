@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { baseServiceEnv, envPort, parseConfig } from '@switchyard/service-kit';
 import { z } from 'zod';
 
@@ -5,7 +6,8 @@ const upstreamUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or 
 
 /**
  * Environment of the gateway; every variable is optional. An unset `*_SVC_URL` makes that service's routes answer 503;
- * a set `METRICS_PORT` moves `/metrics` off `PORT` onto a port of its own (on the same `HOST`).
+ * a set `METRICS_PORT` moves `/metrics` off `PORT` onto a port of its own (on the same `HOST`); a set `DASHBOARD_DIR`
+ * serves the built dashboard at `/ui/`.
  */
 export const GatewayEnv = z
   .object({
@@ -25,6 +27,12 @@ export const GatewayEnv = z
     UPSTREAM_CONNECTIONS: z.coerce.number().int().min(1).max(1_024).default(128),
     /** Largest request body forwarded, in bytes (then 413). */
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).max(104_857_600).default(1_048_576),
+    /**
+     * The built dashboard, served at `/ui/` (`src/http/dashboard.routes.ts`): an absolute path to the folder holding its
+     * `index.html` and content-hashed `assets/` (`apps/dashboard/dist` once built). Unset: every `/ui` path answers 404
+     * problem+json saying the dashboard is not configured.
+     */
+    DASHBOARD_DIR: z.string().refine(isAbsolute, { error: 'must be an absolute path' }).optional(),
   })
   .refine((env) => env.METRICS_PORT === undefined || env.METRICS_PORT === 0 || env.METRICS_PORT !== env.PORT, {
     path: ['METRICS_PORT'],

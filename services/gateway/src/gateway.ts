@@ -11,6 +11,7 @@ import {
   writeError,
 } from '@switchyard/service-kit';
 import type { GatewayConfig } from './config.ts';
+import { dashboardRouter } from './http/dashboard.routes.ts';
 import { docsRouter } from './http/docs.routes.ts';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics.ts';
 import { Upstream } from './proxy/forwarder.ts';
@@ -40,9 +41,10 @@ const upstreamUrlVariable: Record<ServiceName, keyof GatewayConfig> = {
 /**
  * Builds the gateway: requests whose path belongs to a service (see `routing.ts`) are forwarded on a
  * fast path that bypasses express; everything else (`/healthz`, `/readyz`, `/metrics` unless
- * `METRICS_PORT` moves it, `/openapi.json`, `/docs`, unknown paths) goes to the gateway's own express app,
- * whose errors are problem+json. The gateway's errors on a forwarded path (400, 413, 502, 503 for a service
- * without a configured URL, 504) are written in the error format of the API the route belongs to.
+ * `METRICS_PORT` moves it, `/openapi.json`, `/docs`, the dashboard at `/ui` from `DASHBOARD_DIR`, unknown paths)
+ * goes to the gateway's own express app, whose errors are problem+json. The gateway's errors on a forwarded path
+ * (400, 413, 502, 503 for a service without a configured URL, 504) are written in the error format of the API the
+ * route belongs to.
  */
 export function createGateway(config: GatewayConfig, logger: Logger): Gateway {
   const upstreams = new Map<ServiceName, Upstream>();
@@ -80,6 +82,7 @@ export function createGateway(config: GatewayConfig, logger: Logger): Gateway {
         });
       }
       app.use(docsRouter());
+      app.use(dashboardRouter(config.DASHBOARD_DIR, logger));
     },
   });
 

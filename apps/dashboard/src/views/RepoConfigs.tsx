@@ -1,0 +1,139 @@
+import { useEffect, useState } from 'preact/hooks';
+import { useAccount } from '../accounts.ts';
+import { bumpNow, createConfig, deleteConfig, patchConfig, type UpdateConfigResource } from '../api/endpoints.ts';
+import { ConfigForm } from '../components/ConfigForm.tsx';
+import { ErrorMessage, Loading, PageTitle } from '../components/common.tsx';
+import { when } from '../format.ts';
+import { useResource } from '../hooks.ts';
+import { refreshRepoNames } from '../repo-names.ts';
+import { findRepo } from '../repos.ts';
+import { Link, navigate } from '../router.tsx';
+
+/** A repo's update configs: each with its schedule and `next-run-at`, to edit, delete, run now; and a form for a new one. */
+export function RepoConfigs({ accountId, repoId }: { accountId: string; repoId: string }) {
+  const { account, error: accountError } = useAccount(accountId);
+  const found = useResource(async () => (account ? findRepo(account, repoId) : undefined), [account?.id, repoId]);
+  const [configs, setConfigs] = useState<UpdateConfigResource[]>([]);
+  const [editing, setEditing] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>();
+  const [bumping, setBumping] = useState<string | undefined>();
+  useEffect(() => setConfigs(found.data?.configs ?? []), [found.data]);
+
+  const repo = found.data?.repo;
+  const name = repo?.attributes.name ?? `repo ${repoId}`;
+
+  const create = async (attributes: Record<string, string | boolean | number | null>) => {
+    if (!account) return;
+    const created = await createConfig({
+      ...attributes,
+      'repo-id': Number(repoId),
+      'account-id': account.id,
+      'account-type': account.attributes['github-account-type'],
+    });
+    setConfigs((previous) => [...previous, created]);
+    refreshRepoNames();
+  };
+  const remove = async (config: UpdateConfigResource) => {
+    if (!window.confirm(`Delete the ${config.attributes['package-manager']} config of ${config.attributes.directory}?`)) return;
+    setError(undefined);
+    try {
+      await deleteConfig(config.id);
+      setConfigs((previous) => previous.filter((each) => each.id !== config.id));
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  const bump = async (config: UpdateConfigResource) => {
+    setError(undefined);
+    setBumping(config.id);
+    try {
+      const run = await bumpNow(config.id);
+      navigate(`/update-runs/${run.id}`);
+    } catch (failure) {
+      setError(failure);
+      setBumping(undefined);
+    }
+  };
+
+  return (
+    <section>
+      <p class="breadcrumbs">
+        <Link href={`/accounts/${accountId}/repos`}>Repos of {account?.attributes['github-login'] ?? accountId}</Link>
+      </p>
+      <PageTitle title={name}>{name}</PageTitle>
+      <ErrorMessage error={accountError ?? found.error} />
+      {found.loading && !found.data && <Loading what="the repo" />}
+      {!found.loading && account && !repo && !found.error && <p>The account has no repo {repoId}.</p>}
+      {repo && (
+        <>
+          <p class="muted">
+            {repo.attributes.private ? 'Private' : 'Public'} · default branch {repo.attributes['default-branch']} ·{' '}
+            <a href={repo.attributes['github-url']} rel="noreferrer">
+              on the code host
+            </a>
+          </p>
+          <h2>Update configs</h2>
+          <ErrorMessage error={error} />
+          {configs.length === 0 && <p>No update config yet: the repo is inactive.</p>}
+          <ul class="cards">
+            {configs.map((config) => (
+              <li key={config.id} class="card">
+                <article aria-labelledby={`config-${config.id}`}>
+                  <h3 id={`config-${config.id}`}>
+                    {config.attributes['package-manager']} in {config.attributes.directory}
+                  </h3>
+                  <dl class="facts">
+                    <dt>Schedule</dt>
+                    <dd>{config.attributes['update-schedule']}</dd>
+                    <dt>Next run</dt>
+                    <dd>
+                      {config.attributes['update-schedule'] === 'live'
+                        ? 'when a new version is seen'
+                        : when(config.attributes['next-run-at'])}
+                    </dd>
+                    <dt>Target branch</dt>
+                    <dd>{config.attributes['target-branch'] ?? 'default branch'}</dd>
+                    <dt>Automerge</dt>
+                    <dd>
+                      runtime {config.attributes['automerge-rule-runtime-deps']}, development{' '}
+                      {config.attributes['automerge-rule-development-deps']}
+                    </dd>
+                  </dl>
+                  {editing === config.id ? (
+                    <ConfigForm
+                      idPrefix={`edit-${config.id}`}
+                      config={config}
+                      onCancel={() => setEditing(undefined)}
+                      onSubmit={async (attributes) => {
+                        const changed = await patchConfig(config.id, attributes);
+                        setConfigs((previous) => previous.map((each) => (each.id === changed.id ? changed : each)));
+                        setEditing(undefined);
+                      }}
+                    />
+                  ) : (
+                    <div class="actions">
+                      <button type="button" disabled={bumping === config.id} onClick={() => bump(config)}>
+                        {bumping === config.id ? 'Starting a run…' : 'Bump now'}
+                      </button>
+                      <Link class="button secondary" href={`/update-configs/${config.id}/runs?repo=${repoId}&account=${accountId}`}>
+                        Update runs
+                      </Link>
+                      <button type="button" class="secondary" onClick={() => setEditing(config.id)}>
+                        Edit
+                      </button>
+                      <button type="button" class="danger" onClick={() => remove(config)}>
+                        Delete
+                      </button>
+                    </div>
+                  )}
+                </article>
+              </li>
+            ))}
+          </ul>
+          <h2>New update config</h2>
+          <ConfigForm idPrefix="new-config" onSubmit={create} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { type BannerFacts, banner } from '../src/banner.ts';
+
+const facts: BannerFacts = {
+  gatewayUrl: 'http://127.0.0.1:8080',
+  gatewayHost: '127.0.0.1',
+  database: 'pglite',
+  dataDir: '.data/pglite',
+  residentMemoryBytes: 270 * 2 ** 20,
+  bus: 'in-process',
+  codeHost: 'GitHub emulator with demo data at http://127.0.0.1:8090',
+  demoData: true,
+  codeHostUrl: 'http://127.0.0.1:8090',
+  registryUrl: 'http://127.0.0.1:8091',
+  peerUrl: 'http://127.0.0.1:8084',
+  workQueue: 'database',
+  dashboard: true,
+};
+
+describe("the launcher's banner", () => {
+  it('names the dashboard right below the API docs, with the demo token to log in with', () => {
+    const lines = banner(facts).split('\n');
+    const docs = lines.indexOf('  API docs   http://127.0.0.1:8080/docs');
+    expect(docs).toBeGreaterThan(0);
+    expect(lines[docs + 1]).toBe('  dashboard  http://127.0.0.1:8080/ui/   (log in with the demo token demo-token-alice)');
+  });
+
+  it('without demo data, says to log in with your own token', () => {
+    expect(banner({ ...facts, demoData: false })).toContain('  dashboard  http://127.0.0.1:8080/ui/   (log in with your GitHub token)\n');
+  });
+
+  it('without the dashboard, says it was not built and /ui answers 404', () => {
+    const text = banner({ ...facts, dashboard: false });
+    expect(text).toContain('  dashboard  not built (see the warning above): /ui answers 404\n');
+    expect(text).not.toContain('/ui/');
+  });
+});
