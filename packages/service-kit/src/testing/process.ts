@@ -52,15 +52,33 @@ export async function startProcess(
   return { child, output: () => output, stop };
 }
 
-/** A TCP port on 127.0.0.1 that was free a moment ago (for processes that must be told their port). */
+/** Ports below the kernel's ephemeral range that {@link freePort} chooses from (the range's start is 32768 on Linux). */
+const FREE_PORT_RANGE = { from: 20_000, to: 32_767 };
+/** Ports this process has handed out already: never twice. */
+const handedOut = new Set<number>();
+
+/**
+ * A TCP port on 127.0.0.1 that was free a moment ago, for processes that must be told their port. It is drawn at random
+ * from 20000–32767, below the ephemeral range the kernel gives outgoing connections and Docker gives published
+ * container ports (32768–60999): a port from that range (what `listen(0)` answers) can be taken by anyone's next
+ * connection before the process it was meant for listens on it.
+ * @throws Error when 100 draws found no free port
+ */
 export async function freePort(): Promise<number> {
   const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+  const free = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
-  });
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = FREE_PORT_RANGE.from + Math.floor(Math.random() * (FREE_PORT_RANGE.to - FREE_PORT_RANGE.from + 1));
+    if (handedOut.has(port)) continue;
+    // Reserved before the check, so that calls running together never hand out the same port.
+    handedOut.add(port);
+    if (await free(port)) return port;
+    handedOut.delete(port);
+  }
+  throw new Error(`no free port found in ${FREE_PORT_RANGE.from}–${FREE_PORT_RANGE.to}`);
 }
