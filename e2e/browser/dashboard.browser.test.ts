@@ -118,6 +118,10 @@ describe('the dashboard in a real browser, on the launcher with its demo data', 
     await role('heading', 'Repos of acme').waitFor();
     await page.getByLabel('Search inactive repos by name').fill('storefront');
     await role('button', 'Search').click();
+    await page.waitForURL(/q=storefront/);
+    await page.getByText('1 repo match “storefront”').waitFor();
+    await screenshot(page, '03a-repos');
+    await expectNoSeriousA11yViolations(page, 'repos');
     await role('link', 'web-storefront').click();
     await role('heading', 'web-storefront').waitFor();
     await screenshot(page, '03-repo');
@@ -231,11 +235,17 @@ describe('the dashboard in a real browser, on the launcher with its demo data', 
     await page.goto(ui('/accounts/2001/credentials'));
     await role('heading', 'Registry credentials of acme').waitFor();
     await page.getByLabel('Base URL').fill('https://npm.example.com/');
-    await page.getByLabel('Token').fill('s3cret-registry-token');
+    await page.getByLabel('Token', { exact: true }).fill('s3cret-registry-token');
     await role('button', 'Register').click();
     await page.getByRole('row', { name: /^npm_and_yarn https:\/\/npm\.example\.com\// }).waitFor();
-    expect(await page.getByLabel('Token').inputValue()).toBe('');
+    expect(await page.getByLabel('Token', { exact: true }).inputValue()).toBe('');
     expect(await page.content()).not.toContain('s3cret-registry-token');
+
+    await role('button', 'Replace secret').click();
+    await page.getByRole('textbox', { name: 'New token' }).fill('r0tated-registry-token');
+    await role('button', 'Save the new secret').click();
+    await page.getByText('Secret replaced.').waitFor();
+    expect(await page.content()).not.toContain('r0tated-registry-token');
     await screenshot(page, '10-credentials');
     await expectNoSeriousA11yViolations(page, 'registry credentials');
   });

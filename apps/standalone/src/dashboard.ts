@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { dashboardDistDir } from '@switchyard/dashboard/dist-dir';
@@ -75,6 +75,31 @@ export function dashboardBuildIsStale({ root, distDir, workspaceRoot }: Dashboar
   return false;
 }
 
+/** How often a launcher looks whether another one's build is over, in ms. */
+const LOCK_POLL_MS = 100;
+
+/**
+ * Takes the build's lock, a folder beside `distDir` (`mkdir` either makes it or fails: one owner at a time), waiting
+ * while another launcher holds it; a lock older than the build's timeout is a dead launcher's and is taken over.
+ * Disposing of the answer gives the lock back.
+ * @throws the signal's reason when `signal` aborts while waiting
+ */
+async function buildLock({ distDir }: DashboardBuild, signal: AbortSignal | undefined): Promise<AsyncDisposable> {
+  const lock = `${distDir.replace(/\/+$/, '')}.lock`;
+  for (;;) {
+    signal?.throwIfAborted();
+    try {
+      mkdirSync(lock);
+      return { [Symbol.asyncDispose]: async () => rmSync(lock, { recursive: true, force: true }) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const since = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (since > BUILD_TIMEOUT_MS) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    }
+  }
+}
+
 /** Options of {@link prepareDashboard}. */
 export interface PrepareDashboardOptions {
   /** What to build; default {@link DASHBOARD_BUILD}. */
@@ -86,7 +111,7 @@ export interface PrepareDashboardOptions {
 /**
  * Makes the dashboard ready for the gateway and answers the folder to serve at `/ui/` (`DASHBOARD_DIR`): `distDir`
  * (`apps/dashboard/dist/`), built first by `node build.ts` in `root` (a child process, so that Vite's memory is not the
- * launcher's) when {@link dashboardBuildIsStale} says so. A build that fails, times out, is stopped or writes no
+ * launcher's) when {@link dashboardBuildIsStale} says so, one launcher at a time (see {@link buildLock}). A build that fails, times out, is stopped or writes no
  * `index.html` is logged on `logger` as a warning with the end of its output, and answers `undefined`: the launcher
  * then starts without the dashboard. Never rejects.
  */
@@ -95,6 +120,9 @@ export async function prepareDashboard(
   { build = DASHBOARD_BUILD, signal }: PrepareDashboardOptions = {},
 ): Promise<string | undefined> {
   try {
+    if (!dashboardBuildIsStale(build)) return build.distDir;
+    // Launchers started together (a test run's) build one at a time: the others then find the build fresh.
+    await using _lock = await buildLock(build, signal);
     if (!dashboardBuildIsStale(build)) return build.distDir;
     const started = performance.now();
     await promisify(execFile)(process.execPath, [join(build.root, 'build.ts')], {

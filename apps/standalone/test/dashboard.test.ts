@@ -126,6 +126,24 @@ describe("the launcher's dashboard build", () => {
     expect(logLines.join('')).toContain('the build wrote no index.html');
   });
 
+  it('builds once when launchers start together: the others wait for the lock, then find the build fresh', async () => {
+    const answers = await Promise.all([
+      prepareDashboard(logger(), { build }),
+      prepareDashboard(logger(), { build }),
+      prepareDashboard(logger(), { build }),
+    ]);
+    expect(answers).toEqual([build.distDir, build.distDir, build.distDir]);
+    expect(builds()).toBe(1);
+    expect(existsSync(`${build.distDir}.lock`), 'the lock is given back').toBe(false);
+  });
+
+  it("takes over a dead launcher's lock once it is older than the build's timeout", async () => {
+    mkdirSync(`${build.distDir}.lock`);
+    touch(`${build.distDir}.lock`, -3_600);
+    expect(await prepareDashboard(logger(), { build })).toBe(build.distDir);
+    expect(builds()).toBe(1);
+  });
+
   it('answers undefined when stopped during the build', async () => {
     writeFileSync(join(build.root, 'build.ts'), 'setTimeout(() => {}, 60_000);\n');
     const stop = new AbortController();

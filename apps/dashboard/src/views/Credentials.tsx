@@ -1,7 +1,7 @@
 import { REGISTRY_AUTH_TYPES, REGISTRY_CREDENTIAL_PACKAGE_MANAGERS } from '@switchyard/contracts/vocabulary';
 import { useState } from 'preact/hooks';
 import { useAccount } from '../accounts.ts';
-import { createCredential, deleteCredential, listCredentials, type RegistryCredentialResource } from '../api/endpoints.ts';
+import { createCredential, deleteCredential, listCredentials, patchCredential, type RegistryCredentialResource } from '../api/endpoints.ts';
 import { ErrorMessage, fieldErrors, Loading, PageTitle } from '../components/common.tsx';
 import { SelectField, TextField } from '../components/fields.tsx';
 import { when } from '../format.ts';
@@ -10,12 +10,14 @@ import { Link } from '../router.tsx';
 
 /**
  * An account's private registry credentials (its admins only): what is registered is shown, never a secret; a token or
- * password is write-only (sent once, on creation, and never shown again: the API never returns it).
+ * password is write-only (sent on creation or when replaced, and never shown again: the API never returns it).
  */
 export function Credentials({ accountId }: { accountId: string }) {
   const { account } = useAccount(accountId);
   const credentials = useResource(() => listCredentials(accountId), [accountId]);
   const [error, setError] = useState<unknown>();
+  const [replacing, setReplacing] = useState<string | undefined>();
+  const [replaced, setReplaced] = useState<string | undefined>();
   const name = account?.attributes['github-login'] ?? accountId;
 
   const remove = async (credential: RegistryCredentialResource) => {
@@ -65,9 +67,34 @@ export function Credentials({ accountId }: { accountId: string }) {
                 </td>
                 <td>{when(credential.attributes['updated-at'])}</td>
                 <td>
-                  <button type="button" class="danger" onClick={() => remove(credential)}>
-                    Delete
-                  </button>
+                  <div class="actions">
+                    <button
+                      type="button"
+                      class="secondary"
+                      aria-expanded={replacing === credential.id}
+                      onClick={() => setReplacing(replacing === credential.id ? undefined : credential.id)}
+                    >
+                      Replace secret
+                    </button>
+                    <button type="button" class="danger" onClick={() => remove(credential)}>
+                      Delete
+                    </button>
+                  </div>
+                  {replacing === credential.id && (
+                    <ReplaceSecretForm
+                      credential={credential}
+                      onReplaced={() => {
+                        setReplacing(undefined);
+                        setReplaced(credential.id);
+                        credentials.reload();
+                      }}
+                    />
+                  )}
+                  {replaced === credential.id && (
+                    <span role="status" class="ok">
+                      Secret replaced.
+                    </span>
+                  )}
                 </td>
               </tr>
             ))}
@@ -77,6 +104,39 @@ export function Credentials({ accountId }: { accountId: string }) {
       <h2>Register a private registry</h2>
       <CredentialForm accountId={accountId} onCreated={credentials.reload} />
     </section>
+  );
+}
+
+/**
+ * A new secret for a credential (`PATCH /registry_credentials/{id}`): a token, or a password for basic auth. The field
+ * is cleared once sent, whatever the answer.
+ */
+function ReplaceSecretForm({ credential, onReplaced }: { credential: RegistryCredentialResource; onReplaced: () => void }) {
+  const member = credential.attributes['auth-type'] === 'basic' ? 'password' : 'token';
+  const { values, setValues, set, error, busy, submitWith } = useForm({ secret: '' });
+  const submit = submitWith(async () => {
+    const secret = values.secret;
+    setValues(() => ({ secret: '' }));
+    await patchCredential(credential.id, { [member]: secret });
+    onReplaced();
+  });
+  return (
+    <form onSubmit={submit} aria-label={`New ${member} for ${credential.attributes['base-url']}`}>
+      <TextField
+        id={`credential-${credential.id}-secret`}
+        label={member === 'token' ? 'New token' : 'New password'}
+        type="password"
+        required
+        autocomplete="new-password"
+        errors={fieldErrors(error, `/${member}`)}
+        value={values.secret}
+        onValue={(value) => set('secret', value)}
+      />
+      <ErrorMessage error={error} />
+      <button type="submit" disabled={busy}>
+        {busy ? 'Saving…' : 'Save the new secret'}
+      </button>
+    </form>
   );
 }
 
