@@ -1,9 +1,12 @@
+import { OPEN_PULL_REQUEST_LIMIT } from '@switchyard/contracts/vocabulary';
 import {
   type AccountResource,
   listJobs,
   listRepos,
   listRuns,
+  type Page,
   type PullRequestJobResource,
+  readPages,
   type UpdateRunResource,
 } from './api/endpoints.ts';
 import type { Bar } from './charts/BarChart.tsx';
@@ -11,8 +14,6 @@ import type { TimelineDay } from './charts/RunTimeline.tsx';
 
 /** Days the run timeline covers. */
 export const TIMELINE_DAYS = 30;
-/** Open update pull requests a config may have when its account limits them (release-svc's limit, Dependabot Preview's 5). */
-export const OPEN_PULL_REQUEST_LIMIT = 5;
 /** The most configs whose runs are read for the timeline, and the most pages of runs per config (25 runs a page). */
 const MAX_CONFIGS = 40;
 const MAX_RUN_PAGES = 4;
@@ -49,16 +50,15 @@ export async function loadOverview(account: AccountResource, now = new Date()): 
   const runs: UpdateRunResource[] = [];
   await Promise.all(
     configs.slice(0, MAX_CONFIGS).map(async (config) => {
-      for (let page: number | null = 1, read = 0; page !== null; read++) {
-        if (read === MAX_RUN_PAGES) {
-          partial = true;
-          break;
-        }
-        const answer = await listRuns(config.id, page);
-        runs.push(...answer.items);
-        const oldest = answer.items.at(-1);
-        page = oldest && new Date(oldest.attributes['created-at']) >= since ? answer.next : null;
+      // On while the pages still reach into the timeline's days and there is a next one.
+      let more = false;
+      for await (const page of readPages((number) => listRuns(config.id, number), MAX_RUN_PAGES)) {
+        runs.push(...page.items);
+        const oldest = page.items.at(-1);
+        more = oldest !== undefined && new Date(oldest.attributes['created-at']) >= since && page.next !== null;
+        if (!more) break;
       }
+      if (more) partial = true;
     }),
   );
   const days = new Map<string, TimelineDay>();
@@ -77,15 +77,12 @@ export async function loadOverview(account: AccountResource, now = new Date()): 
 
   const repoIds = new Set(repos.map((repo) => repo.id));
   const jobs: PullRequestJobResource[] = [];
-  for (let page: number | null = 1, read = 0; page !== null; read++) {
-    if (read === MAX_JOB_PAGES) {
-      partial = true;
-      break;
-    }
-    const answer = await listJobs({}, page);
-    jobs.push(...answer.items.filter((job) => repoIds.has(job.relationships.repo.data.id)));
-    page = answer.next;
+  let lastJobs: Page<PullRequestJobResource> | undefined;
+  for await (const page of readPages((number) => listJobs({}, number), MAX_JOB_PAGES)) {
+    jobs.push(...page.items.filter((job) => repoIds.has(job.relationships.repo.data.id)));
+    lastJobs = page;
   }
+  if ((lastJobs?.next ?? null) !== null) partial = true;
 
   const limits = account.attributes['limit-open-pull-requests'];
   const openPullRequests: Bar[] = repos

@@ -1,4 +1,11 @@
-import { type AccountResource, listRepos, type RepoResource, type UpdateConfigResource } from './api/endpoints.ts';
+import {
+  type AccountResource,
+  listRepos,
+  type RepoResource,
+  type ReposPage,
+  readPages,
+  type UpdateConfigResource,
+} from './api/endpoints.ts';
 
 /** The most pages of inactive repos read to find one repo or to search (100 repos a page). */
 export const MAX_PAGES = 50;
@@ -27,17 +34,14 @@ export async function searchRepos(
 ): Promise<{ matches: RepoWithConfigs[]; truncated: boolean }> {
   const needle = search.trim().toLowerCase();
   const matches: RepoWithConfigs[] = [];
-  let page: number | null = 1;
-  let read = 0;
-  while (page !== null && read < MAX_PAGES) {
-    const answer = await listRepos(account, state, page);
-    read++;
-    for (const repo of answer.items) {
-      if (repo.attributes.name.toLowerCase().includes(needle)) matches.push({ repo, configs: configsOf(repo, answer.configs) });
+  let last: ReposPage | undefined;
+  for await (const page of readPages((number) => listRepos(account, state, number), MAX_PAGES)) {
+    last = page;
+    for (const repo of page.items) {
+      if (repo.attributes.name.toLowerCase().includes(needle)) matches.push({ repo, configs: configsOf(repo, page.configs) });
     }
-    page = answer.next;
   }
-  return { matches, truncated: page !== null };
+  return { matches, truncated: (last?.next ?? null) !== null };
 }
 
 /**
@@ -47,14 +51,9 @@ export async function searchRepos(
  */
 export async function findRepo(account: AccountResource, repoId: string): Promise<RepoWithConfigs | undefined> {
   for (const state of ['active', 'inactive'] as const) {
-    let page: number | null = 1;
-    let read = 0;
-    while (page !== null && read < MAX_PAGES) {
-      const answer = await listRepos(account, state, page);
-      read++;
-      const repo = answer.items.find((each) => each.id === repoId);
-      if (repo) return { repo, configs: configsOf(repo, answer.configs) };
-      page = answer.next;
+    for await (const page of readPages((number) => listRepos(account, state, number), MAX_PAGES)) {
+      const repo = page.items.find((each) => each.id === repoId);
+      if (repo) return { repo, configs: configsOf(repo, page.configs) };
     }
   }
   return undefined;

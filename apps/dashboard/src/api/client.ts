@@ -61,13 +61,6 @@ function problemsOf(status: number, statusText: string, body: unknown): ApiProbl
   return [{ status, title: statusText || `HTTP ${status}` }];
 }
 
-/** A successful answer: its status, its `Location` header when it has one, and its parsed JSON body (undefined for 204). */
-export interface ApiAnswer<T> {
-  status: number;
-  location: string | undefined;
-  body: T;
-}
-
 /** Options of {@link api}: another token than the session's (the login form's, before it is kept), more headers. */
 export interface ApiOptions {
   token?: string | undefined;
@@ -76,10 +69,11 @@ export interface ApiOptions {
 
 /**
  * Calls the API on this page's origin with the session's token (or `options.token`). `body` is sent as JSON.
+ * @returns the answer's parsed JSON body (undefined for an empty one, a 204)
  * @throws ApiError for any answer other than 2xx, with the API's messages
  * @throws TypeError when the network fails
  */
-export async function api<T>(method: string, path: string, body?: unknown, options: ApiOptions = {}): Promise<ApiAnswer<T>> {
+export async function api<T>(method: string, path: string, body?: unknown, options: ApiOptions = {}): Promise<T> {
   const token = options.token ?? storedToken();
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (token) headers.authorization = `Personal ${token}`;
@@ -99,7 +93,7 @@ export async function api<T>(method: string, path: string, body?: unknown, optio
     parsed = undefined;
   }
   if (!response.ok) throw new ApiError(response.status, problemsOf(response.status, response.statusText, parsed));
-  return { status: response.status, location: response.headers.get('location') ?? undefined, body: parsed as T };
+  return parsed as T;
 }
 
 /** A query string from the defined members of `params` (`?a=1&b=x`), or '' when none is. */

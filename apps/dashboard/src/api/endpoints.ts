@@ -26,14 +26,26 @@ export interface Page<T> {
   next: number | null;
 }
 
+/**
+ * The pages of a paged list, page 1 first, while the API names a next one, at most `maxPages`. After the loop, the last
+ * page's `next` tells whether the list goes on past the pages read.
+ */
+export async function* readPages<P extends Page<unknown>>(load: (page: number) => Promise<P>, maxPages: number): AsyncGenerator<P> {
+  for (let page: number | null = 1, read = 0; page !== null && read < maxPages; read++) {
+    const answer = await load(page);
+    yield answer;
+    page = answer.next;
+  }
+}
+
 /** `GET /accounts`: the token's user first, then its organisations. */
 export async function listAccounts(token?: string): Promise<AccountResource[]> {
-  return (await api<{ data: AccountResource[] }>('GET', '/accounts', undefined, { token })).body.data;
+  return (await api<{ data: AccountResource[] }>('GET', '/accounts', undefined, { token })).data;
 }
 
 /** `PATCH /accounts/{id}`: changes some settings (the account's admins only); the changed account. */
 export async function patchAccount(id: string, attributes: Partial<AccountResource['attributes']>): Promise<AccountResource> {
-  return (await api<{ data: AccountResource }>('PATCH', `/accounts/${encodeURIComponent(id)}`, attributes)).body.data;
+  return (await api<{ data: AccountResource }>('PATCH', `/accounts/${encodeURIComponent(id)}`, attributes)).data;
 }
 
 /** One page of `GET /repos` with the update configs the page's active repos have (`included`). */
@@ -49,10 +61,7 @@ export async function listRepos(account: AccountResource, state: 'active' | 'ina
     'installation-state': state,
     page,
   })}`;
-  const { body } = await api<{ data: RepoResource[]; included: UpdateConfigResource[]; meta: { pages: { next: number | null } } }>(
-    'GET',
-    path,
-  );
+  const body = await api<{ data: RepoResource[]; included: UpdateConfigResource[]; meta: { pages: { next: number | null } } }>('GET', path);
   return { items: body.data, configs: body.included ?? [], next: body.meta.pages.next };
 }
 
@@ -61,17 +70,17 @@ export type NewUpdateConfig = Record<string, string | boolean | number | null>;
 
 /** `POST /update_configs`. */
 export async function createConfig(attributes: NewUpdateConfig): Promise<UpdateConfigResource> {
-  return (await api<{ data: UpdateConfigResource }>('POST', '/update_configs', attributes)).body.data;
+  return (await api<{ data: UpdateConfigResource }>('POST', '/update_configs', attributes)).data;
 }
 
 /** `GET /update_configs/{id}`. */
 export async function getConfig(id: string): Promise<UpdateConfigResource> {
-  return (await api<{ data: UpdateConfigResource }>('GET', `/update_configs/${encodeURIComponent(id)}`)).body.data;
+  return (await api<{ data: UpdateConfigResource }>('GET', `/update_configs/${encodeURIComponent(id)}`)).data;
 }
 
 /** `PATCH /update_configs/{id}`. */
 export async function patchConfig(id: string, attributes: NewUpdateConfig): Promise<UpdateConfigResource> {
-  return (await api<{ data: UpdateConfigResource }>('PATCH', `/update_configs/${encodeURIComponent(id)}`, attributes)).body.data;
+  return (await api<{ data: UpdateConfigResource }>('PATCH', `/update_configs/${encodeURIComponent(id)}`, attributes)).data;
 }
 
 /** `DELETE /update_configs/{id}`. */
@@ -91,8 +100,7 @@ export async function bumpNow(configId: string): Promise<UpdateRunResource> {
   const deadline = Date.now() + BUMP_PATIENCE_MS;
   for (;;) {
     try {
-      return (await api<{ data: UpdateRunResource }>('POST', `/update_configs/${encodeURIComponent(configId)}/trigger_update_job`)).body
-        .data;
+      return (await api<{ data: UpdateRunResource }>('POST', `/update_configs/${encodeURIComponent(configId)}/trigger_update_job`)).data;
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 404 || Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -102,7 +110,7 @@ export async function bumpNow(configId: string): Promise<UpdateRunResource> {
 
 /** `GET /update_runs?update-config-id=`: one page, newest first (25 a page). */
 export async function listRuns(configId: string, page = 1): Promise<Page<UpdateRunResource>> {
-  const { body } = await api<{ data: UpdateRunResource[]; meta: { pages: { next: number | null } } }>(
+  const body = await api<{ data: UpdateRunResource[]; meta: { pages: { next: number | null } } }>(
     'GET',
     `/update_runs${query({ 'update-config-id': configId, page })}`,
   );
@@ -111,7 +119,7 @@ export async function listRuns(configId: string, page = 1): Promise<Page<UpdateR
 
 /** `GET /update_runs/{id}`. */
 export async function getRun(id: string): Promise<UpdateRunResource> {
-  return (await api<{ data: UpdateRunResource }>('GET', `/update_runs/${encodeURIComponent(id)}`)).body.data;
+  return (await api<{ data: UpdateRunResource }>('GET', `/update_runs/${encodeURIComponent(id)}`)).data;
 }
 
 /** Filters of `GET /pull_request_jobs`. */
@@ -124,7 +132,7 @@ export interface JobFilters {
 
 /** `GET /pull_request_jobs`: one page, newest first (100 a page). */
 export async function listJobs(filters: JobFilters, page = 1): Promise<Page<PullRequestJobResource>> {
-  const { body } = await api<{ data: PullRequestJobResource[]; meta?: { pages?: { next?: number | null } } }>(
+  const body = await api<{ data: PullRequestJobResource[]; meta?: { pages?: { next?: number | null } } }>(
     'GET',
     `/pull_request_jobs${query({ ...filters, page })}`,
   );
@@ -139,27 +147,27 @@ export async function sendNotification(body: { name: string; version: string; 'p
   const answer = await api<{ data: ReleaseNotificationResource }>('POST', '/release_notifications/private', body, {
     headers: { prefer: 'return=representation' },
   });
-  return answer.body.data.id;
+  return answer.data.id;
 }
 
 /** `GET /release_notifications/{id}`. */
 export async function getNotification(id: string): Promise<ReleaseNotificationResource> {
-  return (await api<{ data: ReleaseNotificationResource }>('GET', `/release_notifications/${encodeURIComponent(id)}`)).body.data;
+  return (await api<{ data: ReleaseNotificationResource }>('GET', `/release_notifications/${encodeURIComponent(id)}`)).data;
 }
 
 /** `GET /registry_credentials?account-id=` (the account's admins). */
 export async function listCredentials(accountId: string): Promise<RegistryCredentialResource[]> {
-  return (await api<{ data: RegistryCredentialResource[] }>('GET', `/registry_credentials${query({ 'account-id': accountId })}`)).body.data;
+  return (await api<{ data: RegistryCredentialResource[] }>('GET', `/registry_credentials${query({ 'account-id': accountId })}`)).data;
 }
 
 /** `POST /registry_credentials`: the secret goes in, never comes back. */
 export async function createCredential(body: Record<string, string>): Promise<RegistryCredentialResource> {
-  return (await api<{ data: RegistryCredentialResource }>('POST', '/registry_credentials', body)).body.data;
+  return (await api<{ data: RegistryCredentialResource }>('POST', '/registry_credentials', body)).data;
 }
 
 /** `PATCH /registry_credentials/{id}`. */
 export async function patchCredential(id: string, body: Record<string, string>): Promise<RegistryCredentialResource> {
-  return (await api<{ data: RegistryCredentialResource }>('PATCH', `/registry_credentials/${encodeURIComponent(id)}`, body)).body.data;
+  return (await api<{ data: RegistryCredentialResource }>('PATCH', `/registry_credentials/${encodeURIComponent(id)}`, body)).data;
 }
 
 /** `DELETE /registry_credentials/{id}`. */

@@ -1,10 +1,11 @@
+import { OPEN_PULL_REQUEST_LIMIT } from '@switchyard/contracts/vocabulary';
 import { useAccount } from '../accounts.ts';
 import { BarChart } from '../charts/BarChart.tsx';
 import { RunTimeline } from '../charts/RunTimeline.tsx';
 import { ErrorMessage, Loading, PageTitle } from '../components/common.tsx';
 import { count } from '../format.ts';
 import { useResource } from '../hooks.ts';
-import { loadOverview, OPEN_PULL_REQUEST_LIMIT } from '../overview.ts';
+import { loadOverview } from '../overview.ts';
 import { Link } from '../router.tsx';
 
 /** An account at a glance: its runs over 30 days, open update pull requests per repo, the dependencies most often behind. */

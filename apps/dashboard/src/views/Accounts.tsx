@@ -1,4 +1,4 @@
-import { WEEKDAYS } from '@switchyard/contracts/vocabulary';
+import { OPEN_PULL_REQUEST_LIMIT, WEEKDAYS } from '@switchyard/contracts/vocabulary';
 import { useState } from 'preact/hooks';
 import { updateCachedAccount, useAccounts } from '../accounts.ts';
 import { type AccountResource, patchAccount } from '../api/endpoints.ts';
@@ -37,7 +37,7 @@ const FLAGS = [
   ['automatically-rebase-prs', 'Rebase pull requests automatically'],
   ['create-merge-commits', 'Create merge commits'],
   ['limit-initial-update-runs', 'Limit the first update run of a config'],
-  ['limit-open-pull-requests', 'Limit open pull requests (5 per config)'],
+  ['limit-open-pull-requests', `Limit open pull requests (${OPEN_PULL_REQUEST_LIMIT} per config)`],
 ] as const;
 
 type Settings = Pick<AccountResource['attributes'], 'update-run-time' | 'weekly-update-run-day' | 'time-zone' | (typeof FLAGS)[number][0]>;

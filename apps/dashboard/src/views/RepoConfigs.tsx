@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useAccount } from '../accounts.ts';
-import { bumpNow, createConfig, deleteConfig, patchConfig, type UpdateConfigResource } from '../api/endpoints.ts';
+import { createConfig, deleteConfig, patchConfig, type UpdateConfigResource } from '../api/endpoints.ts';
+import { BumpNowButton } from '../components/BumpNowButton.tsx';
 import { ConfigForm } from '../components/ConfigForm.tsx';
 import { ErrorMessage, Loading, PageTitle } from '../components/common.tsx';
 import { when } from '../format.ts';
 import { useResource } from '../hooks.ts';
 import { refreshRepoNames } from '../repo-names.ts';
 import { findRepo } from '../repos.ts';
-import { Link, navigate } from '../router.tsx';
+import { Link } from '../router.tsx';
 
 /** A repo's update configs: each with its schedule and `next-run-at`, to edit, delete, run now; and a form for a new one. */
 export function RepoConfigs({ accountId, repoId }: { accountId: string; repoId: string }) {
@@ -16,7 +17,6 @@ export function RepoConfigs({ accountId, repoId }: { accountId: string; repoId: 
   const [configs, setConfigs] = useState<UpdateConfigResource[]>([]);
   const [editing, setEditing] = useState<string | undefined>();
   const [error, setError] = useState<unknown>();
-  const [bumping, setBumping] = useState<string | undefined>();
   useEffect(() => setConfigs(found.data?.configs ?? []), [found.data]);
 
   const repo = found.data?.repo;
@@ -41,17 +41,6 @@ export function RepoConfigs({ accountId, repoId }: { accountId: string; repoId: 
       setConfigs((previous) => previous.filter((each) => each.id !== config.id));
     } catch (failure) {
       setError(failure);
-    }
-  };
-  const bump = async (config: UpdateConfigResource) => {
-    setError(undefined);
-    setBumping(config.id);
-    try {
-      const run = await bumpNow(config.id);
-      navigate(`/update-runs/${run.id}`);
-    } catch (failure) {
-      setError(failure);
-      setBumping(undefined);
     }
   };
 
@@ -112,9 +101,7 @@ export function RepoConfigs({ accountId, repoId }: { accountId: string; repoId: 
                     />
                   ) : (
                     <div class="actions">
-                      <button type="button" disabled={bumping === config.id} onClick={() => bump(config)}>
-                        {bumping === config.id ? 'Starting a run…' : 'Bump now'}
-                      </button>
+                      <BumpNowButton configId={config.id} />
                       <Link class="button secondary" href={`/update-configs/${config.id}/runs?repo=${repoId}&account=${accountId}`}>
                         Update runs
                       </Link>

@@ -1,5 +1,5 @@
-import { useState } from 'preact/hooks';
-import { bumpNow, getConfig, getRun, listRuns, type UpdateRunResource } from '../api/endpoints.ts';
+import { getConfig, getRun, listRuns, type UpdateRunResource } from '../api/endpoints.ts';
+import { BumpNowButton } from '../components/BumpNowButton.tsx';
 import { ErrorMessage, Loading, Pager, PageTitle, Status } from '../components/common.tsx';
 import { count, when } from '../format.ts';
 import { useResource } from '../hooks.ts';
@@ -20,23 +20,10 @@ export function Runs({ configId }: { configId: string }) {
     POLL_MS * 3,
     (data) => data.items.some(inProgress),
   );
-  const [error, setError] = useState<unknown>();
-  const [bumping, setBumping] = useState(false);
   const repoId = config.data?.relationships.repo.data.id;
   const title = config.data
     ? `Update runs of ${config.data.attributes['package-manager']} in ${config.data.attributes.directory}`
     : 'Update runs';
-
-  const bump = async () => {
-    setError(undefined);
-    setBumping(true);
-    try {
-      navigate(`/update-runs/${(await bumpNow(configId)).id}`);
-    } catch (failure) {
-      setError(failure);
-      setBumping(false);
-    }
-  };
 
   return (
     <section>
@@ -46,11 +33,9 @@ export function Runs({ configId }: { configId: string }) {
         </p>
       )}
       <PageTitle title={title}>{title}</PageTitle>
-      <ErrorMessage error={config.error ?? runs.error ?? error} />
+      <ErrorMessage error={config.error ?? runs.error} />
       <div class="actions">
-        <button type="button" disabled={bumping} onClick={bump}>
-          {bumping ? 'Starting a run…' : 'Bump now'}
-        </button>
+        <BumpNowButton configId={configId} />
       </div>
       {runs.loading && !runs.data && <Loading what="update runs" />}
       {runs.data?.items.length === 0 && <p>No run yet.</p>}

@@ -5,7 +5,7 @@ import { PACKAGE_MANAGERS } from './resources.ts';
 import { UpdateRunRequestedEvent } from './update-runs.ts';
 import { PULL_REQUEST_JOB_STATUSES } from './vocabulary.ts';
 
-export { PULL_REQUEST_JOB_STATUSES } from './vocabulary.ts';
+export { OPEN_PULL_REQUEST_LIMIT, PULL_REQUEST_JOB_STATUSES } from './vocabulary.ts';
 
 /**
  * Wire schemas of private release notifications and the pull-request jobs they lead to (the dependency update

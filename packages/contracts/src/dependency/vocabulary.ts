@@ -1,6 +1,6 @@
 /**
  * The dependency update API's fixed vocabularies (package managers, schedules, automerge rules, week days, job statuses,
- * registry credential kinds) as plain constant lists, without zod: the wire schemas build on them, and a browser bundle
+ * registry credential kinds, the open pull-request limit) as plain constants, without zod: the wire schemas build on them, and a browser bundle
  * (the dashboard) imports them from `@switchyard/contracts/vocabulary` without the schemas.
  */
 
@@ -96,3 +96,9 @@ export const REGISTRY_CREDENTIAL_PACKAGE_MANAGERS = [
 
 /** How the registry is authenticated: a bearer `token`, or HTTP `basic` with a username and password. */
 export const REGISTRY_AUTH_TYPES = ['token', 'basic'] as const;
+
+/**
+ * Open update pull requests a config has at most when its account sets `limit-open-pull-requests` (Dependabot
+ * Preview's 5): release-svc holds further jobs as `queued-limit`, and the dashboard draws the limit.
+ */
+export const OPEN_PULL_REQUEST_LIMIT = 5;

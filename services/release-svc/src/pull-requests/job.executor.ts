@@ -8,7 +8,7 @@ import {
   type RepoRef,
   transientCodeHostError,
 } from '@switchyard/code-host';
-import type { PullRequestJobStatus } from '@switchyard/contracts';
+import { OPEN_PULL_REQUEST_LIMIT, type PullRequestJobStatus } from '@switchyard/contracts';
 import { type DependencyUse, type Ecosystem, ecosystemFor, filesMatching, ManifestParseError, readGitlink } from '@switchyard/ecosystems';
 import type { RegistryError } from '@switchyard/registries';
 import type { Logger } from '@switchyard/service-kit';
@@ -20,9 +20,6 @@ import { isRegistryError, type RegistryAccess } from '../update-runs/registry-ac
 import { branchName, pullRequestBody, pullRequestTitle } from './pull-request-text.ts';
 
 type Db = Kysely<ReleaseDatabase>;
-
-/** Open update pull requests a config has at most when its account sets `limit-open-pull-requests` (Dependabot Preview's 5). */
-export const OPEN_PULL_REQUEST_LIMIT = 5;
 
 /** What the job executor needs. */
 export interface JobExecutorDeps {
