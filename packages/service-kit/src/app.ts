@@ -72,10 +72,24 @@ const notFound: RequestHandler = (req) => {
   throw new HttpProblem(404, `No route for ${req.method} ${req.path}`);
 };
 
+/** The methods `allowed` stands for: GET brings HEAD. */
+const withHead = (allowed: readonly string[]) => [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])];
+
 /** A handler for the methods a path does not support: 405 with an `Allow` header listing those it does. */
 export function methodNotAllowed(allowed: readonly string[]): RequestHandler {
-  const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', ');
+  const allow = withHead(allowed).join(', ');
   return (req) => {
     throw new HttpProblem(405, `${req.method} is not supported here; use ${allow}`, { headers: { allow } });
   };
+}
+
+/**
+ * Middleware that lets requests with a method in `allowed` (GET brings HEAD) go on and answers the others as
+ * {@link methodNotAllowed} does: in front of a handler mounted with `use` that would answer every method itself
+ * (`express.static` answers them 405 with an empty body).
+ */
+export function onlyMethods(allowed: readonly string[]): RequestHandler {
+  const pass = new Set(withHead(allowed));
+  const refuse = methodNotAllowed(allowed);
+  return (req, res, next) => (pass.has(req.method) ? next() : refuse(req, res, next));
 }

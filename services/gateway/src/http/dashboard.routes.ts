@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { HttpProblem, type Logger, methodNotAllowed } from '@switchyard/service-kit';
+import { HttpProblem, type Logger, onlyMethods } from '@switchyard/service-kit';
 import express, { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
 
 /**
@@ -65,8 +65,7 @@ export function dashboardRouter(dir: string | undefined, logger: Logger): Router
   if (!existsSync(join(dir, 'index.html'))) {
     logger.warn({ dashboardDir: dir }, 'DASHBOARD_DIR holds no index.html: /ui answers 404 until the dashboard is built there');
   }
-  const readOnly = methodNotAllowed(['GET']);
-  router.use('/ui', (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : readOnly(req, res, next)));
+  router.use('/ui', onlyMethods(['GET']));
   router.use('/ui', redirectToSlash);
   // express.static: no index, no directory redirects, and its errors (404, 403) go on to the problem handler below.
   router.use(

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { openApiDocument } from '@switchyard/contracts';
-import { methodNotAllowed } from '@switchyard/service-kit';
+import { onlyMethods } from '@switchyard/service-kit';
 import express, { Router } from 'express';
 
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -31,11 +31,6 @@ export function docsRouter(): Router {
     res.type('application/javascript').send(init);
   });
   // express.static answers other methods 405 with an empty body itself: they get the gateway's problem instead.
-  const assetMethods = methodNotAllowed(['GET']);
-  router.use(
-    '/docs/assets',
-    (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : assetMethods(req, res, next)),
-    express.static(swaggerUiDir, { index: false, fallthrough: false }),
-  );
+  router.use('/docs/assets', onlyMethods(['GET']), express.static(swaggerUiDir, { index: false, fallthrough: false }));
   return router;
 }
