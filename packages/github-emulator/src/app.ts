@@ -9,7 +9,7 @@ import { EmulatorState } from './repo-state.ts';
 import { mountRequestCounter } from './request-counter.ts';
 import { mountGitHubRoutes } from './routes.ts';
 import { type ParsedSeed, parseSeed, type SeedInput } from './seed.ts';
-import { isWebPageRequest, mountWebPages } from './web/routes.ts';
+import { forWebPages, mountWebPages } from './web/routes.ts';
 import { createWebhookSender, type WebhookOptions, type WebhookSender } from './webhooks.ts';
 import { createWorld } from './world.ts';
 
@@ -44,17 +44,6 @@ const commonHeaders: RequestHandler = (_req, res, next) => {
   setCommonHeaders(res);
   next();
 };
-
-/** `handler` for API requests only: the web pages ({@link isWebPageRequest}) skip it. */
-const apiOnly =
-  (handler: RequestHandler): RequestHandler =>
-  (req, res, next) => {
-    if (isWebPageRequest(req)) {
-      next();
-      return;
-    }
-    handler(req, res, next);
-  };
 
 const unknownRoute: RequestHandler = () => {
   throw notFound();
@@ -123,8 +112,9 @@ export function createGitHubEmulator(options: GitHubEmulatorOptions): Express {
     routes: (app) => {
       app.set('trust proxy', false);
       mountRequestCounter(app);
-      app.use(apiOnly(commonHeaders));
-      app.use(apiOnly(playFaults(options.faults ?? [], now)));
+      // The web pages get neither the API's headers nor its faults.
+      app.use(forWebPages(false, commonHeaders));
+      app.use(forWebPages(false, playFaults(options.faults ?? [], now)));
       mountGitHubRoutes(app, context);
       mountGraphQLRoutes(app, context);
       // Last, so that every API route wins over the web pages' `/{owner}/{repo}` paths.

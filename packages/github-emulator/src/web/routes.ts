@@ -57,6 +57,20 @@ export function isWebPageRequest(req: Request): boolean {
 }
 
 /**
+ * `handler` for the web pages' requests only ({@link isWebPageRequest}; `pages` true) or for every other request
+ * (`pages` false); the others go on to the next handler.
+ */
+export const forWebPages =
+  (pages: boolean, handler: RequestHandler): RequestHandler =>
+  (req, res, next) => {
+    if (isWebPageRequest(req) !== pages) {
+      next();
+      return;
+    }
+    handler(req, res, next);
+  };
+
+/**
  * The headers of every web page: HTML in UTF-8, a Content-Security-Policy that allows inline styles and nothing else
  * (no script, no image, no form, no framing), no MIME sniffing, no referrer, and no caching (the state changes).
  */
@@ -91,41 +105,29 @@ const rootOf = (req: Request): PageRoot => ({ root: req.baseUrl });
  */
 export function mountWebPages(app: Express, context: RouteContext): void {
   const { world, state } = context;
-  const webOnly =
-    (handler: RequestHandler): RequestHandler =>
-    (req, res, next) => {
-      if (!isWebPageRequest(req)) {
-        next();
-        return;
-      }
-      handler(req, res, next);
-    };
+  /** The repository the page's path names, or undefined once its 404 page is sent. */
+  const repoOf = (req: Request, res: Response) => {
+    const owner = String(req.params.owner);
+    const name = String(req.params.repo);
+    const repo = world.repoByName(owner, name);
+    if (!repo) sendPage(res, 404, notFoundPage(`There is no repository ${owner}/${name}.`));
+    return repo;
+  };
 
   app.get(
     '/:owner/:repo',
-    webOnly((req, res) => {
-      const owner = String(req.params.owner);
-      const name = String(req.params.repo);
-      const repo = world.repoByName(owner, name);
-      if (!repo) {
-        sendPage(res, 404, notFoundPage(`There is no repository ${owner}/${name}.`));
-        return;
-      }
-      sendPage(res, 200, repoPage(rootOf(req), repoPageView(repo, state.of(repo))));
+    forWebPages(true, (req, res) => {
+      const repo = repoOf(req, res);
+      if (repo) sendPage(res, 200, repoPage(rootOf(req), repoPageView(repo, state.of(repo))));
     }),
   );
 
   app.get(
     '/:owner/:repo/pull/:number',
-    webOnly((req, res) => {
-      const owner = String(req.params.owner);
-      const name = String(req.params.repo);
+    forWebPages(true, (req, res) => {
       const text = String(req.params.number);
-      const repo = world.repoByName(owner, name);
-      if (!repo) {
-        sendPage(res, 404, notFoundPage(`There is no repository ${owner}/${name}.`));
-        return;
-      }
+      const repo = repoOf(req, res);
+      if (!repo) return;
       const repoState = state.of(repo);
       const number = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
       const pr = repoState.pulls.find((candidate) => candidate.number === number);
