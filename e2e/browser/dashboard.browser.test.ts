@@ -42,7 +42,7 @@ describe('the dashboard in a real browser, on the launcher with its demo data', 
   beforeAll(async () => {
     urls = await startLauncherWithEmulators(processes, { SCHEDULER_INTERVAL_MS: '1000' });
     const browser = await launchChromium();
-    processes.defer(() => browser[Symbol.asyncDispose]());
+    processes.defer(() => browser.close());
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     context.setDefaultTimeout(30_000);
     page = await context.newPage();

@@ -18,11 +18,11 @@ export const SCREENSHOT_DIR = new URL('../../reports/dashboard/', import.meta.ur
  * QUIC probes), which a machine without the internet would refuse or stall on.
  * @throws Error naming the install command when Chromium is not at {@link CHROMIUM_PATH}
  */
-export async function launchChromium(): Promise<Browser & AsyncDisposable> {
+export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`no Chromium at ${CHROMIUM_PATH}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`);
   }
-  const browser = await chromium.launch({
+  return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [
@@ -34,11 +34,6 @@ export async function launchChromium(): Promise<Browser & AsyncDisposable> {
       '--disable-component-update',
       '--disable-sync',
     ],
-  });
-  return Object.assign(browser, {
-    async [Symbol.asyncDispose]() {
-      await browser.close();
-    },
   });
 }
 
