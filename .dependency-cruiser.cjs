@@ -2,10 +2,75 @@
  * Import boundaries: services never import each other; packages never import services or apps; only apps (the
  * standalone launcher), the end-to-end suite and the benchmarks may import services; the GitHub emulator
  * (packages/github-emulator) and the package-registry emulator (packages/registry-emulator) are for tests, the
- * standalone launcher, the end-to-end suite and the benchmarks only;
- * inside a service, imports go down `http/` → `*.service.ts` → `*.repository.ts`, never back up.
- * Run with `pnpm boundaries`.
+ * standalone launcher, the end-to-end suite and the benchmarks only. Inside a service, the rules of `tools/layers.cjs`:
+ * each module's role (routes → services → repositories, and nothing upward) and each folder's layer (no sibling
+ * folders, nothing upward). `tools/check-layout.ts` checks what imports cannot show: that every file has a role and a
+ * declared folder, and that SQL is only in repositories. Run both with `pnpm boundaries`.
  */
+const { LAYERS } = require('./tools/layers.cjs');
+
+const SERVICE_SRC = '^services/[^/]+/src/';
+/** Files of these roles, anywhere in a service's sources. */
+const role = (...roles) => `${SERVICE_SRC}(.+/)?[^/]+\\.(${roles.join('|')})\\.ts$`;
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * What each role may not import (by the imported module's role). Composition roots (`src/*.ts`) and `src/db/` import
+ * what they wire; tests are outside these rules.
+ */
+const ROLE_RULES = [
+  ['routes', ['repository', 'consumer', 'loop'], 'Routes parse, call a service and map its answer: SQL, handlers and loops are below them.'],
+  ['middleware', ['routes', 'repository', 'consumer', 'loop'], 'A middleware stands in front of routes and calls services only.'],
+  ['mapper', ['routes', 'middleware', 'repository', 'consumer', 'loop', 'client'], 'A mapper is pure: shapes in, shapes out.'],
+  ['consumer', ['routes', 'middleware', 'repository', 'loop'], 'A consumer parses a message and calls a service.'],
+  ['loop', ['routes', 'middleware', 'repository', 'consumer'], 'A loop calls a service each round.'],
+  ['service', ['routes', 'middleware', 'consumer', 'loop'], 'A service knows nothing of HTTP, messages or timers: those call it.'],
+  ['policy', ['routes', 'middleware', 'consumer', 'loop', 'service', 'repository', 'client'], 'A policy is pure: no I/O.'],
+  ['repository', ['routes', 'middleware', 'consumer', 'loop', 'service', 'mapper', 'client'], 'A repository holds SQL only.'],
+  ['table', ['routes', 'middleware', 'consumer', 'loop', 'service', 'repository', 'mapper', 'client'], 'Table types import types only.'],
+  ['client', ['routes', 'middleware', 'consumer', 'loop', 'service', 'repository'], 'A client calls another system, nothing of ours above it.'],
+].map(([from, forbidden, comment]) => ({
+  name: `role-${from}`,
+  comment: `${comment} (tools/layers.cjs)`,
+  severity: 'error',
+  from: { path: role(from) },
+  to: { path: role(...forbidden) },
+}));
+
+/**
+ * The folder rules of `LAYERS`: for each folder, the folders of its own entry and of every higher one are off limits
+ * (and so are the composition roots of `src/`); `db/schema.ts` alone may reach up, to the `*.table.ts` it gathers.
+ */
+function layerRules() {
+  const rules = [];
+  for (const [key, entries] of Object.entries(LAYERS)) {
+    const [service, ...under] = key.split('/');
+    const base = `^services/${escape(service)}/src/${under.map((part) => `${escape(part)}/`).join('')}`;
+    const at = (folder) => (folder === '.' ? `${base}[^/]+\\.ts$` : `${base}${escape(folder)}/`);
+    entries.forEach((entry, level) => {
+      for (const folder of entry) {
+        const above = entries
+          .slice(0, level + 1)
+          .flat()
+          .filter((other) => other !== folder);
+        const targets = [...above.map(at), ...(under.length === 0 ? [`^services/${escape(service)}/src/[^/]+\\.ts$`] : [])];
+        if (targets.length === 0) continue;
+        rules.push({
+          name: `layers-${key.replace('/', '-')}-${folder === '.' ? 'root' : folder}`,
+          comment: `${key}: ${folder}/ imports only folders below it (tools/layers.cjs): no sibling, nothing above, no composition root.`,
+          severity: 'error',
+          from: {
+            path: at(folder),
+            ...(under.length === 0 && folder === 'db' ? { pathNot: `^services/${escape(service)}/src/db/schema\\.ts$` } : {}),
+          },
+          to: { path: `(${targets.join('|')})`, ...(folder === '.' ? {} : { pathNot: `^${at(folder).slice(1)}` }) },
+        });
+      }
+    });
+  }
+  return rules;
+}
+
 module.exports = {
   forbidden: [
     {
@@ -54,21 +119,14 @@ module.exports = {
       to: { path: '^packages/registry-emulator/|node_modules/@switchyard/registry-emulator/' },
     },
     {
-      name: 'layers-go-down',
-      comment:
-        'A domain service or repository knows nothing of HTTP: it returns domain values and throws domain errors, and ' +
-        'the mappers to wire shapes live in http/. Imports go http/ → *.service.ts → *.repository.ts.',
+      name: 'schema-gathers-tables',
+      comment: "A service's db/schema.ts gathers the table types that live beside their repositories, and imports nothing else of the service.",
       severity: 'error',
-      from: { path: '(^|/)[^/]+\\.(service|repository)\\.ts$' },
-      to: { path: '^services/[^/]+/src/http/' },
+      from: { path: '^services/([^/]+)/src/db/schema\\.ts$' },
+      to: { path: '^services/$1/src/', pathNot: '(\\.table\\.ts$|^services/$1/src/db/)' },
     },
-    {
-      name: 'repositories-below-services',
-      comment: 'A repository holds SQL only; it never calls a domain service.',
-      severity: 'error',
-      from: { path: '(^|/)[^/]+\\.repository\\.ts$' },
-      to: { path: '(^|/)[^/]+\\.service\\.ts$' },
-    },
+    ...ROLE_RULES,
+    ...layerRules(),
     {
       name: 'no-unresolvable',
       comment: 'An import nothing resolves to is a missing dependency (or a way around the rules above).',

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { runPool } from '../src/scan/pool.ts';
+import { runPool } from '../src/pool.ts';
 
 describe('runPool', () => {
   it('works every item, never more than `concurrency` at once', async () => {

@@ -1,0 +1,42 @@
+/**
+ * The layout every service follows, read by `.dependency-cruiser.cjs` (import rules) and `tools/check-layout.ts` (file
+ * names, folders, SQL): run both with `pnpm boundaries`.
+ *
+ * ROLES: every module under `services/<service>/src/` says its role in its name (`<name>.<role>.ts`), except the
+ * composition roots directly in `src/` (main, start, app, config, …) and `src/db/` (`schema.ts`, `outbox.ts`,
+ * `migrations/`). A role says what a module may import (see `.dependency-cruiser.cjs`):
+ *
+ *   routes      HTTP only: parse with the contracts, call a service, shape the answer through a mapper
+ *   middleware  an express middleware (authentication, body limits) in front of routes
+ *   mapper      pure: domain values to wire shapes and back (resources, event payloads, XML)
+ *   consumer    a message handler: parse, call a service
+ *   loop        a periodic job (service-kit's `startLoop`): calls a service
+ *   service     the rules, with their I/O: calls policies, repositories and clients
+ *   policy      pure rules: no I/O, no clock, no database (unit-tested as they are)
+ *   repository  all SQL (Kysely), functions that take `db` or `trx`
+ *   table       the types of the tables a repository beside it owns
+ *   client      a caller of another system (a peer, a registry, the code host) behind the service's own words
+ *
+ * LAYERS: each service's folders, top first. A folder may import a folder of a lower entry, never one of its own
+ * entry (a sibling) or a higher one, and never the composition roots in `src/`. An entry keyed `<service>/<folder>`
+ * orders that folder's subfolders the same way; `.` stands for the files directly in it.
+ */
+module.exports = {
+  ROLES: ['routes', 'middleware', 'mapper', 'consumer', 'loop', 'service', 'policy', 'repository', 'table', 'client'],
+  LAYERS: {
+    'catalog-svc': [['http'], ['books'], ['db']],
+    'config-svc': [['http'], ['registry-credentials', 'update-configs'], ['repos'], ['accounts'], ['db']],
+    gateway: [['http'], ['proxy'], ['routing']],
+    'peer-svc': [['http'], ['work-bundle'], ['registry'], ['queue'], ['directory'], ['security'], ['db']],
+    'release-svc': [
+      ['http'],
+      ['notifications', 'update-runs', 'schedules', 'registry-watch', 'webhooks', 'pull-requests'],
+      ['pipeline'],
+      ['jobs', 'runs'],
+      ['advisories'],
+      ['read-model'],
+      ['access', 'db'],
+    ],
+    'release-svc/pipeline': [['.', 'deliver'], ['record'], ['decide'], ['resolve'], ['extract'], ['read']],
+  },
+};
