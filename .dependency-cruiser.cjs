@@ -11,15 +11,19 @@ const { LAYERS } = require('./tools/layers.cjs');
 
 const SERVICE_SRC = '^services/[^/]+/src/';
 /** Files of these roles, anywhere in a service's sources. */
-const role = (...roles) => `${SERVICE_SRC}(.+/)?[^/]+\\.(${roles.join('|')})\\.ts$`;
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const role = (...roles) => `${SERVICE_SRC}.*\\.(${roles.join('|')})\\.ts$`;
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * What each role may not import (by the imported module's role). Composition roots (`src/*.ts`) and `src/db/` import
  * what they wire; tests are outside these rules.
  */
 const ROLE_RULES = [
-  ['routes', ['repository', 'consumer', 'loop'], 'Routes parse, call a service and map its answer: SQL, handlers and loops are below them.'],
+  [
+    'routes',
+    ['repository', 'consumer', 'loop'],
+    'Routes parse, call a service and map its answer: SQL, handlers and loops are below them.',
+  ],
   ['middleware', ['routes', 'repository', 'consumer', 'loop'], 'A middleware stands in front of routes and calls services only.'],
   ['mapper', ['routes', 'middleware', 'repository', 'consumer', 'loop', 'client'], 'A mapper is pure: shapes in, shapes out.'],
   ['consumer', ['routes', 'middleware', 'repository', 'loop'], 'A consumer parses a message and calls a service.'],
@@ -28,7 +32,12 @@ const ROLE_RULES = [
   ['policy', ['routes', 'middleware', 'consumer', 'loop', 'service', 'repository', 'client'], 'A policy is pure: no I/O.'],
   ['repository', ['routes', 'middleware', 'consumer', 'loop', 'service', 'mapper', 'client'], 'A repository holds SQL only.'],
   ['table', ['routes', 'middleware', 'consumer', 'loop', 'service', 'repository', 'mapper', 'client'], 'Table types import types only.'],
-  ['client', ['routes', 'middleware', 'consumer', 'loop', 'service', 'repository'], 'A client calls another system, nothing of ours above it.'],
+  ['model', ['routes', 'middleware', 'consumer', 'loop', 'service', 'repository', 'mapper', 'client'], 'A model holds types only.'],
+  [
+    'client',
+    ['routes', 'middleware', 'consumer', 'loop', 'service', 'repository'],
+    'A client calls another system, nothing of ours above it.',
+  ],
 ].map(([from, forbidden, comment]) => ({
   name: `role-${from}`,
   comment: `${comment} (tools/layers.cjs)`,
@@ -45,15 +54,15 @@ function layerRules() {
   const rules = [];
   for (const [key, entries] of Object.entries(LAYERS)) {
     const [service, ...under] = key.split('/');
-    const base = `^services/${escape(service)}/src/${under.map((part) => `${escape(part)}/`).join('')}`;
-    const at = (folder) => (folder === '.' ? `${base}[^/]+\\.ts$` : `${base}${escape(folder)}/`);
+    const base = `^services/${escapeRegExp(service)}/src/${under.map((part) => `${escapeRegExp(part)}/`).join('')}`;
+    const at = (folder) => (folder === '.' ? `${base}[^/]+\\.ts$` : `${base}${escapeRegExp(folder)}/`);
     entries.forEach((entry, level) => {
       for (const folder of entry) {
         const above = entries
           .slice(0, level + 1)
           .flat()
           .filter((other) => other !== folder);
-        const targets = [...above.map(at), ...(under.length === 0 ? [`^services/${escape(service)}/src/[^/]+\\.ts$`] : [])];
+        const targets = [...above.map(at), ...(under.length === 0 ? [`^services/${escapeRegExp(service)}/src/[^/]+\\.ts$`] : [])];
         if (targets.length === 0) continue;
         rules.push({
           name: `layers-${key.replace('/', '-')}-${folder === '.' ? 'root' : folder}`,
@@ -61,7 +70,7 @@ function layerRules() {
           severity: 'error',
           from: {
             path: at(folder),
-            ...(under.length === 0 && folder === 'db' ? { pathNot: `^services/${escape(service)}/src/db/schema\\.ts$` } : {}),
+            ...(under.length === 0 && folder === 'db' ? { pathNot: `^services/${escapeRegExp(service)}/src/db/schema\\.ts$` } : {}),
           },
           to: { path: `(${targets.join('|')})`, ...(folder === '.' ? {} : { pathNot: `^${at(folder).slice(1)}` }) },
         });
@@ -120,7 +129,8 @@ module.exports = {
     },
     {
       name: 'schema-gathers-tables',
-      comment: "A service's db/schema.ts gathers the table types that live beside their repositories, and imports nothing else of the service.",
+      comment:
+        "A service's db/schema.ts gathers the table types that live beside their repositories, and imports nothing else of the service.",
       severity: 'error',
       from: { path: '^services/([^/]+)/src/db/schema\\.ts$' },
       to: { path: '^services/$1/src/', pathNot: '(\\.table\\.ts$|^services/$1/src/db/)' },

@@ -53,9 +53,9 @@ import { createLogger, openDatabase } from '@switchyard/service-kit';
 import { createTestDatabase, type RunningProcess } from '@switchyard/service-kit/testing';
 import amqplib, { type ChannelModel } from 'amqplib';
 import pg from 'pg';
+import { releaseOutbox } from '../services/release-svc/src/db/outbox.ts';
 import { RELEASE_SCHEMA, type ReleaseDatabase } from '../services/release-svc/src/db/schema.ts';
 import { insertJobOnce, type NewJob } from '../services/release-svc/src/jobs/job.repository.ts';
-import { releaseOutbox } from '../services/release-svc/src/outbox.ts';
 import { orgState, repoState, updateConfigState } from '../services/release-svc/test/config-state.ts';
 import {
   type Cleanup,

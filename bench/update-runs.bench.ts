@@ -49,7 +49,7 @@ import { createTestDatabase, freePort, type RunningProcess } from '@switchyard/s
 import amqplib from 'amqplib';
 import pg from 'pg';
 import { RELEASE_SCHEMA, type ReleaseDatabase } from '../services/release-svc/src/db/schema.ts';
-import { requestRun } from '../services/release-svc/src/update-runs/update-run.service.ts';
+import { requestRun } from '../services/release-svc/src/runs/run-request.service.ts';
 import {
   type Cleanup,
   deleteReleaseTopology,

@@ -14,7 +14,8 @@ import { join, relative } from 'node:path';
 const root = join(import.meta.dirname, '..');
 const { ROLES, LAYERS } = createRequire(import.meta.url)('./layers.cjs') as { ROLES: string[]; LAYERS: Record<string, string[][]> };
 const roleName = new RegExp(`\\.(${ROLES.join('|')})\\.ts$`);
-const statement = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|selectNoFrom)\s*\(|\bsql\s*(<[^>]*>)?\s*`|\bsql\.(raw|ref|id|lit|val|join|table)\s*\(/;
+const statement =
+  /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|selectNoFrom)\s*\(|\bsql\s*(<[^>]*>)?\s*`|\bsql\.(raw|ref|id|lit|val|join|table)\s*\(/;
 
 /** Every `.ts` file below `dir`, as paths relative to it. */
 function filesUnder(dir: string): string[] {

@@ -15,6 +15,7 @@
  *   policy      pure rules: no I/O, no clock, no database (unit-tested as they are)
  *   repository  all SQL (Kysely), functions that take `db` or `trx`
  *   table       the types of the tables a repository beside it owns
+ *   model       domain types the folder's modules share: types only, no logic
  *   client      a caller of another system (a peer, a registry, the code host) behind the service's own words
  *
  * LAYERS: each service's folders, top first. A folder may import a folder of a lower entry, never one of its own
@@ -22,12 +23,12 @@
  * orders that folder's subfolders the same way; `.` stands for the files directly in it.
  */
 module.exports = {
-  ROLES: ['routes', 'middleware', 'mapper', 'consumer', 'loop', 'service', 'policy', 'repository', 'table', 'client'],
+  ROLES: ['routes', 'middleware', 'mapper', 'consumer', 'loop', 'service', 'policy', 'repository', 'table', 'model', 'client'],
   LAYERS: {
     'catalog-svc': [['http'], ['books'], ['db']],
-    'config-svc': [['http'], ['registry-credentials', 'update-configs'], ['repos'], ['accounts'], ['db']],
-    gateway: [['http'], ['proxy'], ['routing']],
-    'peer-svc': [['http'], ['work-bundle'], ['registry'], ['queue'], ['directory'], ['security'], ['db']],
+    'config-svc': [['http'], ['repo-listing'], ['registry-credentials', 'update-configs'], ['repos'], ['accounts'], ['db']],
+    gateway: [['http'], ['proxy'], ['metrics', 'routing']],
+    'peer-svc': [['http'], ['registry', 'work-bundle'], ['security'], ['directory'], ['db']],
     'release-svc': [
       ['http'],
       ['notifications', 'update-runs', 'schedules', 'registry-watch', 'webhooks', 'pull-requests'],

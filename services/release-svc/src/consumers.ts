@@ -1,23 +1,16 @@
 import type { CodeHost } from '@switchyard/code-host';
-import {
-  CONFIG_STATE_EVENTS,
-  PullRequestJobCreatedEvent,
-  ReleaseNotificationReceivedEvent,
-  ScanRequestedEvent,
-  UpdateConfigCheckpointEvent,
-  UpdateRunRequestedEvent,
-} from '@switchyard/contracts';
-import { CONSUMER_DEFAULTS, type ConsumerHandle, consumeEvents, handleOnce, type MessageBus } from '@switchyard/messaging';
+import type { ConsumerHandle, MessageBus } from '@switchyard/messaging';
 import type { Logger } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
+import type { AdvisoryLookup } from './advisories/advisory-source.service.ts';
 import type { ReleaseConfig } from './config.ts';
-import { RELEASE_SCHEMA, type ReleaseDatabase } from './db/schema.ts';
-import { executeJob } from './pull-requests/job.executor.ts';
-import { applyConfigEvent } from './read-model/read-model.service.ts';
-import { planOnCheckpoint } from './scan/plan.service.ts';
-import { planScan, scanBatch } from './scan/scan.service.ts';
-import type { RegistryAccess } from './update-runs/registry-access.ts';
-import { type AdvisoryLookup, executeRun } from './update-runs/run-update.service.ts';
+import type { ReleaseDatabase } from './db/schema.ts';
+import { consumeFanOut } from './notifications/fan-out.consumer.ts';
+import { consumeNotifications } from './notifications/notification.consumer.ts';
+import { consumePullRequestJobs } from './pipeline/deliver/pull-request.consumer.ts';
+import type { RegistryAccess } from './pipeline/resolve/registry-access.client.ts';
+import { consumeUpdateRuns } from './pipeline/update-run.consumer.ts';
+import { consumeConfigState } from './read-model/read-model.consumer.ts';
 
 /** The worker's consumers, each on its queue `<QUEUE_PREFIX>.<name>` (with its parking and retry queues). */
 export const RELEASE_CONSUMERS = ['read-model', 'notifications', 'scans', 'update-runs'] as const;
@@ -25,7 +18,7 @@ export const RELEASE_CONSUMERS = ['read-model', 'notifications', 'scans', 'updat
 /** The consumer of the worker's own `pull_request_job.created` (`<QUEUE_PREFIX>.pull-requests`), when `PULL_REQUESTS` is `on`. */
 export const PULL_REQUEST_CONSUMER = 'pull-requests';
 
-/** Delivery attempts of a scan batch before its still-undecided configs are recorded as failed. */
+/** Delivery attempts of a fan-out batch, a run or a pull-request job before what is still undone is recorded as failed. */
 export const SCAN_ATTEMPTS = 5;
 
 /** What the worker's consumers need. */
@@ -36,9 +29,9 @@ export interface ReleaseConsumerDeps {
   /** The worker's own code-host token, which it reads manifests with. */
   token: string;
   logger: Logger;
-  /** The registries update runs ask. */
+  /** The registries the pipeline asks. */
   registries: RegistryAccess;
-  /** The advisories update runs consult. */
+  /** The advisories the pipeline consults. */
   advisories: AdvisoryLookup;
   config: Pick<
     ReleaseConfig,
@@ -54,86 +47,46 @@ export interface ReleaseConsumerDeps {
 }
 
 /**
- * Starts the worker's three consumers of catalogued events, each on its own queue:
- * - `<QUEUE_PREFIX>.read-model`: config-svc's state events into the read model, once per event (`handleOnce`), 32 at a time;
- * - `<QUEUE_PREFIX>.notifications`: config-svc's `update_config.checkpoint`, which plans its notification into scan
- *   batches once the read model has caught up with it (`planOnCheckpoint`, delivered again until then), and
- *   `release_notification.received`, which plans at once only when `CONFIG_CHECKPOINT_TIMEOUT_MS` is 0 (else the
- *   checkpoint, or the sweeper, plans it); 4 at a time;
- * - `<QUEUE_PREFIX>.scans`: `release_notification.scan_requested`, `WORKER_PREFETCH` at a time, {@link SCAN_ATTEMPTS}
- *   attempts, the last of which records the configs still unread as failed (not through `handleOnce`: a batch is
- *   resumable, its results kept per config, and may take several attempts);
- * - `<QUEUE_PREFIX>.update-runs`: `update_run.requested`, `WORKER_PREFETCH` at a time, {@link SCAN_ATTEMPTS} attempts
- *   (a run is resumable: its dependencies are decided once each; the last attempt fails a run whose files the code
- *   host still does not give);
- * - `<QUEUE_PREFIX>.pull-requests` when `PULL_REQUESTS` is `on`: the worker's own `pull_request_job.created`, each job
- *   turned into a pull request (`executeJob`), `WORKER_PREFETCH` at a time, {@link SCAN_ATTEMPTS} attempts.
- * An event of another type or version, or whose payload fails its schema, is parked (`consumeEvents`).
+ * Starts the worker's consumers of catalogued events, each on its own queue (an event of another type or version, or
+ * whose payload fails its schema, is parked by `consumeEvents`):
+ * - `<QUEUE_PREFIX>.read-model`: config-svc's state events into the read model (`read-model/read-model.consumer.ts`);
+ * - `<QUEUE_PREFIX>.notifications`: notifications planned into fan-out batches at their checkpoint
+ *   (`notifications/notification.consumer.ts`);
+ * - `<QUEUE_PREFIX>.scans`: the fan-out batches through the pipeline (`notifications/fan-out.consumer.ts`),
+ *   `SCAN_CONCURRENCY` configs at a time;
+ * - `<QUEUE_PREFIX>.update-runs`: runs through the pipeline (`pipeline/update-run.consumer.ts`),
+ *   `UPDATE_RUN_CONCURRENCY` dependencies at a time;
+ * - `<QUEUE_PREFIX>.pull-requests` when `PULL_REQUESTS` is `on`: jobs delivered as pull requests
+ *   (`pipeline/deliver/pull-request.consumer.ts`).
+ * The last three take `WORKER_PREFETCH` messages at a time, {@link SCAN_ATTEMPTS} attempts each.
  * @returns the consumers, to cancel on shutdown
  * @throws what `MessageBus.consume` throws (the consumers started so far keep running: cancel them)
  */
 export async function startReleaseConsumers(bus: MessageBus, deps: ReleaseConsumerDeps): Promise<ConsumerHandle[]> {
   const { db, logger, config } = deps;
   const prefix = config.QUEUE_PREFIX;
-  const consumers: ConsumerHandle[] = [];
-  // What the scans, the update runs and the job executor share.
   const work = { db, codeHost: deps.codeHost, token: deps.token, registries: deps.registries, advisories: deps.advisories, logger };
+  const attempts = { prefetch: config.WORKER_PREFETCH, maxAttempts: SCAN_ATTEMPTS };
+  const consumers: ConsumerHandle[] = [];
+  consumers.push(await consumeConfigState(bus, db, `${prefix}.read-model`));
   consumers.push(
-    await consumeEvents(bus, { queue: `${prefix}.read-model`, events: CONFIG_STATE_EVENTS, prefetch: 32 }, async (event) => {
-      await handleOnce(db, RELEASE_SCHEMA, event, (trx) => applyConfigEvent(trx, event));
+    await consumeNotifications(bus, db, {
+      queue: `${prefix}.notifications`,
+      batchSize: config.SCAN_BATCH_SIZE,
+      logger,
+      planOnArrival: config.CONFIG_CHECKPOINT_TIMEOUT_MS === 0,
     }),
   );
+  consumers.push(await consumeFanOut(bus, { ...work, concurrency: config.SCAN_CONCURRENCY }, { queue: `${prefix}.scans`, ...attempts }));
   consumers.push(
-    await consumeEvents(
-      bus,
-      { queue: `${prefix}.notifications`, events: [ReleaseNotificationReceivedEvent, UpdateConfigCheckpointEvent], prefetch: 4 },
-      async (event, context) => {
-        if (event.type === UpdateConfigCheckpointEvent.type) {
-          // Delivered again after 1 s and 5 s while the read model lags (the bus's default delays); the sweeper plans the
-          // notification anyway once CONFIG_CHECKPOINT_TIMEOUT_MS has passed, and a later delivery then finds it planned.
-          const lastAttempt = context.attempt >= CONSUMER_DEFAULTS.maxAttempts;
-          await planOnCheckpoint(db, event.data, lastAttempt, { batchSize: config.SCAN_BATCH_SIZE, logger });
-          return;
-        }
-        if (config.CONFIG_CHECKPOINT_TIMEOUT_MS > 0) return;
-        await handleOnce(db, RELEASE_SCHEMA, event, async (trx) => {
-          const total = await planScan(trx, event.data, config.SCAN_BATCH_SIZE);
-          logger.info({ notification: event.data.id, configs: total }, 'release notification planned');
-        });
-      },
-    ),
-  );
-  consumers.push(
-    await consumeEvents(
-      bus,
-      { queue: `${prefix}.scans`, events: [ScanRequestedEvent], prefetch: config.WORKER_PREFETCH, maxAttempts: SCAN_ATTEMPTS },
-      async (event, context) => {
-        await scanBatch({ ...work, concurrency: config.SCAN_CONCURRENCY }, event.data, context.attempt >= SCAN_ATTEMPTS);
-      },
-    ),
-  );
-  consumers.push(
-    await consumeEvents(
-      bus,
-      { queue: `${prefix}.update-runs`, events: [UpdateRunRequestedEvent], prefetch: config.WORKER_PREFETCH, maxAttempts: SCAN_ATTEMPTS },
-      async (event, context) => {
-        await executeRun({ ...work, concurrency: config.UPDATE_RUN_CONCURRENCY }, event.data.id, context.attempt >= SCAN_ATTEMPTS);
-      },
-    ),
+    await consumeUpdateRuns(bus, { ...work, concurrency: config.UPDATE_RUN_CONCURRENCY }, { queue: `${prefix}.update-runs`, ...attempts }),
   );
   if (config.PULL_REQUESTS === 'on') {
     consumers.push(
-      await consumeEvents(
+      await consumePullRequestJobs(
         bus,
-        {
-          queue: `${prefix}.${PULL_REQUEST_CONSUMER}`,
-          events: [PullRequestJobCreatedEvent],
-          prefetch: config.WORKER_PREFETCH,
-          maxAttempts: SCAN_ATTEMPTS,
-        },
-        async (event, context) => {
-          await executeJob({ ...work, leaseMs: config.PULL_REQUEST_LEASE_MS }, event.data.id, context.attempt >= SCAN_ATTEMPTS);
-        },
+        { ...work, leaseMs: config.PULL_REQUEST_LEASE_MS },
+        { queue: `${prefix}.${PULL_REQUEST_CONSUMER}`, ...attempts },
       ),
     );
   }

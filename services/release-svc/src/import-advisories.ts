@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '@switchyard/service-kit';
-import { importOsv } from './advisories/osv-import.ts';
+import { importOsv } from './advisories/osv-import.service.ts';
 import { loadReleaseConfig } from './config.ts';
 import { RELEASE_SCHEMA } from './db/schema.ts';
 import { openReleaseDatabase } from './start.ts';

@@ -11,18 +11,18 @@ import {
   type RunningService,
   startService,
 } from '@switchyard/service-kit';
-import { codeHostAdvisories, combinedAdvisories, importedAdvisories } from './advisories/advisory-source.ts';
+import { codeHostAdvisories, combinedAdvisories, importedAdvisories } from './advisories/advisory-source.service.ts';
 import type { ReleaseConfig } from './config.ts';
 import { startReleaseConsumers } from './consumers.ts';
 import { releaseMigrations } from './db/migrations/index.ts';
 import { RELEASE_SCHEMA, type ReleaseDatabase } from './db/schema.ts';
-import { releaseQueuedJobs, resumeStalledJobs } from './pull-requests/job.executor.ts';
-import { maintainDuePullRequests } from './pull-requests/pull-request-maintenance.ts';
-import { startCheckpointSweeper } from './scan/plan.service.ts';
-import { privateRegistries } from './update-runs/private-registries.ts';
-import { codeHostRegistryCredentials, codeHostRegistryUrls, RegistryAccess } from './update-runs/registry-access.ts';
-import { watchRegistries } from './update-runs/registry-watch.ts';
-import { deleteExpiredRuns, scheduleDueRuns, startLoop } from './update-runs/scheduler.ts';
+import { startCheckpointSweeper } from './notifications/checkpoint-sweeper.loop.ts';
+import { privateRegistries } from './pipeline/resolve/private-registry.service.ts';
+import { codeHostRegistryCredentials, codeHostRegistryUrls, RegistryAccess } from './pipeline/resolve/registry-access.client.ts';
+import { startPullRequestLoops } from './pull-requests/pull-requests.loop.ts';
+import { startRegistryWatch } from './registry-watch/registry-watch.loop.ts';
+import { startScheduler } from './schedules/scheduler.loop.ts';
+import { startRunRetention } from './update-runs/run-retention.loop.ts';
 
 /** What can be handed to the worker instead of being built from its configuration (the launcher and tests do). */
 export interface ReleaseWorkerOverrides {
@@ -114,44 +114,19 @@ export async function startReleaseWorker(
       for (const consumer of consumers) await consumer.cancel();
     });
     const now = overrides.now ?? (() => new Date());
-    const scheduler = startLoop('scheduler', config.SCHEDULER_INTERVAL_MS, () => scheduleDueRuns(db, now()), logger);
-    scope.defer(() => scheduler.stop());
-    const watch = startLoop(
-      'registry watch',
-      config.REGISTRY_WATCH_INTERVAL_MS,
-      () => watchRegistries({ db, registries, logger, concurrency: config.UPDATE_RUN_CONCURRENCY }),
-      logger,
+    // Every periodic job, each stopped on shutdown (service-kit's startLoop: rounds never overlap).
+    scope.use(startScheduler(db, config.SCHEDULER_INTERVAL_MS, now, logger));
+    scope.use(
+      startRegistryWatch({ db, registries, logger, concurrency: config.UPDATE_RUN_CONCURRENCY }, config.REGISTRY_WATCH_INTERVAL_MS, logger),
     );
-    scope.defer(() => watch.stop());
     if (config.PULL_REQUESTS === 'on') {
-      // Jobs over the open pull-request limit go once one of their config's pull requests is merged or closed; jobs whose
-      // message was lost are taken up after a while.
-      const queued = startLoop(
-        'queued pull-request jobs',
-        config.SCHEDULER_INTERVAL_MS,
-        async () => {
-          const jobDeps = { db, codeHost, token, registries, logger, leaseMs: config.PULL_REQUEST_LEASE_MS };
-          return (await releaseQueuedJobs(jobDeps)) + (await resumeStalledJobs(jobDeps));
-        },
-        logger,
-      );
-      scope.defer(() => queued.stop());
-      // Open pull requests: rebased when their target branch moves, merged when automerge allows and checks pass,
-      // reconciled with the code host when a webhook was missed.
-      const maintained = startLoop(
-        'open pull requests',
-        config.SCHEDULER_INTERVAL_MS,
-        () => maintainDuePullRequests({ db, codeHost, token, registries, logger }),
-        logger,
-      );
-      scope.defer(() => maintained.stop());
+      const jobs = { db, codeHost, token, registries, logger, leaseMs: config.PULL_REQUEST_LEASE_MS };
+      for (const loop of startPullRequestLoops(jobs, config.SCHEDULER_INTERVAL_MS, logger)) scope.use(loop);
     }
-    const retention = startLoop('update-run retention', 3_600_000, () => deleteExpiredRuns(db, now()), logger);
-    scope.defer(() => retention.stop());
+    scope.use(startRunRetention(db, now, logger));
     if (config.CONFIG_CHECKPOINT_TIMEOUT_MS > 0) {
       const timeoutMs = config.CONFIG_CHECKPOINT_TIMEOUT_MS;
-      const sweeper = startCheckpointSweeper(db, timeoutMs, Math.min(1_000, timeoutMs), { batchSize: config.SCAN_BATCH_SIZE, logger });
-      scope.defer(() => sweeper.stop());
+      scope.use(startCheckpointSweeper(db, timeoutMs, Math.min(1_000, timeoutMs), { batchSize: config.SCAN_BATCH_SIZE, logger }));
     }
 
     const health =

@@ -1,6 +1,6 @@
 import { ecosystemFor } from '@switchyard/ecosystems';
 import { describe, expect, it } from 'vitest';
-import { fixedAdvisories, isAffected, type OsvRange } from '../src/advisories/advisory-match.ts';
+import { fixedAdvisories, isAffected, type OsvRange } from '../src/advisories/advisory-match.policy.ts';
 
 describe('isAffected (OSV range evaluation)', () => {
   const npm = ecosystemFor('npm_and_yarn')?.versions;

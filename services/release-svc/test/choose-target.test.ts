@@ -1,8 +1,8 @@
 import { type DependencyUse, npmAndYarn, pip, submodules } from '@switchyard/ecosystems';
 import type { RegistryVersion } from '@switchyard/registries';
 import { describe, expect, it } from 'vitest';
-import { type AffectedPackage, parseVulnerableRange } from '../src/advisories/advisory-match.ts';
-import { chooseTarget, notificationTarget } from '../src/update-runs/choose-target.ts';
+import { type AffectedPackage, parseVulnerableRange } from '../src/advisories/advisory-match.policy.ts';
+import { chooseTarget, notificationTarget } from '../src/pipeline/decide/choose-target.policy.ts';
 
 const listed = (...versions: Array<string | (Partial<RegistryVersion> & { version: string })>): RegistryVersion[] =>
   versions.map((v) => ({

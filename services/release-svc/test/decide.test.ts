@@ -1,9 +1,10 @@
 import type { PackageManager } from '@switchyard/contracts';
 import type { DependencyUse } from '@switchyard/ecosystems';
 import { describe, expect, it } from 'vitest';
-import type { AffectedPackage } from '../src/advisories/advisory-match.ts';
-import type { KnownUpdateConfig, ScanTarget } from '../src/read-model/read-model.repository.ts';
-import { automergeAllowed, type DecisionInput, decide, type ReadableTarget, readableTarget } from '../src/scan/decide.ts';
+import type { AffectedPackage } from '../src/advisories/advisory-match.policy.ts';
+import { automergeAllowed, type DecisionInput, decide } from '../src/pipeline/decide/decide.policy.ts';
+import { type ReadableTarget, readableTarget } from '../src/pipeline/read/target.policy.ts';
+import type { KnownUpdateConfig, ScanTarget } from '../src/read-model/scan-target.model.ts';
 
 /** An npm_and_yarn config of repo 3101 at `/` on the default branch, no automerge, no policies (config-svc's defaults). */
 function config(overrides: Partial<KnownUpdateConfig> = {}): KnownUpdateConfig {

@@ -3,7 +3,7 @@ import { type Ecosystem, ecosystemFor, gitlinkText } from '@switchyard/ecosystem
 import { createGitHubEmulator, generateRepos } from '@switchyard/github-emulator';
 import { createLogger, type Listening, listen } from '@switchyard/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readManifestFiles } from '../src/scan/manifest-files.ts';
+import { readManifestFiles } from '../src/pipeline/read/manifest-files.service.ts';
 
 const MiB = 1024 * 1024;
 const npm = ecosystemFor('npm_and_yarn');

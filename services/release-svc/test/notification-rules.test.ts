@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeNotification, PACKAGE_MANAGER_ALIASES, resolvePackageManager } from '../src/notifications/notification-rules.ts';
+import { judgeNotification, PACKAGE_MANAGER_ALIASES, resolvePackageManager } from '../src/notifications/notification.policy.ts';
 
 const judge = (name: string, version: string, packageManager: string) =>
   judgeNotification({ name, version, 'package-manager': packageManager });

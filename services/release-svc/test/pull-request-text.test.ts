@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { branchName, type PullRequestSubject, pullRequestBody, pullRequestTitle } from '../src/pull-requests/pull-request-text.ts';
+import {
+  branchName,
+  type PullRequestSubject,
+  pullRequestBody,
+  pullRequestTitle,
+} from '../src/pipeline/deliver/pull-request-text.policy.ts';
 
 const job: PullRequestSubject = {
   package_manager: 'npm_and_yarn',

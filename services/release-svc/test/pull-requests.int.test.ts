@@ -2,8 +2,8 @@ import { createGitHubCodeHost } from '@switchyard/code-host';
 import { requireEcosystem } from '@switchyard/ecosystems';
 import { request, waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeJob, JobBusyError } from '../src/pull-requests/job.executor.ts';
-import { RegistryAccess } from '../src/update-runs/registry-access.ts';
+import { executeJob, JobBusyError } from '../src/pipeline/deliver/pull-request.service.ts';
+import { RegistryAccess } from '../src/pipeline/resolve/registry-access.client.ts';
 import { ALICE, BOT, type ReleaseHarness, startReleaseHarness } from './harness.ts';
 
 describe('pull-request jobs become branches, commits and pull requests on the code host', () => {

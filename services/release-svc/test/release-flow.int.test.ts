@@ -1,7 +1,7 @@
 import { PullRequestJobCreated, ReleaseNotificationResource } from '@switchyard/contracts';
 import { request, waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importOsv } from '../src/advisories/osv-import.ts';
+import { importOsv } from '../src/advisories/osv-import.service.ts';
 import { ALICE, BOB, type ReleaseHarness, startReleaseHarness } from './harness.ts';
 
 describe('release notifications on PostgreSQL and RabbitMQ, with the GitHub emulator', () => {

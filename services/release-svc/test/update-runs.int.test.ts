@@ -3,7 +3,8 @@ import { DEMO_REGISTRY_TOKEN, emulatorRegistryUrls } from '@switchyard/registry-
 import { parseSecretsKey, sealSecret } from '@switchyard/service-kit';
 import { request, waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteExpiredRuns, scheduleDueRuns } from '../src/update-runs/scheduler.ts';
+import { scheduleDueRuns } from '../src/schedules/schedule.service.ts';
+import { deleteExpiredRuns } from '../src/update-runs/update-run.service.ts';
 import { orgState } from './config-state.ts';
 import { ALICE, BOB, type ReleaseHarness, startReleaseHarness, TEST_SECRETS_KEY } from './harness.ts';
 

@@ -1,7 +1,7 @@
 import type { Ecosystem } from '@switchyard/ecosystems';
 import type { Kysely } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
-import { type AffectedPackage, OSV_ECOSYSTEM } from './advisory-match.ts';
+import { type AffectedPackage, OSV_ECOSYSTEM, type OsvRange } from './advisory-match.policy.ts';
 
 /**
  * The stored affected entries of advisories about package `name` of `ecosystem` (the name normalised as the
@@ -17,4 +17,42 @@ export async function findAffectedPackages(db: Kysely<ReleaseDatabase>, ecosyste
     .where('package_name', '=', ecosystem.normaliseName(name))
     .execute();
   return rows.map((row) => ({ advisoryId: row.advisory_id, ranges: row.ranges, versions: row.versions }));
+}
+
+/** One affected package of an advisory, as stored: the OSV ecosystem, the name as its ecosystem compares names, ranges, versions. */
+export interface StoredAffectedPackage {
+  ecosystem: string;
+  packageName: string;
+  ranges: readonly OsvRange[];
+  versions: readonly string[];
+}
+
+/**
+ * Replaces the stored copy of advisory `id` (if any) by this one and its affected packages, in the caller's
+ * transaction; `advisory` undefined only deletes it (a withdrawn advisory).
+ */
+export async function replaceAdvisory(
+  trx: Kysely<ReleaseDatabase>,
+  id: string,
+  advisory: { summary: string | null; modified: Date; aliases: readonly string[]; affected: readonly StoredAffectedPackage[] } | undefined,
+): Promise<void> {
+  await trx.deleteFrom('advisory').where('id', '=', id).execute();
+  if (!advisory) return;
+  await trx
+    .insertInto('advisory')
+    .values({ id, summary: advisory.summary, modified: advisory.modified, aliases: [...advisory.aliases] })
+    .execute();
+  if (advisory.affected.length === 0) return;
+  await trx
+    .insertInto('advisory_affected')
+    .values(
+      advisory.affected.map((a) => ({
+        advisory_id: id,
+        ecosystem: a.ecosystem,
+        package_name: a.packageName,
+        ranges: JSON.stringify(a.ranges),
+        versions: [...a.versions],
+      })),
+    )
+    .execute();
 }

@@ -8,7 +8,7 @@ import type { ReleaseDatabase } from '../db/schema.ts';
 import { listCallerJobs } from '../jobs/job.service.ts';
 import { receiveNotification, viewNotification } from '../notifications/notification.service.ts';
 import { listUpdateRuns, triggerUpdateRun, viewUpdateRun } from '../update-runs/update-run.service.ts';
-import { jobResource, notificationResource, updateRunResource } from './resources.ts';
+import { jobResource, notificationResource, updateRunResource } from './resources.mapper.ts';
 
 const NotificationId = z.uuid({ error: 'must be a release notification id (a UUID)' });
 const UpdateRunId = z.uuid({ error: 'must be an update run id (a UUID)' });

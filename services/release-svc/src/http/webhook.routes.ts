@@ -4,6 +4,7 @@ import express, { Router } from 'express';
 import type { Kysely } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
 import { applyDelivery } from '../webhooks/webhook.service.ts';
+import { eventTime } from '../webhooks/webhook-delivery.policy.ts';
 
 /** The path GitHub delivers webhooks to; its body is read raw (for the signature), not by the JSON parser. */
 export const WEBHOOK_PATH = '/webhooks/github';
@@ -16,22 +17,6 @@ export interface WebhookOptions {
   maxBytes: number;
   /** A delivery whose event happened longer ago than this (ms) is refused as stale; the reconciliation catches up. */
   maxAgeMs: number;
-}
-
-/**
- * When the delivery's event happened by its payload, or undefined when it does not say: `pull_request.updated_at`; for
- * `push`, `repository.pushed_at` in the push event's form (Unix seconds, a number). A push's `head_commit.timestamp` is
- * when that commit was made, not when it was pushed (a branch created at an old commit is a new push).
- */
-function eventTime(payload: unknown): number | undefined {
-  const p = payload as { pull_request?: { updated_at?: unknown }; repository?: { pushed_at?: unknown } } | null;
-  const updatedAt = p?.pull_request?.updated_at;
-  if (typeof updatedAt === 'string') {
-    const time = Date.parse(updatedAt);
-    return Number.isNaN(time) ? undefined : time;
-  }
-  const pushedAt = p?.repository?.pushed_at;
-  return typeof pushedAt === 'number' && Number.isFinite(pushedAt) ? pushedAt * 1000 : undefined;
 }
 
 /**

@@ -1,8 +1,9 @@
 import type { Caller, CodeHostView } from '@switchyard/code-host';
 import type { Kysely } from 'kysely';
-import { visibleRepoIds } from '../access/visible-repos.ts';
-import type { PullRequestJobRow, ReleaseDatabase } from '../db/schema.ts';
+import { visibleRepoIds } from '../access/visible-repos.service.ts';
+import type { ReleaseDatabase } from '../db/schema.ts';
 import { type JobFilter, listJobs } from './job.repository.ts';
+import type { PullRequestJobRow } from './job.table.ts';
 
 /** Jobs per page of a job listing. */
 export const JOBS_PAGE_SIZE = 100;

@@ -1,14 +1,7 @@
-import type { PullRequestJobStatus, ScanOutcome } from '@switchyard/contracts';
 import { type Kysely, sql } from 'kysely';
-import {
-  type NotificationRow,
-  RELEASE_SCHEMA,
-  type RejectedNotificationRow,
-  type ReleaseDatabase,
-  type StoredNotificationRow,
-} from '../db/schema.ts';
-import type { ScanResult } from '../scan/scan-result.repository.ts';
-import type { AcceptedNotification, RejectedNotification } from './notification-rules.ts';
+import { RELEASE_SCHEMA, type ReleaseDatabase } from '../db/schema.ts';
+import type { AcceptedNotification, RejectedNotification } from './notification.policy.ts';
+import type { NotificationRow, RejectedNotificationRow, StoredNotificationRow } from './notification.table.ts';
 
 type Db = Kysely<ReleaseDatabase>;
 
@@ -81,68 +74,6 @@ export function findStoredNotification(db: Db, id: string): Promise<StoredNotifi
   return db.selectFrom('notification').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Counts of a notification's results by outcome (outcomes without results left out), over the repos `repoIds` only. */
-export async function countOutcomes(db: Db, id: string, repoIds: readonly number[]): Promise<Partial<Record<ScanOutcome, number>>> {
-  if (repoIds.length === 0) return {};
-  const rows = await db
-    .selectFrom('scan_result')
-    .select(['outcome', sql<number>`count(*)::integer`.as('n')])
-    .where('notification_id', '=', id)
-    .where(sql<boolean>`repo_id = any(${sql.val([...repoIds])}::bigint[])`)
-    .groupBy('outcome')
-    .execute();
-  return Object.fromEntries(rows.map((row) => [row.outcome, row.n]));
-}
-
-/** A skipped or failed result of a notification's scan. */
-export type ScanProblem = Pick<ScanResult, 'repoId' | 'updateConfigId' | 'outcome' | 'reason'>;
-
-/** Up to `limit` skipped and failed results of a notification, over the repos `repoIds` only, by config id. */
-export async function listProblems(db: Db, id: string, repoIds: readonly number[], limit = 100): Promise<ScanProblem[]> {
-  if (repoIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('scan_result')
-    .select(['repo_id', 'update_config_id', 'outcome', 'reason'])
-    .where('notification_id', '=', id)
-    .where('outcome', 'in', ['skipped', 'failed'])
-    .where(sql<boolean>`repo_id = any(${sql.val([...repoIds])}::bigint[])`)
-    .orderBy('update_config_id')
-    .limit(limit)
-    .execute();
-  return rows.map((row) => ({ repoId: row.repo_id, updateConfigId: row.update_config_id, outcome: row.outcome, reason: row.reason }));
-}
-
-/** A pull-request job a notification caused, with its pull request once opened. */
-export interface NotificationPullRequest {
-  repoId: number;
-  updateConfigId: number;
-  jobId: number;
-  status: PullRequestJobStatus;
-  pullRequestNumber: number | null;
-  pullRequestUrl: string | null;
-}
-
-/** Up to `limit` jobs of notification `id` on `repoIds`, oldest first, with their pull requests as they stand. */
-export async function listPullRequests(db: Db, id: string, repoIds: readonly number[], limit = 100): Promise<NotificationPullRequest[]> {
-  if (repoIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('pull_request_job')
-    .select(['id', 'repo_id', 'update_config_id', 'status', 'pull_request_number', 'pull_request_url'])
-    .where('notification_id', '=', id)
-    .where(sql<boolean>`repo_id = any(${sql.val([...repoIds])}::bigint[])`)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map((row) => ({
-    repoId: row.repo_id,
-    updateConfigId: row.update_config_id,
-    jobId: row.id,
-    status: row.status,
-    pullRequestNumber: row.pull_request_number,
-    pullRequestUrl: row.pull_request_url,
-  }));
-}
-
 /** Marks a planned notification: `scanning`, with the number of configs its scan covers. */
 export async function markPlanned(db: Db, id: string, configsTotal: number): Promise<void> {
   await db
@@ -164,5 +95,27 @@ export async function completeIfScanned(db: Db, id: string): Promise<void> {
     .where('id', '=', id)
     .where('status', '=', 'scanning')
     .where(sql<boolean>`configs_total <= (select count(*) from ${sql.id(RELEASE_SCHEMA, 'scan_result')} r where r.notification_id = ${id})`)
+    .execute();
+}
+
+/** The notification `id` of any status, locked for the caller's transaction (a planner holds it while it plans). */
+export function lockNotification(trx: Db, id: string): Promise<StoredNotificationRow | undefined> {
+  return trx.selectFrom('notification').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/**
+ * Up to `limit` notifications still `queued` `timeoutMs` ms after they were accepted, oldest first, locked for the
+ * caller's transaction; rows another transaction holds are skipped (`for update skip locked`).
+ */
+export function lockOverdueNotifications(trx: Db, timeoutMs: number, limit: number): Promise<StoredNotificationRow[]> {
+  return trx
+    .selectFrom('notification')
+    .selectAll()
+    .where('status', '=', 'queued')
+    .where(sql<boolean>`created_at < now() - make_interval(secs => ${timeoutMs / 1000})`)
+    .orderBy('created_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
     .execute();
 }

@@ -3,20 +3,14 @@ import type { Caller, CodeHostView } from '@switchyard/code-host';
 import { type ReleaseNotificationBody, ReleaseNotificationReceivedEvent, type ScanOutcome } from '@switchyard/contracts';
 import { NotFound } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
-import { visibleRepoIds } from '../access/visible-repos.ts';
-import type { ReleaseDatabase, StoredNotificationRow } from '../db/schema.ts';
-import { releaseOutbox } from '../outbox.ts';
-import {
-  countOutcomes,
-  findStoredNotification,
-  insertNotification,
-  insertRejectedNotification,
-  listProblems,
-  listPullRequests,
-  type NotificationPullRequest,
-  type ScanProblem,
-} from './notification.repository.ts';
-import { judgeNotification } from './notification-rules.ts';
+import { visibleRepoIds } from '../access/visible-repos.service.ts';
+import { releaseOutbox } from '../db/outbox.ts';
+import type { ReleaseDatabase } from '../db/schema.ts';
+import { listNotificationPullRequests, type NotificationPullRequest } from '../jobs/job.repository.ts';
+import { countOutcomes, listProblems, type ScanProblem } from '../pipeline/record/scan-result.repository.ts';
+import { judgeNotification } from './notification.policy.ts';
+import { findStoredNotification, insertNotification, insertRejectedNotification } from './notification.repository.ts';
+import type { StoredNotificationRow } from './notification.table.ts';
 
 type Db = Kysely<ReleaseDatabase>;
 
@@ -91,7 +85,7 @@ export async function viewNotification(db: Db, view: CodeHostView, caller: Calle
   const [counts, problems, pullRequests] = await Promise.all([
     countOutcomes(db, id, repoIds),
     listProblems(db, id, repoIds),
-    listPullRequests(db, id, repoIds),
+    listNotificationPullRequests(db, id, repoIds),
   ]);
   const configsTotal = notification.status === 'done' ? Object.values(counts).reduce((sum, n) => sum + n, 0) : null;
   return { notification, configsTotal, counts, problems, pullRequests };

@@ -1,35 +1,11 @@
 import type { AccountState, PackageManager, RegistryCredentialState, RepoState, UpdateConfigState } from '@switchyard/contracts';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
+import type { RegistryCredentialTable } from './registry-credential.table.ts';
+import type { ScanTarget } from './scan-target.model.ts';
+import type { UpdateConfigTable } from './update-config.table.ts';
 
 type Db = Kysely<ReleaseDatabase>;
-
-/**
- * An update config as the read model holds it: config-svc's state of it, less what the scan does not use, and
- * whether config-svc deleted it.
- */
-export type KnownUpdateConfig = Pick<
-  UpdateConfigState,
-  | 'id'
-  | 'repoId'
-  | 'accountId'
-  | 'packageManager'
-  | 'directory'
-  | 'targetBranch'
-  | 'automergeRuleRuntimeDeps'
-  | 'automergeRuleDevelopmentDeps'
-  | 'lockfileOnly'
-  | 'securityUpdatesOnly'
-> & { deleted: boolean };
-
-/** What the read model knows of a repo that the scan needs: its full name and default branch. */
-export type KnownRepo = Pick<RepoState, 'fullName' | 'defaultBranch'>;
-
-/** An update config to scan, with its repo when the read model knows the repo (config-svc's events may come in any order). */
-export interface ScanTarget {
-  config: KnownUpdateConfig;
-  repo: KnownRepo | undefined;
-}
 
 /** Stores an account's state unless the stored one has the same or a newer revision. */
 export async function upsertAccount(trx: Db, a: AccountState): Promise<void> {
@@ -190,4 +166,111 @@ export async function upsertRegistryCredential(trx: Db, c: RegistryCredentialSta
     .values({ id: c.id, ...values })
     .onConflict((oc) => oc.column('id').doUpdateSet(values).where('registry_credential.revision', '<', revision))
     .execute();
+}
+
+/** An account's settings that the worker's rules read; `undefined` fields never occur (the columns have defaults). */
+export interface AccountSettings {
+  limitInitialUpdateRuns: boolean;
+  createMergeCommits: boolean;
+  automaticallyRebasePrs: boolean;
+  limitOpenPullRequests: boolean;
+}
+
+/** The settings of account `accountId`, or undefined while the read model has not received the account. */
+export async function findAccountSettings(db: Db, accountId: number): Promise<AccountSettings | undefined> {
+  const row = await db
+    .selectFrom('account')
+    .select(['limit_initial_update_runs', 'create_merge_commits', 'automatically_rebase_prs', 'limit_open_pull_requests'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  return (
+    row && {
+      limitInitialUpdateRuns: row.limit_initial_update_runs,
+      createMergeCommits: row.create_merge_commits,
+      automaticallyRebasePrs: row.automatically_rebase_prs,
+      limitOpenPullRequests: row.limit_open_pull_requests,
+    }
+  );
+}
+
+/** The config's `language` (`javascript`, `python`, …: a label of its pull requests), or null when unknown. */
+export async function findConfigLanguage(db: Db, configId: number): Promise<string | null> {
+  const row = await db.selectFrom('update_config').select('language').where('id', '=', configId).executeTakeFirst();
+  return row?.language ?? null;
+}
+
+/** The newest registry credential of the account and package manager that is not deleted, its secret still sealed. */
+export function findRegistryCredential(
+  db: Db,
+  accountId: number,
+  packageManager: PackageManager,
+): Promise<Selectable<RegistryCredentialTable> | undefined> {
+  return db
+    .selectFrom('registry_credential')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('package_manager', '=', packageManager)
+    .where('deleted', '=', false)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
+
+/** A config's schedule as the scheduler reads it: the config and its account's settings (null while the account is unknown). */
+export interface ConfigSchedule {
+  id: number;
+  repo_id: number;
+  account_id: number;
+  update_schedule: Selectable<UpdateConfigTable>['update_schedule'];
+  first_seen_at: Date;
+  next_run_at: Date | null;
+  update_run_time: string | null;
+  weekly_update_run_day: string | null;
+  time_zone: string | null;
+}
+
+/** The schedules of the configs (not deleted) `which` names: one config, or every config of an account. */
+export function findSchedules(trx: Db, which: { configId: number } | { accountId: number }): Promise<ConfigSchedule[]> {
+  const query = schedules(trx);
+  return (
+    'configId' in which
+      ? query.where('update_config.id', '=', which.configId)
+      : query.where('update_config.account_id', '=', which.accountId)
+  ).execute();
+}
+
+/**
+ * Takes up to `limit` configs (not deleted) whose next run is due at `now`, earliest first, locked for the caller's
+ * transaction; rows another transaction holds are skipped (`for update skip locked`), so several workers share them.
+ */
+export function takeDueSchedules(trx: Db, now: Date, limit: number): Promise<ConfigSchedule[]> {
+  return schedules(trx)
+    .where('update_config.next_run_at', '<=', now)
+    .orderBy('update_config.next_run_at')
+    .limit(limit)
+    .forUpdate('update_config')
+    .skipLocked()
+    .execute();
+}
+
+function schedules(db: Db) {
+  return db
+    .selectFrom('update_config')
+    .leftJoin('account', 'account.id', 'update_config.account_id')
+    .select([
+      'update_config.id',
+      'update_config.repo_id',
+      'update_config.account_id',
+      'update_config.update_schedule',
+      'update_config.first_seen_at',
+      'update_config.next_run_at',
+      'account.update_run_time',
+      'account.weekly_update_run_day',
+      'account.time_zone',
+    ])
+    .where('update_config.deleted', '=', false);
+}
+
+/** Sets the config's next scheduled run (null: none; `live`). */
+export async function setNextRunAt(trx: Db, configId: number, next: Date | null): Promise<void> {
+  await trx.updateTable('update_config').set({ next_run_at: next }).where('id', '=', configId).execute();
 }

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { type Caller, type CodeHostView, requireRepoPermission } from '@switchyard/code-host';
-import { UpdateRunRequestedEvent } from '@switchyard/contracts';
 import { NotFound } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
-import type { ReleaseDatabase, UpdateRunDependencyRow, UpdateRunRow } from '../db/schema.ts';
-import { releaseOutbox } from '../outbox.ts';
+import type { ReleaseDatabase } from '../db/schema.ts';
+import { findJobIdsOfRuns } from '../jobs/job.repository.ts';
 import { findScanTargets } from '../read-model/read-model.repository.ts';
-import { findRun, findRunDependencies, findRunJobIds, insertRunOnce, listRuns, type NewUpdateRun } from './update-run.repository.ts';
+import { requestRun } from '../runs/run-request.service.ts';
+import { deleteRunsBefore, findRun, findRunDependencies, listRuns } from '../runs/update-run.repository.ts';
+import type { UpdateRunDependencyRow, UpdateRunRow } from '../runs/update-run.table.ts';
 
 type Db = Kysely<ReleaseDatabase>;
 
@@ -18,20 +19,6 @@ export interface UpdateRunView {
   run: UpdateRunRow;
   dependencies: UpdateRunDependencyRow[];
   jobIds: number[];
-}
-
-/**
- * Records a run and its `update_run.requested` event in the caller's transaction, unless the config already has a run
- * with that trigger key (a slot, a version, a notification: each runs once).
- * @returns the new run, or undefined when it existed already
- */
-export async function requestRun(trx: Db, run: NewUpdateRun): Promise<UpdateRunRow | undefined> {
-  const row = await insertRunOnce(trx, run);
-  if (!row) return undefined;
-  await releaseOutbox.append(trx, [
-    releaseOutbox.event(UpdateRunRequestedEvent, { id: row.id, updateConfigId: row.update_config_id, trigger: row.trigger }),
-  ]);
-  return row;
 }
 
 /**
@@ -77,7 +64,7 @@ async function canSee(view: CodeHostView, caller: Caller, accountId: number, rep
 export async function viewUpdateRun(db: Db, view: CodeHostView, caller: Caller, id: string): Promise<UpdateRunView> {
   const run = await findRun(db, id);
   if (!run || !(await canSee(view, caller, run.account_id, run.repo_id))) throw new NotFound(`No update run ${id}`);
-  const [dependencies, jobs] = await Promise.all([findRunDependencies(db, [run.id]), findRunJobIds(db, [run.id])]);
+  const [dependencies, jobs] = await Promise.all([findRunDependencies(db, [run.id]), findJobIdsOfRuns(db, [run.id])]);
   return { run, dependencies, jobIds: jobs.get(run.id) ?? [] };
 }
 
@@ -99,7 +86,7 @@ export async function listUpdateRuns(
   }
   const { rows, more } = await listRuns(db, configId, page, UPDATE_RUNS_PAGE_SIZE);
   const ids = rows.map((row) => row.id);
-  const [dependencies, jobs] = await Promise.all([findRunDependencies(db, ids), findRunJobIds(db, ids)]);
+  const [dependencies, jobs] = await Promise.all([findRunDependencies(db, ids), findJobIdsOfRuns(db, ids)]);
   return {
     runs: rows.map((run) => ({
       run,
@@ -108,4 +95,15 @@ export async function listUpdateRuns(
     })),
     next: more ? page + 1 : null,
   };
+}
+
+/** Days an update run is kept (with its dependencies); the jobs it recorded stay. */
+export const UPDATE_RUN_RETENTION_DAYS = 90;
+
+/**
+ * Deletes the runs created more than `retentionDays` days before `now`.
+ * @returns how many were deleted
+ */
+export function deleteExpiredRuns(db: Db, now: Date, retentionDays = UPDATE_RUN_RETENTION_DAYS): Promise<number> {
+  return deleteRunsBefore(db, new Date(now.getTime() - retentionDays * 86_400_000));
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
-import { makeDue } from '../pull-requests/pull-request-maintenance.ts';
-import { recordDeliveryOnce, setPullRequestStatus } from './webhook.repository.ts';
+import { makeDue, setPullRequestStatus } from '../jobs/job.repository.ts';
+import { recordDeliveryOnce } from './webhook.repository.ts';
 
 /** What a delivery did: changed a job, changed nothing this service follows, or was seen before. */
 export type DeliveryOutcome = 'applied' | 'ignored' | 'duplicate';

@@ -1,0 +1,45 @@
+import type { PackageManager, PullRequestJobCreated, PullRequestJobStatus } from '@switchyard/contracts';
+import type { Generated, Selectable } from 'kysely';
+
+/** `release.pull_request_job`: unique per update config, dependency and target version. */
+export interface PullRequestJobTable {
+  id: Generated<number>;
+  notification_id: string | null;
+  update_run_id: string | null;
+  unverified: Generated<boolean>;
+  update_config_id: number;
+  repo_id: number;
+  account_id: number;
+  package_manager: PackageManager;
+  dependency_name: string;
+  dependency_type: PullRequestJobCreated['dependencyType'];
+  version_in_use: string;
+  target_version: string;
+  update_kind: PullRequestJobCreated['updateKind'];
+  automerge: boolean;
+  security_fix: boolean;
+  target_branch: string;
+  directory: string;
+  status: Generated<PullRequestJobStatus>;
+  /** The job's branch on the code host, once made. */
+  branch: string | null;
+  pull_request_number: number | null;
+  pull_request_url: string | null;
+  /** Why the status is what it is (a failure's reason, who closed it, what superseded it), or null. */
+  status_reason: string | null;
+  status_changed_at: Generated<Date>;
+  created_at: Generated<Date>;
+  /** The commit this service made on the branch (a branch whose head is another commit was pushed to by a person). */
+  head_sha: string | null;
+  /** The target branch's commit `head_sha` was made on (a target branch that moved from it calls for a rebase). */
+  base_sha: string | null;
+  /** When the open pull request is next looked at (rebase, automerge, reconciliation); null once it is not open. */
+  maintain_at: Date | null;
+  /** The execution that holds the job (a token of its own), or null. */
+  claimed_by: string | null;
+  /** That execution's last heartbeat; a claim older than the lease is free to take. */
+  claimed_at: Date | null;
+}
+
+/** A recorded pull-request job. */
+export type PullRequestJobRow = Selectable<PullRequestJobTable>;

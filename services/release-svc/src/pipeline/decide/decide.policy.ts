@@ -1,0 +1,317 @@
+import type { AutomergeRule, DependencyCheckOutcome, PullRequestJobCreated, ScanOutcome, UpdateRunErrorKind } from '@switchyard/contracts';
+import { assessUpdate, type DependencyUse, type UpdateKind } from '@switchyard/ecosystems';
+import type { RegistryError } from '@switchyard/registries';
+import { type AffectedPackage, fixedAdvisories } from '../../advisories/advisory-match.policy.ts';
+import type { ReadableTarget, RunScope } from '../read/target.policy.ts';
+import type { Resolved } from '../resolve/resolved.model.ts';
+import { chooseTarget, newestStable, notificationTarget, type RegistryAnswer } from './choose-target.policy.ts';
+
+/**
+ * The decide stage of the pipeline, pure: what the config's policies (lockfile-only, security-updates-only, the
+ * automerge rules; the version rules of `choose-target.policy.ts`) make of one dependency, given what the resolve stage
+ * found. {@link decideRelease} decides a notification's one dependency ({@link decide}: the notified version, or the
+ * registry's newer one); {@link decideDependency} decides a dependency of a run of every dependency. No I/O: the run
+ * service reads and resolves, the record stage records what these return.
+ */
+
+/** The attributes of a pull-request job: a `pull_request_job.created` event's payload without its ids. */
+export type JobAttributes = Omit<PullRequestJobCreated, 'id' | 'notificationId'>;
+
+/**
+ * What a scan decided for one update config: `job-recorded` with the job's attributes, or another outcome
+ * (`up-to-date`, `not-used`, `skipped`, `failed`); `reason` says why in words, for the notification's view.
+ */
+export type Decision =
+  | { outcome: 'job-recorded'; reason: string; job: JobAttributes }
+  | { outcome: Exclude<ScanOutcome, 'job-recorded'>; reason: string };
+
+/** What {@link decide} decides on. */
+export interface DecisionInput {
+  /** The config, as {@link readableTarget} found it readable. */
+  target: ReadableTarget;
+  /**
+   * The released dependency and the version to decide on: the notified one, or the registry's newer one
+   * (`notificationTarget`); `unverified` when the registry did not list it, `note` saying why it is not the notified one.
+   */
+  release: { name: string; version: string; unverified?: boolean; note?: string };
+  /** The dependency as the config's manifests use it (`Ecosystem.findDependency`), undefined when they do not. */
+  dependency: DependencyUse | undefined;
+  /** The stored affected entries of advisories about the dependency (none when no advisory is known). */
+  advisories: readonly AffectedPackage[];
+}
+
+/**
+ * Decides what a release means for one config whose manifests were read:
+ * - `not-used` when the manifests do not declare the dependency;
+ * - `up-to-date` unless the ecosystem's rules (`assessUpdate` of `packages/ecosystems`) call the release an
+ *   update for the version in use: a version in use at or past the release, a pre-release the config did not
+ *   ask for, a version in use that cannot be read or is unknown; the reason is the assessment's, else
+ *   "uses X, not older than Y";
+ * - `skipped` for a lockfile-only config when the release is outside the manifest's requirement;
+ * - `skipped` for a security-updates-only config unless an advisory affects the version in use and not the release;
+ * - else `job-recorded`: the job, marked `security-fix` when it fixes an advisory, its automerge by
+ *   {@link automergeAllowed} under the config's rule for the dependency's type (runtime or development).
+ */
+export function decide({ target, release, dependency: use, advisories }: DecisionInput): Decision {
+  const { config, ecosystem } = target;
+  if (!use) return { outcome: 'not-used', reason: `${release.name} is not a dependency in ${config.directory}` };
+  const assessment = assessUpdate(ecosystem, use, release.version);
+  if (!assessment.outdated || !assessment.kind || !use.version) {
+    return {
+      outcome: 'up-to-date',
+      reason: assessment.reason ?? `uses ${use.version ?? 'an unknown version'}, not older than ${release.version}`,
+    };
+  }
+  if (config.lockfileOnly && !assessment.inRange) {
+    return {
+      outcome: 'skipped',
+      reason: `${release.version} is outside the manifest's requirement ${use.requirement ?? ''} and the config is lockfile-only`.replace(
+        '  ',
+        ' ',
+      ),
+    };
+  }
+  const fixes = fixedAdvisories(ecosystem.versions, advisories, use.version, release.version);
+  const securityFix = fixes.length > 0;
+  if (config.securityUpdatesOnly && !securityFix) {
+    return {
+      outcome: 'skipped',
+      reason: `no known advisory for ${use.name} ${use.version} is fixed by ${release.version} and the config takes security updates only`,
+    };
+  }
+  const change = `${use.version} → ${release.version} (${assessment.kind})`;
+  const reason = securityFix ? `${change}, fixes ${fixes.join(', ')}` : change;
+  return {
+    outcome: 'job-recorded',
+    reason: release.note ? `${reason}; ${release.note}` : reason,
+    job: jobOf(target, use, {
+      versionInUse: use.version,
+      targetVersion: release.version,
+      kind: assessment.kind,
+      inRange: assessment.inRange,
+      securityFix,
+      unverified: release.unverified ?? false,
+      updateRunId: null,
+    }),
+  };
+}
+
+/**
+ * The job that updates `use` of the target config to `update.targetVersion`: its attributes, automerge by
+ * {@link automergeAllowed} under the config's rule for the dependency's type (runtime or development).
+ */
+export function jobOf(
+  { config, ecosystem, branch }: ReadableTarget,
+  use: DependencyUse,
+  update: {
+    versionInUse: string;
+    targetVersion: string;
+    kind: UpdateKind;
+    inRange: boolean;
+    securityFix: boolean;
+    unverified: boolean;
+    updateRunId: string | null;
+  },
+): JobAttributes {
+  const rule = use.type === 'runtime' ? config.automergeRuleRuntimeDeps : config.automergeRuleDevelopmentDeps;
+  return {
+    updateRunId: update.updateRunId,
+    unverified: update.unverified,
+    updateConfigId: config.id,
+    repoId: config.repoId,
+    accountId: config.accountId,
+    packageManager: ecosystem.packageManager,
+    dependencyName: use.name,
+    dependencyType: use.type,
+    versionInUse: update.versionInUse,
+    targetVersion: update.targetVersion,
+    updateKind: update.kind,
+    automerge: automergeAllowed(rule, update.kind, update.inRange, update.securityFix),
+    securityFix: update.securityFix,
+    targetBranch: branch,
+    directory: config.directory,
+  };
+}
+
+/**
+ * Whether a job is merged automatically under a config's automerge rule for the dependency's type (the
+ * dependency update API's automerge values, https://github.com/dependabot/api-docs): `never`;
+ * `security:patch` a patch update that fixes a known vulnerability; `semver:patch` any patch update;
+ * `semver:minor` a minor or patch update; `in_range` an update the manifest's requirement already allows;
+ * `all` every update.
+ */
+export function automergeAllowed(rule: AutomergeRule, kind: UpdateKind, inRange: boolean, securityFix: boolean): boolean {
+  switch (rule) {
+    case 'never':
+      return false;
+    case 'security:patch':
+      return securityFix && kind === 'patch';
+    case 'semver:patch':
+      return kind === 'patch';
+    case 'semver:minor':
+      return kind === 'patch' || kind === 'minor';
+    case 'in_range':
+      return inRange;
+    case 'all':
+      return true;
+  }
+}
+
+/** A config's decision, and what the run that made it read: the dependency, and what the registry said. */
+export interface ScanDecision {
+  decision: Decision;
+  dependency?: DependencyUse | undefined;
+  registry?: string | null;
+  latest?: string | null;
+}
+
+/**
+ * A notification's one dependency decided ({@link decide}) on what the resolve stage found: the version the registry
+ * points to (`notificationTarget`: the notified one, or the registry's newer allowed one; `unverified` when the
+ * registry does not list it or cannot be asked), with the registry that answered and the newest stable version it
+ * lists, for the run's record. `found` undefined: the config does not use the dependency (`not-used`).
+ */
+export function decideRelease(
+  target: ReadableTarget,
+  scope: Extract<RunScope, { kind: 'one-dependency' }>,
+  found: { use: DependencyUse; resolved: Resolved; advisories: readonly AffectedPackage[] } | undefined,
+): ScanDecision {
+  const release = { name: scope.name, version: scope.version };
+  if (!found) return { decision: decide({ target, release, dependency: undefined, advisories: [] }) };
+  const { use, resolved, advisories } = found;
+  const asked = registryAnswerOf(resolved, scope);
+  const chosen = notificationTarget(target.ecosystem, use, scope.version, asked.answer, target.config, advisories);
+  return {
+    decision: decide({
+      target,
+      release: { ...release, version: chosen.version, unverified: chosen.unverified, note: chosen.note },
+      dependency: use,
+      advisories,
+    }),
+    dependency: use,
+    registry: asked.registry,
+    latest: asked.latest,
+  };
+}
+
+/** What the registries said of a notification's package, as `notificationTarget` reads it, and which registry said it. */
+function registryAnswerOf(
+  resolved: Resolved,
+  { packageManager, name }: { packageManager: ReadableTarget['ecosystem']['packageManager']; name: string },
+): { answer: RegistryAnswer; registry: string | null; latest: string | null } {
+  if ('noRegistry' in resolved) return { answer: { missing: `no registry is known for ${packageManager}` }, registry: null, latest: null };
+  if ('notFound' in resolved) {
+    return {
+      answer: { missing: `${name} is not on ${resolved.notFound.join(' nor on ')}` },
+      registry: resolved.notFound.at(-1) ?? null,
+      latest: null,
+    };
+  }
+  if ('failed' in resolved) {
+    const error = resolved.failed;
+    return {
+      answer: { missing: `the registry could not be asked (${error.kind}): ${error.message}` },
+      registry: new URL(error.url).origin,
+      latest: null,
+    };
+  }
+  const { package: found, registry } = resolved.found;
+  return {
+    answer: { versions: found.versions, latest: found.latest },
+    registry,
+    latest: newestStable(packageManager, found.versions, found.latest),
+  };
+}
+
+/**
+ * A dependency of a run of every dependency as the decide stage sees it: its outcome and reason (for the run's record),
+ * the registry that answered, the newest version a user would call the latest and the newest allowed; the job's
+ * attributes when it is an update (the record stage may still find the job recorded before, or the run's job limit
+ * reached).
+ */
+export interface DependencyDecision {
+  outcome: DependencyCheckOutcome;
+  reason: string;
+  errorKind: UpdateRunErrorKind | null;
+  registry: string | null;
+  latest: string | null;
+  latestAllowed: string | null;
+  job?: JobAttributes;
+}
+
+/**
+ * Decides one dependency of a run of every dependency on what the resolve stage found: a registry that failed or does
+ * not know the package is the dependency's `error` (with its kind); else the version {@link chooseTarget} chooses by the
+ * config's rules, an update (with its job) or why not (`up-to-date`, `skipped`).
+ */
+export function decideDependency(
+  target: ReadableTarget,
+  use: DependencyUse,
+  resolved: Resolved,
+  advisories: readonly AffectedPackage[],
+  updateRunId: string,
+): DependencyDecision {
+  const { ecosystem } = target;
+  const none = { latest: null, latestAllowed: null } as const;
+  if ('failed' in resolved) {
+    const registry = new URL(resolved.failed.url).origin;
+    return {
+      ...none,
+      outcome: 'error',
+      reason: registryFailure(registry, resolved.failed),
+      errorKind: registryErrorKind(resolved.failed),
+      registry,
+    };
+  }
+  if ('noRegistry' in resolved || 'notFound' in resolved) {
+    const asked = 'notFound' in resolved ? resolved.notFound : [];
+    return {
+      ...none,
+      outcome: 'error',
+      reason:
+        'notFound' in resolved
+          ? `${use.name} is not on ${asked.join(' nor on ')}${asked.length === 1 ? ' (the account has no registry credentials for this package manager)' : ''}`
+          : `no registry is known for ${ecosystem.packageManager}`,
+      errorKind: 'package_not_found',
+      registry: asked.at(-1) ?? null,
+    };
+  }
+  const { package: found, registry } = resolved.found;
+  const choice = chooseTarget(ecosystem, use, found.versions, target.config, advisories, found.latest);
+  const seen = { errorKind: null, registry, latest: choice.latest } as const;
+  if (choice.target === null || use.version === null) {
+    return { ...seen, latestAllowed: null, outcome: choice.target === null ? choice.outcome : 'up-to-date', reason: choice.reason };
+  }
+  const job = jobOf(target, use, {
+    versionInUse: use.version,
+    targetVersion: choice.target,
+    kind: choice.kind,
+    inRange: choice.inRange,
+    securityFix: choice.fixes.length > 0,
+    unverified: false,
+    updateRunId,
+  });
+  return { ...seen, latestAllowed: choice.target, outcome: 'job-recorded', reason: choice.reason, job };
+}
+
+/** The error kind of a registry failure. */
+function registryErrorKind(error: RegistryError): UpdateRunErrorKind {
+  switch (error.kind) {
+    case 'auth_failed':
+      return 'registry_auth_failed';
+    case 'unreachable':
+      return 'registry_unreachable';
+    case 'bad_response':
+      return 'registry_bad_response';
+  }
+}
+
+/** A registry failure in words, e.g. `the registry http://127.0.0.1:8091 refused the credentials: 401 …`. */
+function registryFailure(registry: string, error: RegistryError): string {
+  const what = {
+    auth_failed: 'refused the credentials',
+    unreachable: 'could not be reached',
+    bad_response: 'answered something unreadable',
+  }[error.kind];
+  return `the registry ${registry} ${what}: ${error.message}`;
+}

@@ -1,0 +1,100 @@
+import type { PullRequestJobRow } from '../../jobs/job.table.ts';
+
+/**
+ * The names and words of a job's pull request, as Dependabot wrote them (dependabot-core's `BranchNamer` and
+ * `PullRequestCreator::MessageBuilder`), pure: the branch, the title and the body.
+ */
+
+/** What the text of a job's pull request is made from. */
+export type PullRequestSubject = Pick<
+  PullRequestJobRow,
+  | 'package_manager'
+  | 'directory'
+  | 'dependency_name'
+  | 'version_in_use'
+  | 'target_version'
+  | 'update_kind'
+  | 'security_fix'
+  | 'automerge'
+  | 'dependency_type'
+  | 'unverified'
+>;
+
+/** Links the registry gives for the dependency (its source repository and changelog), each null when unknown. */
+export interface DependencyLinks {
+  sourceUrl: string | null;
+  changelogUrl: string | null;
+}
+
+/** A git ref component made safe (git-check-ref-format): no `..`, no control or `~^:?*[\` characters, spaces, `@{`, or a leading `.`/trailing `.lock`. */
+function refSafe(part: string): string {
+  const printable = [...part].map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? '-' : c)).join('');
+  return printable
+    .replace(/[\s~^:?*[\\]+/g, '-')
+    .replace(/@\{/g, '-')
+    .replace(/\.{2,}/g, '.')
+    .replace(/\/{2,}/g, '/')
+    .replace(/(^|\/)\.+/g, '$1')
+    .replace(/\.lock(\/|$)/g, '-lock$1')
+    .replace(/[/.]+$/, '');
+}
+
+/**
+ * The job's branch: `dependabot/<package manager>/<directory>/<dependency>-<version>`, the directory left out at the
+ * root, `@` dropped from scoped names and `:` (Maven's `groupId:artifactId`) made `-`, as Dependabot named them
+ * (`dependabot/npm_and_yarn/lodash-4.17.21`, `dependabot/npm_and_yarn/web/types/node-20.1.0`,
+ * `dependabot/maven/org.apache.commons-commons-lang3-3.14.0`). Deterministic: a redelivered job finds its branch.
+ */
+export function branchName(job: Pick<PullRequestSubject, 'package_manager' | 'directory' | 'dependency_name' | 'target_version'>): string {
+  const directory = job.directory.replace(/^\/+|\/+$/g, '');
+  const name = job.dependency_name.replace(/@/g, '').replace(/:/g, '-');
+  return refSafe(['dependabot', job.package_manager, ...(directory ? [directory] : []), `${name}-${job.target_version}`].join('/'));
+}
+
+/**
+ * The title: `Bump <dependency> from <in use> to <target>`, with ` in <directory>` outside the root, and Dependabot's
+ * `[Security] ` prefix for a security fix.
+ */
+export function pullRequestTitle(job: PullRequestSubject): string {
+  const where = job.directory === '/' ? '' : ` in ${job.directory}`;
+  return `${job.security_fix ? '[Security] ' : ''}Bump ${job.dependency_name} from ${job.version_in_use} to ${job.target_version}${where}`;
+}
+
+/** `https://github.com/o/r` of a source URL on GitHub (`.git`, trailing slashes and deeper paths dropped), or null. */
+function githubRepo(url: string | null): string | null {
+  const match = url === null ? null : /^https:\/\/github\.com\/([^/]+)\/([^/#?]+)/.exec(url);
+  return match ? `https://github.com/${match[1]}/${(match[2] as string).replace(/\.git$/, '')}` : null;
+}
+
+/**
+ * The body: what is bumped and where from (the source repository linked when the registry names one), links to the
+ * release notes, changelog and commits between the two versions where the registry metadata gives them (commits and
+ * releases for sources on GitHub), a note when the target version is `unverified` or fixes an advisory, and the
+ * automerge promise when the config's rule allows it.
+ */
+export function pullRequestBody(job: PullRequestSubject, links: DependencyLinks): string {
+  const named = links.sourceUrl ? `[${job.dependency_name}](${links.sourceUrl})` : job.dependency_name;
+  const lines = [`Bumps ${named} from ${job.version_in_use} to ${job.target_version}.`, ''];
+  const repo = githubRepo(links.sourceUrl);
+  const more = [
+    ...(repo ? [`- [Release notes](${repo}/releases)`] : []),
+    ...(links.changelogUrl ? [`- [Changelog](${links.changelogUrl})`] : []),
+    ...(repo ? [`- [Commits](${repo}/compare/v${job.version_in_use}...v${job.target_version})`] : []),
+  ];
+  if (more.length > 0) lines.push(...more, '');
+  if (job.security_fix)
+    lines.push(`This update fixes a known security advisory affecting ${job.dependency_name} ${job.version_in_use}.`, '');
+  if (job.unverified) {
+    lines.push(
+      `${job.target_version} was announced by a release notification and was not listed by the registry yet when this was opened.`,
+      '',
+    );
+  }
+  if (job.automerge) {
+    lines.push(
+      `This pull request will be merged automatically once its checks pass (the config's automerge rule allows a ${job.update_kind} update of a ${job.dependency_type} dependency).`,
+      '',
+    );
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}

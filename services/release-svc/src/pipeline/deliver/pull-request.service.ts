@@ -1,0 +1,335 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CodeHost,
+  CodeHostError,
+  type CodeHostPullRequest,
+  isCodeHostError,
+  type RepoRef,
+  transientCodeHostError,
+} from '@switchyard/code-host';
+import { OPEN_PULL_REQUEST_LIMIT, type PullRequestJobStatus } from '@switchyard/contracts';
+import { ecosystemFor } from '@switchyard/ecosystems';
+import type { RegistryError } from '@switchyard/registries';
+import type { Logger } from '@switchyard/service-kit';
+import type { Kysely } from 'kysely';
+import type { ReleaseDatabase } from '../../db/schema.ts';
+import {
+  claimJob,
+  findOtherOpenJobs,
+  listQueuedJobs,
+  listStalledJobs,
+  markRunning,
+  type OpenedPullRequest,
+  openPullRequestCount,
+  releaseClaim,
+  renewClaim,
+  setStatus,
+} from '../../jobs/job.repository.ts';
+import type { PullRequestJobRow } from '../../jobs/job.table.ts';
+import { findAccountSettings, findConfigLanguage, findScanTargets } from '../../read-model/read-model.repository.ts';
+import { isRegistryError, type RegistryAccess } from '../resolve/registry-access.client.ts';
+import { computeChange, fail, inDirectory, JobOutcome } from './change.service.ts';
+import { branchName, pullRequestBody, pullRequestTitle } from './pull-request-text.policy.ts';
+
+type Db = Kysely<ReleaseDatabase>;
+
+/** What the job executor needs. */
+export interface JobExecutorDeps {
+  db: Db;
+  codeHost: CodeHost;
+  /** The service's own code-host token (a GitHub App installation or bot token): branches and pull requests are its. */
+  token: string;
+  /** For the target version's lockfile details and the links of a pull request's body (source repository, changelog). */
+  registries: RegistryAccess;
+  logger: Logger;
+  /** How long a claim on a job lasts without its heartbeat, ms (default {@link JOB_LEASE_MS}). */
+  leaseMs?: number;
+}
+
+/** How long an execution's claim on a job lasts without its heartbeat (every quarter of it), ms: see {@link executeJob}. */
+export const JOB_LEASE_MS = 20_000;
+
+/** Raised when another execution holds the job (a second delivery while the first runs): it is delivered again later. */
+export class JobBusyError extends Error {
+  constructor(jobId: number) {
+    super(`pull-request job ${jobId} is being carried out by another execution`);
+    this.name = 'JobBusyError';
+  }
+}
+
+/** Raised when the code host is down or rate-limited, or a registry unreachable: the job is delivered again later. */
+export class TransientJobError extends Error {
+  constructor(cause: CodeHostError | RegistryError) {
+    super(`${cause instanceof CodeHostError ? 'the code host' : 'the registry'} did not answer: ${cause.message}`, { cause });
+    this.name = 'TransientJobError';
+  }
+}
+
+/** How long an open pull request goes without a look when nothing calls for one (a missed webhook is caught then), ms. */
+export const RECONCILE_INTERVAL_MS = 15 * 60_000;
+
+/** The job status of a pull request found on the code host. */
+const statusOf = (pr: CodeHostPullRequest): PullRequestJobStatus => (pr.merged ? 'merged' : pr.state === 'open' ? 'open' : 'closed');
+
+/**
+ * Carries out one pull-request job with the service's own token, as Dependabot did:
+ * 1. a job that is no longer `pending`, `queued-limit` or `running` is left alone (a redelivery);
+ * 2. when the account limits open pull requests and the config has {@link OPEN_PULL_REQUEST_LIMIT} open already, the job
+ *    waits as `queued-limit`;
+ * 3. when its branch (`branchName`) already has a pull request (a job that was `running` when its worker stopped, or
+ *    whose branch exists), the job takes it;
+ * 4. else the manifests are read at the target branch's head, the dependency's requirement is rewritten
+ *    (`Ecosystem.updateManifest`, keeping the file's style), committed in one commit on the job's branch (made from that
+ *    head), and the pull request opened with its title, body and the `dependencies` and language labels;
+ * 5. the open pull requests of older jobs of the same dependency in the same config are closed with a comment naming the
+ *    new one (`superseded`).
+ * The directory's lockfiles are rewritten with the manifest (`Ecosystem.updateLockfiles`, with the target version as the
+ * account's registries describe it); what cannot be done faithfully fails with `needs-resolution: <why>`, so no pull
+ * request's lockfile ever disagrees with its manifest. So do a dependency no longer used, a version in use that moved,
+ * and a requirement that cannot be rewritten (the reason says which).
+ * One execution at a time: the job is claimed first (a token per execution, renewed every quarter of `leaseMs`), and a
+ * delivery that finds another live execution holding it is put off (`JobBusyError`), so a redelivery while the first
+ * delivery still runs (a broker connection lost and regained) never works on the same branch at once; the claim of a
+ * worker that stopped runs out after `leaseMs`.
+ * @throws TransientJobError when the code host is down or rate-limited, or a registry unreachable (the job stays
+ *   `running`; delivered again); JobBusyError (delivered again)
+ */
+export async function executeJob(deps: JobExecutorDeps, jobId: number, lastAttempt: boolean): Promise<void> {
+  const { db } = deps;
+  const leaseMs = deps.leaseMs ?? JOB_LEASE_MS;
+  const token = randomUUID();
+  const job = await claimJob(db, jobId, token, leaseMs);
+  if (job === undefined) return;
+  if (job === 'busy') {
+    // Another execution holds it and is alive (its heartbeat is fresh): it finishes the job. A last attempt leaves it so.
+    if (lastAttempt) return;
+    throw new JobBusyError(jobId);
+  }
+  const heartbeat = setInterval(
+    () => {
+      renewClaim(db, jobId, token).catch((error: unknown) =>
+        deps.logger.warn({ err: error, job: jobId }, "a pull-request job's claim could not be renewed"),
+      );
+    },
+    Math.max(250, Math.floor(leaseMs / 4)),
+  );
+  try {
+    await executeClaimed(deps, job, lastAttempt);
+  } finally {
+    clearInterval(heartbeat);
+    await releaseClaim(db, jobId, token);
+  }
+}
+
+/** The body of {@link executeJob}, once the job is claimed. */
+async function executeClaimed(deps: JobExecutorDeps, job: PullRequestJobRow, lastAttempt: boolean): Promise<void> {
+  const { db } = deps;
+  try {
+    const outcome = await openPullRequestOf(deps, job);
+    // An automerge pull request is looked at at once (a repository without checks merges it then); another one only
+    // when a webhook or the reconciliation interval calls for it.
+    await setStatus(db, job.id, outcome.status, outcome.reason, outcome.pullRequest, job.automerge ? 0 : RECONCILE_INTERVAL_MS);
+  } catch (error) {
+    if (error instanceof JobOutcome) {
+      await setStatus(db, job.id, error.status, error.reason);
+      return;
+    }
+    if (isRegistryError(error)) {
+      if (error.kind === 'unreachable' && !lastAttempt) throw new TransientJobError(error);
+      await setStatus(
+        db,
+        job.id,
+        'failed',
+        `the registry ${error.kind === 'auth_failed' ? 'refused the credentials' : 'did not answer'}: ${error.message}`,
+      );
+      return;
+    }
+    const unavailable = transientCodeHostError(error);
+    if (unavailable) {
+      if (lastAttempt) {
+        await setStatus(db, job.id, 'failed', `the code host did not answer: ${unavailable.message}`);
+        return;
+      }
+      throw new TransientJobError(unavailable);
+    }
+    if (error instanceof CodeHostError) {
+      await setStatus(db, job.id, 'failed', `the code host refused: ${error.message}`);
+      return;
+    }
+    throw error;
+  }
+}
+
+/** Steps 2 to 5 of {@link executeJob}. @throws JobOutcome for a job that ends without its own pull request; CodeHostError */
+async function openPullRequestOf(
+  deps: JobExecutorDeps,
+  job: PullRequestJobRow,
+): Promise<{ status: PullRequestJobStatus; reason: string | null; pullRequest: OpenedPullRequest }> {
+  const { db, codeHost: host, token } = deps;
+  if (!host.getBranchHead || !host.commitFiles || !host.openPullRequest || !host.findPullRequest) {
+    throw fail('the code host cannot make branches and pull requests');
+  }
+  const target = (await findScanTargets(db, [job.update_config_id])).get(job.update_config_id);
+  if (!target || target.config.deleted || !target.repo) throw fail('the update config was deleted');
+  const [owner = '', name = ''] = target.repo.fullName.split('/');
+  const repo: RepoRef = { owner, name };
+  const branch = branchName(job);
+
+  // A job that was `running` may have made its branch and pull request before its worker stopped: take them.
+  const taken = async () => {
+    const existing = await host.findPullRequest?.(token, repo, { head: branch, state: 'all' });
+    return existing
+      ? {
+          status: statusOf(existing),
+          reason: null,
+          pullRequest: { branch, number: existing.number, url: existing.htmlUrl, headSha: existing.head.sha, baseSha: existing.base.sha },
+        }
+      : undefined;
+  };
+  if (job.status === 'running') {
+    const existing = await taken();
+    if (existing) return existing;
+  }
+  await limitOpenPullRequests(db, job);
+  await markRunning(db, job.id);
+
+  const base = host.getBranchCommit
+    ? await host.getBranchCommit(token, repo, job.target_branch)
+    : await host.getBranchHead(token, repo, job.target_branch).then((sha) => sha && { sha, treeSha: undefined });
+  if (!base) throw fail(`the target branch ${job.target_branch} does not exist`);
+  const baseHead = base.sha;
+  const files = await computeChange(deps, job, target.repo.fullName, baseHead);
+
+  const title = pullRequestTitle(job);
+  const change = {
+    branch,
+    parentSha: baseHead,
+    ...(base.treeSha ? { parentTreeSha: base.treeSha } : {}),
+    message: title,
+    files: inDirectory(job, files),
+  };
+  let headSha: string;
+  try {
+    // The branch is made at the new commit: one request, no intermediate branch at the base.
+    headSha = await host.commitFiles(token, repo, { ...change, createBranch: true });
+  } catch (error) {
+    if (!isCodeHostError(error, 'conflict')) throw error;
+    // The branch exists: a job delivered again (its pull request is taken), or a branch an earlier attempt left
+    // without one (it gets this commit).
+    const existing = await taken();
+    if (existing) return existing;
+    headSha = await host.commitFiles(token, repo, { ...change, force: true });
+  }
+  const links = await linksOf(deps, job);
+  let opened: CodeHostPullRequest;
+  try {
+    opened = await host.openPullRequest(token, repo, { head: branch, base: job.target_branch, title, body: pullRequestBody(job, links) });
+  } catch (error) {
+    // GitHub's 422 "A pull request already exists for <owner>:<branch>": one was opened meanwhile; it is the job's.
+    if (!isCodeHostError(error, 'conflict')) throw error;
+    const existing = await taken();
+    if (!existing) throw error;
+    return existing;
+  }
+  const language = await findConfigLanguage(db, job.update_config_id);
+  // Labels say what the pull request is; one that cannot be put on does not undo the pull request.
+  await host
+    .addLabels?.(token, repo, opened.number, [
+      { name: 'dependencies', color: '0366d6', description: 'Pull requests that update a dependency file' },
+      ...(language ? [language] : []),
+    ])
+    .catch((error: unknown) => {
+      if (transientCodeHostError(error) || !(error instanceof CodeHostError)) throw error;
+      deps.logger.warn({ err: error, job: job.id }, 'the pull request could not be labelled');
+    });
+  await supersedeOlder(deps, job, repo, opened);
+  return {
+    status: 'open',
+    reason: null,
+    pullRequest: { branch, number: opened.number, url: opened.htmlUrl, baseSha: baseHead, headSha },
+  };
+}
+
+/** @throws JobOutcome `queued-limit` when the account limits open pull requests and the config is at the limit */
+async function limitOpenPullRequests(db: Db, job: PullRequestJobRow): Promise<void> {
+  const account = await findAccountSettings(db, job.account_id);
+  if (account && !account.limitOpenPullRequests) return;
+  if ((await openPullRequestCount(db, job.update_config_id)) >= OPEN_PULL_REQUEST_LIMIT) {
+    throw new JobOutcome('queued-limit', `the config has ${OPEN_PULL_REQUEST_LIMIT} open pull requests, the account's limit`);
+  }
+}
+
+/** The source and changelog links of the dependency from its registry, or none when the registry cannot say. */
+async function linksOf(deps: JobExecutorDeps, job: PullRequestJobRow): Promise<{ sourceUrl: string | null; changelogUrl: string | null }> {
+  try {
+    const found = await deps.registries.fetch(job.account_id, job.package_manager, job.dependency_name);
+    if (found && 'package' in found) return { sourceUrl: found.package.sourceUrl, changelogUrl: found.package.changelogUrl };
+  } catch (error) {
+    deps.logger.warn({ err: error, job: job.id }, 'the registry gave no links for the pull request body');
+  }
+  return { sourceUrl: null, changelogUrl: null };
+}
+
+/** Closes the open pull requests of older jobs of the same dependency in the same config, saying which replaced them. */
+async function supersedeOlder(deps: JobExecutorDeps, job: PullRequestJobRow, repo: RepoRef, opened: CodeHostPullRequest): Promise<void> {
+  const { db, codeHost: host, token } = deps;
+  const older = await findOtherOpenJobs(db, job);
+  const scheme = ecosystemFor(job.package_manager)?.versions;
+  const lower = (version: string) =>
+    scheme?.isValid(version) && scheme.isValid(job.target_version)
+      ? scheme.compare(version, job.target_version) < 0
+      : version !== job.target_version;
+  for (const row of older.filter((o) => lower(o.target_version))) {
+    const number = row.pull_request_number as number;
+    await host.comment?.(token, repo, number, `Superseded by #${opened.number}.`);
+    await host.closePullRequest?.(token, repo, number);
+    await setStatus(db, row.id, 'superseded', `superseded by #${opened.number} (${job.dependency_name} ${job.target_version})`);
+  }
+}
+
+/**
+ * Takes up jobs waiting as `queued-limit` whose config has fewer than {@link OPEN_PULL_REQUEST_LIMIT} open pull requests
+ * now (one was merged or closed), oldest first, as many as fit; each worker runs this every `SCHEDULER_INTERVAL_MS`. A
+ * job taken by two workers at once is carried out by one of them (its claim).
+ * @returns how many jobs were taken up
+ */
+export async function releaseQueuedJobs(deps: JobExecutorDeps): Promise<number> {
+  const { db } = deps;
+  const waiting = await listQueuedJobs(db, 500);
+  let taken = 0;
+  const room = new Map<number, number>();
+  for (const job of waiting) {
+    if (!room.has(job.update_config_id)) {
+      room.set(job.update_config_id, OPEN_PULL_REQUEST_LIMIT - (await openPullRequestCount(db, job.update_config_id)));
+    }
+    const left = room.get(job.update_config_id) ?? 0;
+    if (left <= 0) continue;
+    room.set(job.update_config_id, left - 1);
+    await executeJob(deps, job.id, false).catch((error: unknown) => {
+      deps.logger.warn({ err: error, job: job.id }, 'a queued pull-request job could not be taken up; the next round tries again');
+    });
+    taken++;
+  }
+  return taken;
+}
+
+/** How long a job may stay `pending` or `running` untouched before {@link resumeStalledJobs} takes it up, ms. */
+export const STALLED_AFTER_MS = 10 * 60_000;
+
+/**
+ * Takes up jobs left `pending` or `running` for {@link STALLED_AFTER_MS} with no live claim: their message was lost
+ * (parked after its last attempt, or dropped by a queue's delivery limit), so no delivery will come. Oldest first, at
+ * most `limit`; each worker runs this every `SCHEDULER_INTERVAL_MS`. A job whose delivery does come later finds it done.
+ * @returns how many jobs were taken up
+ */
+export async function resumeStalledJobs(deps: JobExecutorDeps, limit = 100): Promise<number> {
+  const { db } = deps;
+  const leaseMs = deps.leaseMs ?? JOB_LEASE_MS;
+  const stalled = await listStalledJobs(db, STALLED_AFTER_MS, leaseMs, limit);
+  for (const id of stalled) {
+    await executeJob(deps, id, false).catch((error: unknown) => {
+      deps.logger.warn({ err: error, job: id }, 'a stalled pull-request job could not be taken up; the next round tries again');
+    });
+  }
+  return stalled.length;
+}

@@ -1,0 +1,25 @@
+import { type DependencyUse, type Ecosystem, ManifestParseError } from '@switchyard/ecosystems';
+import type { RunScope } from '../read/target.policy.ts';
+
+/**
+ * The extract stage of the pipeline, pure: the dependencies of the run's scope in the files read
+ * (`packages/ecosystems`): every direct dependency (`Ecosystem.listDependencies`: path, git and other non-registry
+ * entries left out), or the one a notification names (`Ecosystem.findDependency`, names compared as the ecosystem
+ * compares them: none when the manifests do not declare it). A file that does not parse is the run's failure, in the
+ * parser's words (`ManifestParseError`).
+ * @returns the dependencies in the manifests' order, or why the files could not be read
+ */
+export function extractDependencies(
+  ecosystem: Ecosystem,
+  files: Readonly<Record<string, string>>,
+  scope: RunScope,
+): { uses: DependencyUse[] } | { failed: string } {
+  try {
+    if (scope.kind === 'every-dependency') return { uses: ecosystem.listDependencies(files) };
+    const use = ecosystem.findDependency(files, scope.name);
+    return { uses: use ? [use] : [] };
+  } catch (error) {
+    if (error instanceof ManifestParseError) return { failed: error.message };
+    throw error;
+  }
+}

@@ -1,0 +1,150 @@
+import { type CodeHost, CodeHostError, formatBytes, readFilesOf, transientCodeHostError } from '@switchyard/code-host';
+import { type Ecosystem, filesMatching, gitlinkText, isFilePattern } from '@switchyard/ecosystems';
+import type { ReadableTarget } from './target.policy.ts';
+
+/**
+ * The files of an ecosystem found in a config's directory; or which required ones are missing; or which are bigger
+ * than the code host client accepts (`tooLarge`, e.g. `package-lock.json in /web is 150.0 MiB, over the 5.0 MiB limit`).
+ */
+export type ManifestFiles = { files: Record<string, string> } | { missing: string } | { tooLarge: string };
+
+/**
+ * Why `file` in `directory` cannot be read, from the code host's `too_large`: its size (when the code host said it)
+ * and the limit, e.g. `package-lock.json in /web is 150.0 MiB, over the 5.0 MiB limit`.
+ */
+export function tooLargeReason(
+  file: string,
+  directory: string,
+  error: { sizeBytes?: number | undefined; limitBytes?: number | undefined },
+): string {
+  const size = error.sizeBytes === undefined ? 'over' : `${formatBytes(error.sizeBytes)}, over`;
+  const limit = error.limitBytes === undefined ? 'size limit' : `${formatBytes(error.limitBytes)} limit`;
+  return `${file} in ${directory} is ${size} the ${limit}`;
+}
+
+/**
+ * The files of `ecosystem` present in `directory`, from one listing: paths relative to the directory (`package.json`,
+ * `gradle/libs.versions.toml`, `.github/workflows/ci.yml`) that its file entries name (plain or with `*` patterns), and
+ * its gitlinks when it reads them (`submodules`), and the sizes in bytes the listing gave. `undefined` when the code host
+ * cannot list.
+ */
+async function listPresent(
+  host: CodeHost,
+  token: string,
+  repo: { owner: string; name: string },
+  base: string,
+  branch: string,
+  ecosystem: Ecosystem,
+  entries: readonly string[],
+): Promise<{ files: string[]; gitlinks: Map<string, string>; sizes: Record<string, number> } | undefined> {
+  const deep = ecosystem.files.gitlinks === true || entries.some((entry) => entry.includes('/'));
+  if (deep && host.listTree) {
+    // One recursive tree listing: files in subdirectories of the config's directory and gitlinks.
+    const tree = await host.listTree(token, repo, branch);
+    const below = (tree?.entries ?? [])
+      .filter((entry) => entry.path.startsWith(base))
+      .map((entry) => ({ ...entry, path: entry.path.slice(base.length) }));
+    const files = filesMatching(
+      entries,
+      below.filter((entry) => entry.type === 'blob').map((entry) => entry.path),
+    );
+    const gitlinks = new Map<string, string>();
+    if (ecosystem.files.gitlinks) for (const entry of below) if (entry.type === 'commit') gitlinks.set(entry.path, entry.sha);
+    const sizes: Record<string, number> = {};
+    for (const entry of below) if (entry.type === 'blob' && entry.size !== undefined) sizes[entry.path] = entry.size;
+    return { files, gitlinks, sizes };
+  }
+  if (!deep && host.listDirectory) {
+    // One listing of the directory, then only the files that are there (an absent lockfile costs nothing).
+    const listed = ((await host.listDirectory(token, repo, base, branch)) ?? []).filter((entry) => entry.type === 'file');
+    const sizes = Object.fromEntries(listed.map((entry) => [entry.name, entry.size]));
+    return {
+      files: filesMatching(
+        entries,
+        listed.map((entry) => entry.name),
+      ),
+      gitlinks: new Map(),
+      sizes,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Reads the ecosystem's manifest and lockfiles in `directory` of `repoFullName` at `branch` through the
+ * code host, all at once: when the code host lists directories, one listing (the directory's, or the repository's tree
+ * when the ecosystem reads files in subdirectories or gitlinks) and then only the files it shows, else every plain file
+ * the ecosystem may have (patterns and gitlinks need a listing). The files are read together through `readFiles` when
+ * the code host has it (GitHub: one GraphQL query after the listing, so an npm repo with a lockfile costs 2 requests),
+ * else one `readFile` each. Gitlinks come as `Subproject commit <sha>\n`
+ * (`gitlinkText`). Optional files that do not exist are left out. A file over the code host client's size limit
+ * (`too_large`: never read past the limit) makes the result `tooLarge`, naming every such file.
+ * @throws CodeHostError when the code host fails otherwise (a `not_found` for a single file is not a failure)
+ */
+export async function readManifestFiles(
+  host: CodeHost,
+  token: string,
+  repoFullName: string,
+  directory: string,
+  branch: string,
+  ecosystem: Ecosystem,
+): Promise<ManifestFiles> {
+  const [owner = '', name = ''] = repoFullName.split('/');
+  const entries = [...new Set([...ecosystem.files.required.flat(), ...ecosystem.files.optional])];
+  const base = directory === '/' ? '' : `${directory.replace(/^\/+|\/+$/g, '')}/`;
+  const tooLarge: string[] = [];
+  const present = await listPresent(host, token, { owner, name }, base, branch, ecosystem, entries);
+  const names = present?.files ?? entries.filter((entry) => !isFilePattern(entry));
+  const files: Record<string, string> = {};
+  if (names.length > 0) {
+    // Every file in as few requests as the code host allows (GitHub: one GraphQL query), sized by the listing.
+    const sizes = Object.fromEntries(
+      names.flatMap((file) => (present?.sizes[file] === undefined ? [] : [[`${base}${file}`, present.sizes[file] as number]])),
+    );
+    const read = await readFilesOf(
+      host,
+      token,
+      { owner, name },
+      names.map((file) => `${base}${file}`),
+      { ref: branch, sizes },
+    );
+    for (const file of names) {
+      const text = read.files[`${base}${file}`];
+      const over = read.tooLarge[`${base}${file}`];
+      if (over) tooLarge.push(tooLargeReason(file, directory, over));
+      else if (text !== undefined) files[file] = text;
+    }
+  }
+  if (tooLarge.length > 0) return { tooLarge: tooLarge.sort().join('; ') };
+  for (const [path, sha] of present?.gitlinks ?? []) files[path] = gitlinkText(sha);
+  const unmet = ecosystem.files.required.find(
+    (alternatives) => !alternatives.some((entry) => filesMatching([entry], Object.keys(files)).length > 0),
+  );
+  if (unmet) return { missing: `no ${unmet.join(' or ')} in ${directory} on branch ${branch}` };
+  return { files };
+}
+
+/**
+ * The read stage of the pipeline: the files of the target config's directory on its branch
+ * ({@link readManifestFiles}), or why they cannot be had: a required file missing, a file over the code host client's
+ * size limit, the code host refusing them (a repo the worker's token cannot read).
+ * @throws CodeHostError when the code host is down or rate-limited (a later attempt may read them)
+ */
+export async function readTargetFiles(
+  host: CodeHost,
+  token: string,
+  { config, repo, ecosystem, branch }: ReadableTarget,
+): Promise<{ files: Record<string, string> } | { failed: string }> {
+  let read: ManifestFiles;
+  try {
+    read = await readManifestFiles(host, token, repo.fullName, config.directory, branch, ecosystem);
+  } catch (error) {
+    if (error instanceof CodeHostError && !transientCodeHostError(error)) {
+      return { failed: `the code host refused to give the files: ${error.message}` };
+    }
+    throw error;
+  }
+  if ('missing' in read) return { failed: read.missing };
+  if ('tooLarge' in read) return { failed: read.tooLarge };
+  return { files: read.files };
+}

@@ -1,0 +1,192 @@
+import { type ChecksState, CodeHostError, type CodeHostPullRequest, type RepoRef, transientCodeHostError } from '@switchyard/code-host';
+import type { Kysely } from 'kysely';
+import type { ReleaseDatabase } from '../db/schema.ts';
+import { lookAgainIn, recordRebase, setOpenReason, setStatus, takeDueOpenJobs } from '../jobs/job.repository.ts';
+import type { PullRequestJobRow } from '../jobs/job.table.ts';
+import { type ChangedFiles, computeChange, inDirectory, JobOutcome } from '../pipeline/deliver/change.service.ts';
+import { type JobExecutorDeps, RECONCILE_INTERVAL_MS } from '../pipeline/deliver/pull-request.service.ts';
+import { pullRequestTitle } from '../pipeline/deliver/pull-request-text.policy.ts';
+import { isRegistryError } from '../pipeline/resolve/registry-access.client.ts';
+import { findAccountSettings, findScanTargets } from '../read-model/read-model.repository.ts';
+
+type Db = Kysely<ReleaseDatabase>;
+
+/** How soon an automerge pull request whose checks are still running is looked at again without a webhook, ms. */
+export const PENDING_CHECKS_INTERVAL_MS = 60_000;
+/** How long a worker holds the open pull requests it took before another worker may take them, ms. */
+const LEASE_MS = 5 * 60_000;
+
+/** What one look at an open pull request did. */
+export type MaintenanceOutcome = 'merged' | 'closed' | 'rebased' | 'waiting-for-checks' | 'unchanged';
+
+/**
+ * Looks at the open pull requests that are due (`maintain_at` passed: just opened, a webhook said their target branch
+ * moved or their checks changed, or {@link RECONCILE_INTERVAL_MS} went by), at most `limit` of them, each taken by one
+ * worker only (`for update skip locked`, then leased for 5 min). See {@link maintainPullRequest}. A look that fails
+ * (code host down) is logged and retried when the lease ends.
+ * @returns how many were looked at
+ */
+export async function maintainDuePullRequests(deps: JobExecutorDeps, limit = 50): Promise<number> {
+  const { db } = deps;
+  const due = await takeDueOpenJobs(db, LEASE_MS, limit);
+  for (const job of due) {
+    await maintainPullRequest(deps, job).catch((error: unknown) => {
+      deps.logger.warn({ err: error, job: job.id }, 'an open pull request could not be looked at; it is looked at again later');
+    });
+  }
+  return due.length;
+}
+
+/**
+ * One look at a job's open pull request, as Dependabot kept its pull requests:
+ * 1. **Reconciliation**: a pull request merged or closed on the code host (a webhook missed) moves the job to `merged`
+ *    or `closed`; one that is gone is `closed`.
+ * 2. **Rebase** (the account's `automatically-rebase-prs`): when the target branch moved from the commit the change was
+ *    made on, the change is recomputed on the new head and its commit recreated there (the branch is moved by force). A
+ *    branch whose head is not this service's commit (a person pushed to it) is left alone, and the reason says so. When
+ *    the target branch now holds the version (or another), the pull request is closed with a comment.
+ * 3. **Automerge** (the job's `automerge`, from the config's rule for its dependency type and update kind): once the
+ *    head's commit statuses and check runs pass, or at once in a repository without checks (neither the head nor the
+ *    target branch's head has any), the pull request is merged with the
+ *    account's method (`create-merge-commits`: a merge commit, else squash); pending checks are looked at again after
+ *    {@link PENDING_CHECKS_INTERVAL_MS} (or on their webhook), failed ones leave it open.
+ * @returns what the look did
+ * @throws CodeHostError when the code host is down, rate-limited or refuses; RegistryError (a rebase's lockfile update)
+ */
+export async function maintainPullRequest(deps: JobExecutorDeps, job: PullRequestJobRow): Promise<MaintenanceOutcome> {
+  const { db, codeHost: host, token } = deps;
+  if (job.pull_request_number === null || !host.getPullRequest) return 'unchanged';
+  const target = (await findScanTargets(db, [job.update_config_id])).get(job.update_config_id);
+  if (!target?.repo) return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
+  const [owner = '', name = ''] = target.repo.fullName.split('/');
+  const repo: RepoRef = { owner, name };
+  const number = job.pull_request_number;
+
+  const pr = await host.getPullRequest(token, repo, number);
+  if (!pr) {
+    await setStatus(db, job.id, 'closed', `pull request #${number} is gone from the code host`);
+    return 'closed';
+  }
+  if (pr.merged || pr.state === 'closed') {
+    await setStatus(db, job.id, pr.merged ? 'merged' : 'closed', `${pr.merged ? 'merged' : 'closed'} on the code host`);
+    return pr.merged ? 'merged' : 'closed';
+  }
+  const account = await findAccountSettings(db, job.account_id);
+
+  const baseHead = await host.getBranchHead?.(token, repo, job.target_branch);
+  if (account?.automaticallyRebasePrs !== false && host.commitFiles) {
+    if (baseHead && job.base_sha !== null && baseHead !== job.base_sha) {
+      if (pr.head.sha !== job.head_sha) {
+        await setReason(db, job, 'not rebased: a person pushed to its branch');
+        return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
+      }
+      return rebase(deps, job, repo, pr, target.repo.fullName, baseHead);
+    }
+  }
+
+  if (job.automerge && host.mergePullRequest) {
+    const checks = await checksOf(deps, repo, pr.head.sha, baseHead);
+    if (checks === 'pending') return later(db, job, PENDING_CHECKS_INTERVAL_MS, 'waiting-for-checks');
+    if (checks === 'failure') {
+      await setReason(db, job, 'not merged automatically: its checks failed');
+      return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
+    }
+    try {
+      await host.mergePullRequest(token, repo, {
+        number,
+        method: account?.createMergeCommits ? 'merge' : 'squash',
+        sha: pr.head.sha,
+        commitTitle: `${pr.title} (#${number})`,
+      });
+    } catch (error) {
+      if (error instanceof CodeHostError && !transientCodeHostError(error)) {
+        await setReason(db, job, `not merged automatically: ${error.message}`);
+        return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
+      }
+      throw error;
+    }
+    await setStatus(db, job.id, 'merged', 'merged automatically: its checks passed');
+    return 'merged';
+  }
+  return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
+}
+
+/** Step 2 of {@link maintainPullRequest}: the change recomputed on `baseHead` and its commit recreated there. */
+async function rebase(
+  deps: JobExecutorDeps,
+  job: PullRequestJobRow,
+  repo: RepoRef,
+  pr: CodeHostPullRequest,
+  repoFullName: string,
+  baseHead: string,
+): Promise<MaintenanceOutcome> {
+  const { db, codeHost: host, token } = deps;
+  let files: ChangedFiles;
+  try {
+    files = await computeChange(deps, job, repoFullName, baseHead);
+  } catch (error) {
+    if (error instanceof JobOutcome) {
+      if (error.status === 'closed') {
+        await host.comment?.(token, repo, pr.number, `${error.reason}, so this pull request is no longer needed.`);
+        await host.closePullRequest?.(token, repo, pr.number);
+        await setStatus(db, job.id, 'closed', error.reason);
+        return 'closed';
+      }
+      await setReason(db, job, `not rebased: ${error.reason}`);
+      return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
+    }
+    if (isRegistryError(error) && error.kind !== 'unreachable') {
+      await setReason(db, job, `not rebased: ${error.message}`);
+      return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
+    }
+    throw error;
+  }
+  const headSha = await host.commitFiles?.(token, repo, {
+    branch: pr.head.ref,
+    parentSha: baseHead,
+    message: pullRequestTitle(job),
+    files: inDirectory(job, files),
+    force: true,
+  });
+  await recordRebase(db, job.id, headSha ?? null, baseHead);
+  return 'rebased';
+}
+
+/**
+ * The checks of a pull request's head as a merge gate sees them: `failure` when a commit status or a check run failed,
+ * `pending` while any runs, else `success`. A head without any yet is `pending` when the target branch's head has some
+ * (the repository runs checks: they are still to come) and `success` when it has none (a repository without checks).
+ */
+async function checksOf(deps: JobExecutorDeps, repo: RepoRef, headSha: string, baseHead: string | undefined): Promise<ChecksState> {
+  const head = await checksAt(deps, repo, headSha);
+  if (head) return head;
+  return baseHead && (await checksAt(deps, repo, baseHead)) ? 'pending' : 'success';
+}
+
+/**
+ * The state of the commit statuses and check runs of commit `sha`, or undefined when it has neither (GitHub's combined
+ * status says `pending` for a commit without statuses).
+ */
+async function checksAt(deps: JobExecutorDeps, repo: RepoRef, sha: string): Promise<ChecksState | undefined> {
+  const { codeHost: host, token } = deps;
+  const combined = await host.combinedStatus?.(token, repo, sha);
+  const runs = await host.checkRuns?.(token, repo, sha);
+  const states = [
+    ...(combined && combined.statuses.length > 0 ? [combined.state] : []),
+    ...(runs && runs.runs.length > 0 ? [runs.state] : []),
+  ];
+  if (states.length === 0) return undefined;
+  if (states.includes('failure')) return 'failure';
+  return states.includes('pending') ? 'pending' : 'success';
+}
+
+/** Looks at the job's pull request again in `ms` and returns `outcome`. */
+async function later(db: Db, job: PullRequestJobRow, ms: number, outcome: MaintenanceOutcome): Promise<MaintenanceOutcome> {
+  await lookAgainIn(db, job.id, ms);
+  return outcome;
+}
+
+/** Says why an open pull request stays as it is (the job stays `open`). */
+function setReason(db: Db, job: PullRequestJobRow, reason: string): Promise<void> {
+  return setOpenReason(db, job.id, reason);
+}

@@ -1,0 +1,23 @@
+import { type Logger, type Loop, startLoop } from '@switchyard/service-kit';
+import { type JobExecutorDeps, releaseQueuedJobs, resumeStalledJobs } from '../pipeline/deliver/pull-request.service.ts';
+import { maintainDuePullRequests } from './pull-request-maintenance.service.ts';
+
+/**
+ * The two loops of pull requests, each at once and then every `intervalMs` (`SCHEDULER_INTERVAL_MS`): jobs over the
+ * open pull-request limit go once one of their config's pull requests is merged or closed, and jobs whose message was
+ * lost are taken up after a while (`releaseQueuedJobs`, `resumeStalledJobs`); open pull requests are rebased when
+ * their target branch moves, merged when automerge allows and checks pass, and reconciled with the code host when a
+ * webhook was missed (`maintainDuePullRequests`).
+ * @returns the loops, to stop on shutdown
+ */
+export function startPullRequestLoops(deps: JobExecutorDeps, intervalMs: number, logger: Logger): Loop[] {
+  return [
+    startLoop({
+      name: 'queued pull-request jobs',
+      intervalMs,
+      logger,
+      round: async () => (await releaseQueuedJobs(deps)) + (await resumeStalledJobs(deps)),
+    }),
+    startLoop({ name: 'open pull requests', intervalMs, logger, round: () => maintainDuePullRequests(deps) }),
+  ];
+}

@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import type { UpdateRunErrorKind, UpdateRunTrigger } from '@switchyard/contracts';
+import { type Insertable, type Kysely, sql } from 'kysely';
+import type { ReleaseDatabase } from '../db/schema.ts';
+import type { UpdateRunDependencyRow, UpdateRunDependencyTable, UpdateRunRow, UpdateRunTable } from './update-run.table.ts';
+
+type Db = Kysely<ReleaseDatabase>;
+
+/** A run to record. */
+export interface NewUpdateRun {
+  updateConfigId: number;
+  repoId: number;
+  accountId: number;
+  trigger: UpdateRunTrigger;
+  /** What makes the run once per config: `schedule:<slot>`, `live:<name>@<version>`, `notification:<id>`, `manual:<id>`. */
+  triggerKey: string;
+  slot?: Date | null;
+  notificationId?: string | null;
+  requestedBy?: number | null;
+}
+
+/**
+ * Records a run unless the config already has one with the same trigger key (a slot taken by another scheduler, a
+ * version already seen, a notification scanned again). Must run in the transaction that writes the run's event.
+ * @returns the new run, or undefined when it already existed
+ */
+export async function insertRunOnce(trx: Db, run: NewUpdateRun): Promise<UpdateRunRow | undefined> {
+  return trx
+    .insertInto('update_run')
+    .values({
+      id: randomUUID(),
+      update_config_id: run.updateConfigId,
+      repo_id: run.repoId,
+      account_id: run.accountId,
+      trigger: run.trigger,
+      trigger_key: run.triggerKey,
+      slot: run.slot ?? null,
+      notification_id: run.notificationId ?? null,
+      requested_by: run.requestedBy ?? null,
+      job_limit: null,
+      dependencies_total: null,
+      error: null,
+      error_kind: null,
+      started_at: null,
+      finished_at: null,
+    })
+    .onConflict((oc) => oc.columns(['update_config_id', 'trigger_key']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** A run by id, or undefined. */
+export function findRun(db: Db, id: string): Promise<UpdateRunRow | undefined> {
+  return db.selectFrom('update_run').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The dependencies a run has decided so far, in the manifests' order. */
+export function findRunDependencies(db: Db, runIds: readonly string[]): Promise<UpdateRunDependencyRow[]> {
+  if (runIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('update_run_dependency')
+    .selectAll()
+    .where('run_id', 'in', [...runIds])
+    .orderBy('run_id')
+    .orderBy('position')
+    .execute();
+}
+
+/** One page (`page` from 1) of a config's runs, newest first, and whether another page follows. */
+export async function listRuns(
+  db: Db,
+  updateConfigId: number,
+  page: number,
+  pageSize: number,
+): Promise<{ rows: UpdateRunRow[]; more: boolean }> {
+  const rows = await db
+    .selectFrom('update_run')
+    .selectAll()
+    .where('update_config_id', '=', updateConfigId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(pageSize + 1)
+    .offset((page - 1) * pageSize)
+    .execute();
+  return { rows: rows.slice(0, pageSize), more: rows.length > pageSize };
+}
+
+/**
+ * Marks a queued run `running` with its start time, its dependency count and its job limit (a running one, taken again
+ * after a redelivery, keeps its start time and gets the count again).
+ */
+export async function startRun(db: Db, id: string, total: number, jobLimit: number | null): Promise<void> {
+  await db
+    .updateTable('update_run')
+    .set({ status: 'running', started_at: sql`coalesce(started_at, now())`, dependencies_total: total, job_limit: jobLimit })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .execute();
+}
+
+/** Ends a run: `done`, or `failed` with the reason and its kind. */
+export async function finishRun(db: Db, id: string, failure?: { error: string; kind: UpdateRunErrorKind | null }): Promise<void> {
+  await db
+    .updateTable('update_run')
+    .set({
+      status: failure ? 'failed' : 'done',
+      error: failure?.error ?? null,
+      error_kind: failure?.kind ?? null,
+      started_at: sql`coalesce(started_at, now())`,
+      finished_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .execute();
+}
+
+/** The dependency names a run has already decided (a redelivered run goes on from there). */
+export async function decidedDependencies(db: Db, runId: string): Promise<Set<string>> {
+  const rows = await db.selectFrom('update_run_dependency').select('name').where('run_id', '=', runId).execute();
+  return new Set(rows.map((row) => row.name));
+}
+
+/**
+ * Records one dependency's decision and counts it in the run's progress, in the caller's transaction, unless it was
+ * recorded already.
+ * @returns whether it was recorded now
+ */
+export async function insertDependencyOnce(trx: Db, row: UpdateRunDependencyTable): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('update_run_dependency')
+    .values(row)
+    .onConflict((oc) => oc.columns(['run_id', 'name']).doNothing())
+    .returning('name')
+    .executeTakeFirst();
+  if (!inserted) return false;
+  await trx
+    .updateTable('update_run')
+    .set((eb) => ({
+      dependencies_checked: eb('dependencies_checked', '+', 1),
+      jobs_recorded: row.job_id === null ? eb.ref('jobs_recorded') : eb('jobs_recorded', '+', 1),
+    }))
+    .where('id', '=', row.run_id)
+    .execute();
+  return true;
+}
+
+/** Locks a run's row for the rest of the transaction and reads its job count and limit (jobs of one run take turns). */
+export async function lockRunJobs(trx: Db, runId: string): Promise<{ jobsRecorded: number; jobLimit: number | null }> {
+  const row = await trx
+    .selectFrom('update_run')
+    .select(['jobs_recorded', 'job_limit'])
+    .where('id', '=', runId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  return { jobsRecorded: row.jobs_recorded, jobLimit: row.job_limit };
+}
+
+/** Whether the config has a finished (`done`) run other than `runId`: then `runId` is not its initial run. */
+export async function hadEarlierRun(db: Db, updateConfigId: number, runId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('update_run')
+    .select('id')
+    .where('update_config_id', '=', updateConfigId)
+    .where('id', '!=', runId)
+    .where('status', '=', 'done')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Deletes runs (and their dependencies) created before `before`; the jobs they recorded stay.
+ * @returns how many runs were deleted
+ */
+export async function deleteRunsBefore(db: Db, before: Date): Promise<number> {
+  const deleted = await db.deleteFrom('update_run').where('created_at', '<', before).executeTakeFirst();
+  return Number(deleted.numDeletedRows);
+}
+
+/** A run recorded finished at once (a notification's scan of one config): its row, without the id and times this sets. */
+export type FinishedRun = Omit<Insertable<UpdateRunTable>, 'id' | 'started_at' | 'finished_at'>;
+
+/**
+ * Records finished runs (started and finished now) in one statement, except those whose config already has a run with the same trigger key (a
+ * redelivered batch), in the caller's transaction.
+ * @returns the new runs' ids by update config id
+ */
+export async function insertFinishedRunsOnce(trx: Db, runs: readonly FinishedRun[]): Promise<Map<number, string>> {
+  if (runs.length === 0) return new Map();
+  const inserted = await trx
+    .insertInto('update_run')
+    .values(runs.map((run) => ({ ...run, id: randomUUID(), started_at: sql<Date>`now()`, finished_at: sql<Date>`now()` })))
+    .onConflict((oc) => oc.columns(['update_config_id', 'trigger_key']).doNothing())
+    .returning(['id', 'update_config_id'])
+    .execute();
+  return new Map(inserted.map((row) => [row.update_config_id, row.id]));
+}
+
+/** Records the dependencies of runs recorded finished ({@link insertFinishedRunsOnce}), in one statement. */
+export async function insertRunDependencies(trx: Db, rows: readonly UpdateRunDependencyTable[]): Promise<void> {
+  if (rows.length > 0)
+    await trx
+      .insertInto('update_run_dependency')
+      .values([...rows])
+      .execute();
+}
+
+/** Links the job a finished run recorded to its dependency, and counts it. */
+export async function linkRunJob(trx: Db, runId: string, name: string, jobId: number): Promise<void> {
+  await trx.updateTable('update_run_dependency').set({ job_id: jobId }).where('run_id', '=', runId).where('name', '=', name).execute();
+  await trx
+    .updateTable('update_run')
+    .set((eb) => ({ jobs_recorded: eb('jobs_recorded', '+', 1) }))
+    .where('id', '=', runId)
+    .execute();
+}
+
+/** Marks a finished run's dependency as covered by an earlier job (no job recorded now), saying so in its reason. */
+export async function noteRunJobExisted(trx: Db, runId: string, name: string): Promise<void> {
+  await trx
+    .updateTable('update_run_dependency')
+    .set((eb) => ({ outcome: 'up-to-date', reason: sql<string>`${eb.ref('reason')} || ' (job already recorded earlier)'` }))
+    .where('run_id', '=', runId)
+    .where('name', '=', name)
+    .execute();
+}

@@ -1,0 +1,50 @@
+import type { DependencyCheckOutcome, UpdateRunErrorKind, UpdateRunStatus, UpdateRunTrigger } from '@switchyard/contracts';
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+/** `release.update_run`: one run of one update config, unique per config and `trigger_key` (a slot, a version seen, a notification). */
+export interface UpdateRunTable {
+  id: ColumnType<string, string, never>;
+  update_config_id: number;
+  repo_id: number;
+  account_id: number;
+  trigger: UpdateRunTrigger;
+  /** `schedule:<slot>`, `live:<name>@<version>`, `notification:<id>`, `initial` or `manual:<run id>`: what makes a run once. */
+  trigger_key: string;
+  status: Generated<UpdateRunStatus>;
+  slot: Date | null;
+  notification_id: string | null;
+  /** The code-host user who asked for a `manual` run. */
+  requested_by: number | null;
+  job_limit: number | null;
+  dependencies_total: number | null;
+  dependencies_checked: Generated<number>;
+  jobs_recorded: Generated<number>;
+  error: string | null;
+  error_kind: UpdateRunErrorKind | null;
+  created_at: Generated<Date>;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+/** `release.update_run_dependency`: one dependency as a run checked it. */
+export interface UpdateRunDependencyTable {
+  run_id: string;
+  /** Its place in the manifests' order. */
+  position: number;
+  name: string;
+  dependency_type: 'runtime' | 'development';
+  requirement: string | null;
+  version_in_use: string | null;
+  latest_version: string | null;
+  latest_allowed_version: string | null;
+  outcome: DependencyCheckOutcome;
+  reason: string;
+  error_kind: UpdateRunErrorKind | null;
+  registry: string | null;
+  job_id: number | null;
+}
+
+/** A recorded update run. */
+export type UpdateRunRow = Selectable<UpdateRunTable>;
+/** One dependency of a recorded update run. */
+export type UpdateRunDependencyRow = Selectable<UpdateRunDependencyTable>;
