@@ -2,9 +2,9 @@ import { type DependencyApiOverrides, type RunningDependencyApi, startDependency
 import { type Database, type Logger, openServiceDatabase } from '@switchyard/service-kit';
 import { createConfigApp } from './app.ts';
 import type { ConfigServiceConfig } from './config.ts';
-import { startConfigConsumers } from './consumers.ts';
 import { configMigrations } from './db/migrations/index.ts';
 import { CONFIG_SCHEMA, type ConfigDatabase } from './db/schema.ts';
+import { consumeReleaseNotifications } from './update-configs/release-notification.consumer.ts';
 
 /** What can be handed to config-svc instead of being built from its configuration: a bus (not closed by the service), a code host. */
 export type ConfigServiceOverrides = DependencyApiOverrides;
@@ -19,7 +19,7 @@ export function openConfigDatabase(config: ConfigServiceConfig, logger: Logger):
 
 /**
  * Starts config-svc: database and migrations, the message bus, the outbox relay, its consumer of release notifications
- * (answered with checkpoints, {@link startConfigConsumers}), and HTTP on `config.HOST:config.PORT`
+ * (answered with checkpoints, {@link consumeReleaseNotifications}), and HTTP on `config.HOST:config.PORT`
  * (`startDependencyApi`). `close()` stops HTTP, cancels the consumer, then stops the relay, then the bus it owns, then
  * the database.
  * @throws MigrationFailedError / the broker's connection error / the listen error (after closing what it had opened)
@@ -35,7 +35,7 @@ export function startConfigService(
       schema: CONFIG_SCHEMA,
       migrations: configMigrations,
       createApp: (deps) => createConfigApp(deps, { secretsKey: config.SECRETS_KEY }),
-      startConsumers: ({ bus, db }) => startConfigConsumers(bus, { db, logger, queuePrefix: config.QUEUE_PREFIX }),
+      startConsumers: async ({ bus, db }) => [await consumeReleaseNotifications(bus, { db, logger, queuePrefix: config.QUEUE_PREFIX })],
     },
     config,
     logger,

@@ -11,7 +11,7 @@ import { DomainError, Forbidden, InvalidInput, NotFound } from '@switchyard/serv
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { ConfigDatabase } from '../src/db/schema.ts';
-import { syncAndListRepos } from '../src/repos/repo.service.ts';
+import { syncAndListRepos } from '../src/repo-listing/repo-listing.service.ts';
 import { createUpdateConfig } from '../src/update-configs/update-config.service.ts';
 
 // The checks before anything is stored, without HTTP or a database: each refusal is a domain error with the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { serviceFor, unsafeTarget } from '../src/routing.ts';
+import { serviceFor, unsafeTarget } from '../src/routing/route.policy.ts';
 
 describe('serviceFor (the routing table)', () => {
   it('routes each documented path to its service', () => {

@@ -1,15 +1,14 @@
 import type { BookSortKey, NewBook, SortableBookField } from '@switchyard/contracts';
 import { type CompiledQuery, createQueryId, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { CatalogDatabase } from '../db/schema.ts';
-import type { BookRow } from './book.table.ts';
+import type { StoredBook } from './book.table.ts';
 
 /** All SQL of the `catalog.book` table. Every function takes the database or a transaction explicitly. */
 
 type Db = Kysely<CatalogDatabase>;
 
-const columns = ['id', 'name', 'author', 'price', 'year', 'version'] as const;
-/** A book row as the service reads it (no timestamps). */
-export type StoredBook = Pick<BookRow, (typeof columns)[number]>;
+/** The columns every statement here reads back: those of {@link StoredBook}. */
+const columns = ['id', 'name', 'author', 'price', 'year', 'version'] as const satisfies readonly (keyof StoredBook)[];
 
 const columnOf: Record<SortableBookField, 'id' | 'name' | 'author' | 'price' | 'year'> = {
   Id: 'id',

@@ -13,3 +13,6 @@ export interface BookTable {
 }
 export type BookRow = Selectable<BookTable>;
 export type NewBookRow = Insertable<BookTable>;
+
+/** A book as the service reads it: its fields and `version`, without the timestamps. */
+export type StoredBook = Pick<BookRow, 'id' | 'name' | 'author' | 'price' | 'year' | 'version'>;

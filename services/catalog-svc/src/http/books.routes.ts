@@ -1,13 +1,15 @@
-import { type Book, BookIdParameter, BookListQuery, BookReplacement, BookReplacementAtPath, NewBook } from '@switchyard/contracts';
-import { HttpProblem, ifNoneMatchHits, jsonBody, methodNotAllowed, parseInput } from '@switchyard/service-kit';
+import { BookIdParameter, BookListQuery, BookReplacement, BookReplacementAtPath, NewBook } from '@switchyard/contracts';
+import { ifNoneMatchHits, jsonBody, methodNotAllowed, parseInput } from '@switchyard/service-kit';
 import { type Request, type Response, Router } from 'express';
 import type { Kysely } from 'kysely';
 import * as service from '../books/book.service.ts';
+import type { StoredBook } from '../books/book.table.ts';
 import type { CatalogDatabase } from '../db/schema.ts';
+import { bookResource, pageLinks, taggedBook } from './book.mapper.ts';
 
 /**
  * The book routes (the README's table of routes): `GET/POST/PUT /books`, `GET/PUT/DELETE /books/{id}`.
- * HTTP only: parse with the contracts' schemas, call the service, shape the response.
+ * HTTP only: parse with the contracts' schemas, call the service, shape the response (`book.mapper.ts`).
  */
 export function booksRouter(db: Kysely<CatalogDatabase>): Router {
   const router = Router();
@@ -16,18 +18,19 @@ export function booksRouter(db: Kysely<CatalogDatabase>): Router {
     .route('/books')
     .get(async (req, res) => {
       const query = parseInput(BookListQuery, req.query, 'query');
-      const { books, total } = await service.listBooks(db, query);
+      const { rows, total } = await service.listBooks(db, query);
       res.setHeader('x-total-count', String(total));
       if (query.limit !== undefined || query.offset !== undefined) {
-        const link = pageLinks(req, query.limit ?? books.length, query.offset ?? 0, books.length, total);
+        const page = { limit: query.limit ?? rows.length, offset: query.offset ?? 0, returned: rows.length, total };
+        const link = pageLinks(`${req.baseUrl}${req.path}`, req.query as Record<string, string>, page);
         if (link) res.setHeader('link', link);
       }
-      res.json(books);
+      res.json(rows.map(bookResource));
     })
     .post(async (req, res) => {
       const input = parseInput(NewBook, jsonBody(req), 'body');
       const created = await service.createBook(db, input);
-      res.status(201).location(`/books/${created.book.Id}`);
+      res.status(201).location(`/books/${created.id}`);
       sendBook(res, created);
     })
     .put(async (req, res) => {
@@ -39,22 +42,18 @@ export function booksRouter(db: Kysely<CatalogDatabase>): Router {
   router
     .route('/books/:id')
     .get(async (req, res) => {
-      const found = await service.getBook(db, bookId(req));
+      const found = taggedBook(await service.getBook(db, bookId(req)));
       if (ifNoneMatchHits(req.get('if-none-match'), found.etag)) {
         res.status(304).setHeader('etag', found.etag).end();
         return;
       }
-      sendBook(res, found);
+      res.setHeader('etag', found.etag);
+      res.json(found.book);
     })
     .put(async (req, res) => {
       const id = bookId(req);
-      const { Id, ...input } = parseInput(BookReplacementAtPath, jsonBody(req), 'body');
-      if (Id !== undefined && Id !== id) {
-        throw new HttpProblem(400, `Body Id ${Id} does not match the path's id ${id}`, {
-          errors: [{ pointer: '#/Id', detail: 'must match the id in the path' }],
-        });
-      }
-      sendBook(res, await service.replaceBook(db, id, input, req.get('if-match')));
+      const replacement = parseInput(BookReplacementAtPath, jsonBody(req), 'body');
+      sendBook(res, await service.replaceBookAtPath(db, id, replacement, req.get('if-match')));
     })
     .delete(async (req, res) => {
       await service.deleteBook(db, bookId(req), req.get('if-match'));
@@ -69,22 +68,9 @@ function bookId(req: Request): number {
   return parseInput(BookIdParameter, req.params.id, 'path', 'id');
 }
 
-function sendBook(res: Response, { book, etag }: { book: Book; etag: string }): void {
+/** Answers `row` with its `ETag`. */
+function sendBook(res: Response, row: StoredBook): void {
+  const { book, etag } = taggedBook(row);
   res.setHeader('etag', etag);
   res.json(book);
-}
-
-/** RFC 8288 `Link` header with `first`, `prev` and `next` pages of a paged listing, keeping the other query parameters. */
-function pageLinks(req: Request, limit: number, offset: number, returned: number, total: number): string | undefined {
-  if (limit <= 0) return undefined;
-  const at = (pageOffset: number) => {
-    const params = new URLSearchParams(req.query as Record<string, string>);
-    params.set('limit', String(limit));
-    params.set('offset', String(pageOffset));
-    return `<${req.baseUrl}${req.path}?${params.toString()}>`;
-  };
-  const links = [`${at(0)}; rel="first"`];
-  if (offset > 0) links.push(`${at(Math.max(0, offset - limit))}; rel="prev"`);
-  if (offset + returned < total) links.push(`${at(offset + limit)}; rel="next"`);
-  return links.join(', ');
 }

@@ -1,6 +1,7 @@
 import type { CodeHostAccount, CodeHostInstallation } from '@switchyard/code-host';
 import { type Kysely, sql } from 'kysely';
 import type { ConfigDatabase } from '../db/schema.ts';
+import { type AccountSchedule, type AccountSettings, scheduleOf } from './account.policy.ts';
 import type { AccountRow } from './account.table.ts';
 
 type Db = Kysely<ConfigDatabase>;
@@ -80,24 +81,10 @@ export async function syncAccounts(
   return { changed: written, schedules };
 }
 
-/** When an account's scheduled update runs happen: the settings `nextSlot` of `@switchyard/dependency-api` reads. */
-export interface AccountSchedule {
-  /** `HH:MM` on the account's wall clock. */
-  updateRunTime: string;
-  weeklyUpdateRunDay: AccountRow['weekly_update_run_day'];
-  /** IANA time zone of `updateRunTime`. */
-  timeZone: string;
-}
-
 /** What {@link syncAccounts} did: the rows it inserted or changed, and every account's schedule settings by id. */
 export interface SyncedAccounts {
   changed: AccountRow[];
   schedules: Map<number, AccountSchedule>;
-}
-
-/** An account row's schedule settings. */
-export function scheduleOf(row: Pick<AccountRow, 'update_run_time' | 'weekly_update_run_day' | 'time_zone'>): AccountSchedule {
-  return { updateRunTime: row.update_run_time, weeklyUpdateRunDay: row.weekly_update_run_day, timeZone: row.time_zone };
 }
 
 /** Inserts or updates login and type of accounts without an installation (their installation columns untouched). */
@@ -171,4 +158,18 @@ async function upsertWithInstallation(
 export function findAccounts(db: Db, ids: readonly number[]): Promise<AccountRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db.selectFrom('account').selectAll().where('id', 'in', ids).execute();
+}
+
+/**
+ * Writes the changed settings of account `id` (`changedSettings` of the account policy), with `revision + 1`.
+ * @returns the updated row
+ * @throws NoResultError when there is no account `id`
+ */
+export function updateAccountSettings(db: Db, id: number, changes: Partial<AccountSettings>): Promise<AccountRow> {
+  return db
+    .updateTable('account')
+    .set({ ...changes, revision: sql`revision + 1`, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

@@ -1,12 +1,13 @@
 import type { Caller, CodeHostAccount, CodeHostInstallation, CodeHostView } from '@switchyard/code-host';
 import type { PatchAccount } from '@switchyard/contracts';
 import { Forbidden, NotFound } from '@switchyard/service-kit';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { configOutbox } from '../db/outbox.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
-import { accountEvents } from './account.events.ts';
-import { findAccounts, syncAccounts } from './account.repository.ts';
+import { changedSettings } from './account.policy.ts';
+import { findAccounts, syncAccounts, updateAccountSettings } from './account.repository.ts';
 import type { AccountRow } from './account.table.ts';
+import { accountEvents } from './account-event.mapper.ts';
 
 type Db = Kysely<ConfigDatabase>;
 
@@ -44,17 +45,6 @@ export function syncAndListAccounts(db: Db, caller: Caller): Promise<AccountRow[
   return db.transaction().execute((trx) => recordAccounts(trx, caller.accounts, caller.installations));
 }
 
-/** What `PATCH /accounts/:id` writes: each attribute of the body to its column. */
-const PATCHED_COLUMNS = {
-  'update-run-time': 'update_run_time',
-  'weekly-update-run-day': 'weekly_update_run_day',
-  'automatically-rebase-prs': 'automatically_rebase_prs',
-  'create-merge-commits': 'create_merge_commits',
-  'limit-initial-update-runs': 'limit_initial_update_runs',
-  'limit-open-pull-requests': 'limit_open_pull_requests',
-  'time-zone': 'time_zone',
-} as const satisfies Record<keyof PatchAccount, keyof AccountRow>;
-
 /**
  * `PATCH /accounts/:id` (this service's extension): changes the settings of the account `id`, which the caller must
  * reach and administer: their own user account, or an organisation the code host says they are an `admin` of (asked
@@ -75,29 +65,10 @@ export async function patchAccount(db: Db, view: CodeHostView, caller: Caller, i
   return db.transaction().execute(async (trx) => {
     const [row] = await recordAccounts(trx, [account], caller.installations);
     if (row === undefined) throw new Error(`account ${id} was not recorded`);
-    const values: Record<string, unknown> = {};
-    for (const [attribute, column] of Object.entries(PATCHED_COLUMNS) as [keyof PatchAccount, keyof AccountRow][]) {
-      const value = patch[attribute];
-      if (value !== undefined && value !== row[column]) values[column] = value;
-    }
-    if (Object.keys(values).length === 0) return row;
-    const updated = await trx
-      .updateTable('account')
-      .set({ ...values, revision: sql`revision + 1`, updated_at: sql`now()` })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const changes = changedSettings(row, patch);
+    if (Object.keys(changes).length === 0) return row;
+    const updated = await updateAccountSettings(trx, id, changes);
     await configOutbox.append(trx, accountEvents([updated]));
     return updated;
   });
-}
-
-/**
- * The account `id` of type `type`, which must be one of the accounts the caller reaches.
- * @throws NotFound when it is not (whether or not it exists, so nothing about other accounts leaks)
- */
-export function reachableAccount(caller: Caller, id: number, type: 'user' | 'org'): CodeHostAccount {
-  const account = caller.accounts.find((a) => a.id === id && a.type === type);
-  if (!account) throw new NotFound(`No ${type} account ${id} is reachable with this access token`);
-  return account;
 }

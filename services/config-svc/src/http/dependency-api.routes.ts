@@ -6,18 +6,15 @@ import { type Request, type Response, Router } from 'express';
 import type { Kysely } from 'kysely';
 import { patchAccount, syncAndListAccounts } from '../accounts/account.service.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
-import { syncAndListRepos } from '../repos/repo.service.ts';
-import { nextRunOf, nextRunsOf } from '../update-configs/next-run.ts';
+import { syncAndListRepos } from '../repo-listing/repo-listing.service.ts';
 import { createUpdateConfig, getUpdateConfig, removeUpdateConfig, updateUpdateConfig } from '../update-configs/update-config.service.ts';
-import type { UpdateConfigRow } from '../update-configs/update-config.table.ts';
-import { accountResource, reposDocument, updateConfigResource } from './resources.ts';
+import { accountResource, reposDocument, updateConfigResource } from './dependency-api.mapper.ts';
 
 /**
  * The routes of the dependency update API (https://github.com/dependabot/api-docs) that config-svc serves:
  * `GET /accounts`, `PATCH /accounts/:id` (this service's extension), `GET /repos`, `POST /update_configs`,
- * `GET`/`PATCH`/`DELETE /update_configs/:id`. Every one
- * authenticates first, calls its service and maps the result to JSON:API resources (`resources.ts`); the services'
- * domain errors are answered by the app's error format.
+ * `GET`/`PATCH`/`DELETE /update_configs/:id`. Every one authenticates first, calls its service and maps the result to
+ * JSON:API resources (`dependency-api.mapper.ts`); the services' domain errors are answered by the app's error format.
  */
 export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostView): Router {
   const router = Router();
@@ -45,8 +42,7 @@ export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostVi
     .route('/repos')
     .get(auth, async (req, res) => {
       const query = parseInput(ReposQuery, req.query, 'query');
-      const page = await syncAndListRepos(db, view, callerOf(res), query);
-      res.json(reposDocument(page, await nextRunsOf(db, page.configs)));
+      res.json(reposDocument(await syncAndListRepos(db, view, callerOf(res), query)));
     })
     .all(methodNotAllowed(['GET']));
 
@@ -54,8 +50,7 @@ export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostVi
     .route('/update_configs')
     .post(auth, async (req, res) => {
       const input = parseInput(CreateUpdateConfig, bodyOf(req), 'body');
-      const { row, schedule } = await createUpdateConfig(db, view, callerOf(res), input);
-      const created = updateConfigResource(row, nextRunOf(row, schedule));
+      const created = updateConfigResource(await createUpdateConfig(db, view, callerOf(res), input));
       res.status(201).location(`/update_configs/${created.id}`).json({ data: created });
     })
     .all(methodNotAllowed(['POST']));
@@ -63,12 +58,12 @@ export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostVi
   router
     .route('/update_configs/:id')
     .get(auth, async (req, res) => {
-      res.json({ data: await configResource(await getUpdateConfig(db, view, callerOf(res), configId(req))) });
+      res.json({ data: updateConfigResource(await getUpdateConfig(db, view, callerOf(res), configId(req))) });
     })
     .patch(auth, async (req, res) => {
       const id = configId(req);
       const patch = parseInput(PatchUpdateConfig, bodyOf(req), 'body');
-      res.json({ data: await configResource(await updateUpdateConfig(db, view, callerOf(res), id, patch)) });
+      res.json({ data: updateConfigResource(await updateUpdateConfig(db, view, callerOf(res), id, patch)) });
     })
     .delete(auth, async (req, res: Response) => {
       await removeUpdateConfig(db, view, callerOf(res), configId(req));
@@ -77,11 +72,6 @@ export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostVi
     .all(methodNotAllowed(['GET', 'PATCH', 'DELETE']));
 
   return router;
-
-  /** A config's resource with its next scheduled run. */
-  async function configResource(row: UpdateConfigRow) {
-    return updateConfigResource(row, (await nextRunsOf(db, [row])).get(row.id) ?? null);
-  }
 }
 
 function configId(req: Request): number {

@@ -12,7 +12,7 @@ import {
   type RegistryCredentialDeps,
   removeRegistryCredential,
 } from '../registry-credentials/registry-credential.service.ts';
-import { registryCredentialResource } from './registry-credential.resource.ts';
+import { registryCredentialResource } from './registry-credentials.mapper.ts';
 
 /**
  * The routes of `registry-credentials`, this service's extension of the dependency update API (see the README's

@@ -2,18 +2,16 @@ import type { Caller, CodeHostView } from '@switchyard/code-host';
 import {
   type CreateRegistryCredential,
   type PatchRegistryCredential,
-  type RegistryAuthType,
   RegistryCredentialDeletedEvent,
   RegistryCredentialSavedEvent,
   registryCredentialAad,
 } from '@switchyard/contracts';
-import { AlreadyExists, InvalidInput, NotFound, type SecretsKey, ServiceUnavailable, sealSecret } from '@switchyard/service-kit';
+import { AlreadyExists, NotFound, type SecretsKey, ServiceUnavailable, sealSecret } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
 import { recordAccounts } from '../accounts/account.service.ts';
 import { configOutbox } from '../db/outbox.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
-import { administeredAccount } from './registry-credential.access.ts';
-import { registryCredentialState } from './registry-credential.events.ts';
+import { applyPatch } from './registry-credential.policy.ts';
 import {
   deleteRegistryCredential,
   findRegistryCredential,
@@ -25,6 +23,8 @@ import {
   updateRegistryCredential,
 } from './registry-credential.repository.ts';
 import type { RegistryCredentialRow } from './registry-credential.table.ts';
+import { administeredAccount } from './registry-credential-access.service.ts';
+import { registryCredentialState } from './registry-credential-event.mapper.ts';
 
 /** What the registry credential routes work with: the `config` schema, the code host view, and the sealing key if configured. */
 export interface RegistryCredentialDeps {
@@ -123,51 +123,6 @@ async function authoriseCredential(deps: RegistryCredentialDeps, caller: Caller,
  */
 export function getRegistryCredential(deps: RegistryCredentialDeps, caller: Caller, id: number): Promise<RegistryCredentialRow> {
   return authoriseCredential(deps, caller, id);
-}
-
-/** The new state of `row` after `patch`, and its new secret if one was given (before sealing). */
-interface PatchedCredential {
-  baseUrl: string;
-  authType: RegistryAuthType;
-  username: string | null;
-  secret: string | undefined;
-}
-
-/**
- * Applies `patch` to the stored credential `row`, checking what the body schema cannot: a change of `auth-type` needs
- * the new type's members, a change of `base-url` needs the secret again (a stored secret is never sent to a host it was
- * not given for), and without `auth-type` the members must be of the stored type.
- * @throws InvalidInput naming each member at fault (`/token`, `/username`, `/password`)
- */
-function applyPatch(row: RegistryCredentialRow, patch: PatchRegistryCredential): PatchedCredential {
-  const authType = patch['auth-type'] ?? row.auth_type;
-  const typeChanged = authType !== row.auth_type;
-  const baseUrl = patch['base-url'] ?? row.base_url;
-  const urlChanged = baseUrl !== row.base_url;
-  const errors: { pointer: string; detail: string }[] = [];
-  const secretMember = authType === 'token' ? 'token' : 'password';
-  const secret = authType === 'token' ? patch.token : patch.password;
-  if (authType === 'token') {
-    for (const member of ['username', 'password'] as const) {
-      if (patch[member] !== undefined) errors.push({ pointer: `#/${member}`, detail: 'is only for auth-type basic' });
-    }
-  } else {
-    if (patch.token !== undefined) errors.push({ pointer: '#/token', detail: 'is only for auth-type token' });
-    if (typeChanged && patch.username === undefined) errors.push({ pointer: '#/username', detail: 'is required with auth-type basic' });
-  }
-  if (secret === undefined && typeChanged) {
-    errors.push({ pointer: `#/${secretMember}`, detail: `is required with auth-type ${authType}` });
-  } else if (secret === undefined && urlChanged) {
-    errors.push({
-      pointer: `#/${secretMember}`,
-      detail: 'is required when base-url changes (a stored secret is never sent to another host)',
-    });
-  }
-  if (errors.length > 0) {
-    throw new InvalidInput(`Invalid request body: ${errors.map((e) => `${e.pointer.slice(2)}: ${e.detail}`).join('; ')}`, { errors });
-  }
-  const username = authType === 'basic' ? (patch.username ?? row.username) : null;
-  return { baseUrl, authType, username, secret };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { CodeHostRepo } from '@switchyard/code-host';
 import { type Kysely, sql } from 'kysely';
+import { type AccountSchedule, scheduleOf } from '../accounts/account.policy.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import type { RepoRow } from './repo.table.ts';
 
@@ -70,4 +71,16 @@ export async function syncRepos(db: Db, repos: readonly CodeHostRepo[]): Promise
 /** The stored repo with `id`, or undefined. */
 export function findRepo(db: Db, id: number): Promise<RepoRow | undefined> {
   return db.selectFrom('repo').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The schedule settings of the account of each repo of `repoIds`, by repo id; a repo that is not stored has none. */
+export async function findRepoAccountSchedules(db: Db, repoIds: readonly number[]): Promise<Map<number, AccountSchedule>> {
+  if (repoIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('repo')
+    .innerJoin('account', 'account.id', 'repo.account_id')
+    .select(['repo.id as repo_id', 'account.update_run_time', 'account.weekly_update_run_day', 'account.time_zone'])
+    .where('repo.id', 'in', [...new Set(repoIds)])
+    .execute();
+  return new Map(rows.map((row) => [row.repo_id, scheduleOf(row)]));
 }

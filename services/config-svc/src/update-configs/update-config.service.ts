@@ -1,23 +1,21 @@
-import { type Caller, type CodeHostRepo, type CodeHostView, requireRepoPermission } from '@switchyard/code-host';
+import type { Caller, CodeHostView } from '@switchyard/code-host';
 import {
   type CreateUpdateConfig,
-  liveScheduleProblem,
-  type PackageManager,
   type PatchUpdateConfig,
   UpdateConfigCreatedEvent,
   UpdateConfigDeletedEvent,
   UpdateConfigUpdatedEvent,
-  type UpdateSchedule,
 } from '@switchyard/contracts';
 import { AlreadyExists, InvalidInput, NotFound } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
-import type { AccountSchedule } from '../accounts/account.repository.ts';
-import { reachableAccount } from '../accounts/account.service.ts';
+import { reachableAccount } from '../accounts/account.policy.ts';
 import { configOutbox } from '../db/outbox.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import { findRepo } from '../repos/repo.repository.ts';
 import { syncReposAndAccounts } from '../repos/repo.service.ts';
-import { updateConfigState } from './update-config.events.ts';
+import { nextRunOf } from './next-run.policy.ts';
+import { type ScheduledUpdateConfig, withNextRun } from './next-run.service.ts';
+import { refuseLive, requireConfigPermission } from './update-config.policy.ts';
 import {
   deleteUpdateConfig,
   findUpdateConfig,
@@ -25,7 +23,7 @@ import {
   patchUpdateConfig,
   UpdateConfigExistsError,
 } from './update-config.repository.ts';
-import type { UpdateConfigRow } from './update-config.table.ts';
+import { updateConfigState } from './update-config-event.mapper.ts';
 
 type Db = Kysely<ConfigDatabase>;
 
@@ -44,31 +42,12 @@ async function refusingDuplicates<T>(change: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Refuses `live` for a package manager whose versions cannot be watched (`liveScheduleProblem` of the contracts).
- * @throws InvalidInput naming `/update-schedule`
- */
-function refuseLive(schedule: UpdateSchedule, packageManager: PackageManager): void {
-  const problem = schedule === 'live' ? liveScheduleProblem(packageManager) : undefined;
-  if (problem) throw new InvalidInput(`update-schedule ${problem}`, { errors: [{ pointer: '#/update-schedule', detail: problem }] });
-}
-
-/** Checks the caller's permission on `repo` for update configs (`requireRepoPermission`). @throws Forbidden */
-function requirePermission(caller: Caller, repo: CodeHostRepo, needed: 'read' | 'write'): void {
-  requireRepoPermission(caller, repo, needed, `${needed === 'read' ? 'Reading' : 'Changing'} update configs of ${repo.fullName}`);
-}
-
-/** A config `POST /update_configs` stored, with its account's schedule settings as they were when it was stored. */
-export interface CreatedUpdateConfig {
-  row: UpdateConfigRow;
-  schedule: AccountSchedule | undefined;
-}
-
-/**
  * `POST /update_configs`: the account must be one the caller reaches, the repo must belong to it and the
  * caller needs write or admin permission on it (checked with the code host). The config, the repo and
  * account rows it needs and their events (the account's and repo's, then `update_config.created`, written by one
  * insert) are stored in one transaction (one commit a config).
- * @returns the stored config and its account's schedule settings (for its next run)
+ * @returns the stored config, with its next run by its account's schedule settings as stored with it
+ * @throws InvalidInput naming `/update-schedule` for `live` with a package manager that cannot be watched
  * @throws NotFound when the account or the repo is not one the caller reaches
  * @throws InvalidInput when the repo belongs to another account (its error names `/repo-id`)
  * @throws Forbidden without write permission on the repo
@@ -79,7 +58,7 @@ export async function createUpdateConfig(
   view: CodeHostView,
   caller: Caller,
   input: CreateUpdateConfig,
-): Promise<CreatedUpdateConfig> {
+): Promise<ScheduledUpdateConfig> {
   refuseLive(input['update-schedule'], input['package-manager']);
   const account = reachableAccount(caller, input['account-id'], input['account-type']);
   const repo = await view.repo(caller, input['repo-id']);
@@ -89,7 +68,7 @@ export async function createUpdateConfig(
       errors: [{ pointer: '#/repo-id', detail: `does not belong to account ${input['account-id']}` }],
     });
   }
-  requirePermission(caller, repo, 'write');
+  requireConfigPermission(caller, repo, 'write');
   return refusingDuplicates(() =>
     db.transaction().execute(async (trx) => {
       const synced = await syncReposAndAccounts(trx, [repo]);
@@ -98,7 +77,7 @@ export async function createUpdateConfig(
         ...synced.events,
         configOutbox.event(UpdateConfigCreatedEvent, updateConfigState(created, account.id)),
       ]);
-      return { row: created, schedule: synced.schedules.get(account.id) };
+      return { row: created, nextRunAt: nextRunOf(created, synced.schedules.get(account.id), new Date()) };
     }),
   );
 }
@@ -116,25 +95,26 @@ async function authorisedConfig(db: Db, view: CodeHostView, caller: Caller, id: 
   if (!row || !stored || !caller.accounts.some((a) => a.id === stored.account_id)) throw notFound;
   const repo = await view.repo(caller, stored.id);
   if (!repo) throw notFound;
-  requirePermission(caller, repo, needed);
+  requireConfigPermission(caller, repo, needed);
   return { row, accountId: stored.account_id };
 }
 
 /**
- * `GET /update_configs/:id`: the config, for a caller with read permission on its repo.
+ * `GET /update_configs/:id`: the config with its next run, for a caller with read permission on its repo.
  * @throws NotFound when there is no such config or the caller may not know of it
  * @throws Forbidden without read permission on its repo
  */
-export async function getUpdateConfig(db: Db, view: CodeHostView, caller: Caller, id: number): Promise<UpdateConfigRow> {
-  return (await authorisedConfig(db, view, caller, id, 'read')).row;
+export async function getUpdateConfig(db: Db, view: CodeHostView, caller: Caller, id: number): Promise<ScheduledUpdateConfig> {
+  return withNextRun(db, (await authorisedConfig(db, view, caller, id, 'read')).row);
 }
 
 /**
  * `PATCH /update_configs/:id`: changes the attributes given (revision + 1, `update_config.updated`); an empty patch
  * changes and publishes nothing.
- * @returns the config as it is now
+ * @returns the config as it is now, with its next run
  * @throws NotFound when there is no such config or the caller may not know of it
  * @throws Forbidden without write permission on its repo
+ * @throws InvalidInput naming `/update-schedule` for `live` with a package manager that cannot be watched
  * @throws AlreadyExists when the new target branch collides with another config of the repo
  */
 export async function updateUpdateConfig(
@@ -143,11 +123,11 @@ export async function updateUpdateConfig(
   caller: Caller,
   id: number,
   patch: PatchUpdateConfig,
-): Promise<UpdateConfigRow> {
+): Promise<ScheduledUpdateConfig> {
   const { row, accountId } = await authorisedConfig(db, view, caller, id, 'write');
   if (patch['update-schedule'] !== undefined) refuseLive(patch['update-schedule'], row.package_manager);
-  if (Object.values(patch).every((value) => value === undefined)) return row;
-  return refusingDuplicates(() =>
+  if (Object.values(patch).every((value) => value === undefined)) return withNextRun(db, row);
+  const changed = await refusingDuplicates(() =>
     db.transaction().execute(async (trx) => {
       const changed = await patchUpdateConfig(trx, id, patch);
       if (!changed) throw new NotFound(`No update config ${id}`);
@@ -155,6 +135,7 @@ export async function updateUpdateConfig(
       return changed;
     }),
   );
+  return withNextRun(db, changed);
 }
 
 /**

@@ -2,8 +2,8 @@ import type { CodeHostRepo } from '@switchyard/code-host';
 import type { AccountResource, RepoResource, ReposDocument, UpdateConfigResource } from '@switchyard/contracts';
 import type { z } from 'zod';
 import type { AccountRow } from '../accounts/account.table.ts';
-import type { RepoPage } from '../repos/repo.service.ts';
-import type { UpdateConfigRow } from '../update-configs/update-config.table.ts';
+import type { RepoPage } from '../repo-listing/repo-listing.service.ts';
+import type { ScheduledUpdateConfig } from '../update-configs/next-run.service.ts';
 
 /*
  * What the services return, as the API's JSON:API resource objects (https://github.com/dependabot/api-docs, "Endpoints"):
@@ -60,9 +60,9 @@ export function repoResource(repo: CodeHostRepo, configIds: readonly number[]): 
 
 /**
  * An `update-configs` resource; `target-branch` is `null` when unset, never omitted; `next-run-at` (this service's
- * extension) is `nextRunAt` (see `nextRunsOf`).
+ * extension) is `nextRunAt` in RFC 3339, UTC, or `null`.
  */
-export function updateConfigResource(row: UpdateConfigRow, nextRunAt: Date | null): UpdateConfigResource {
+export function updateConfigResource({ row, nextRunAt }: ScheduledUpdateConfig): UpdateConfigResource {
   return {
     id: String(row.id),
     type: 'update-configs',
@@ -83,10 +83,10 @@ export function updateConfigResource(row: UpdateConfigRow, nextRunAt: Date | nul
 }
 
 /** A `GET /repos` document: the page's repos, the update configs of the active ones in `included`, and the next page in `meta`. */
-export function reposDocument(page: RepoPage, nextRuns: ReadonlyMap<number, Date | null>): z.infer<typeof ReposDocument> {
+export function reposDocument(page: RepoPage): z.infer<typeof ReposDocument> {
   return {
     data: page.repos.map(({ repo, configIds }) => repoResource(repo, configIds)),
-    included: page.configs.map((config) => updateConfigResource(config, nextRuns.get(config.id) ?? null)),
+    included: page.configs.map(updateConfigResource),
     meta: { pages: { next: page.next } },
   };
 }

@@ -1,9 +1,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream';
+import { pipeline, Transform, type TransformCallback } from 'node:stream';
 import { type ErrorFormat, HttpProblem, type Logger, UpstreamFailed, UpstreamTimeout, writeError } from '@switchyard/service-kit';
 import { type Dispatcher, Pool } from 'undici';
-import { BodyTooLargeError, bodyLimiter } from './body-limit.ts';
-import { stripHopByHop, type UpstreamRequest } from './headers.ts';
+import { stripHopByHop, type UpstreamRequest } from './forwarded-headers.mapper.ts';
 
 /** Settings of the connection pool to one upstream. */
 export interface UpstreamOptions {
@@ -38,6 +37,29 @@ export function upstreamFailure(error: unknown): UpstreamFailure {
   if (typeof code === 'string' && TIMEOUT_CODES.has(code)) return 'timed out';
   if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return 'unreachable';
   return 'failed';
+}
+
+/** Raised inside the forwarded body stream when a chunked request body grows past the gateway's limit. */
+class BodyTooLargeError extends Error {
+  readonly limitBytes: number;
+
+  constructor(limitBytes: number) {
+    super(`Request body is larger than ${limitBytes} bytes`);
+    this.name = 'BodyTooLargeError';
+    this.limitBytes = limitBytes;
+  }
+}
+
+/** A pass-through stream that fails with {@link BodyTooLargeError} once more than `limitBytes` went through. */
+function bodyLimiter(limitBytes: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
+      seen += chunk.length;
+      if (seen > limitBytes) done(new BodyTooLargeError(limitBytes));
+      else done(null, chunk);
+    },
+  });
 }
 
 /** Raised into an upstream request whose client went away, so undici frees its connection. */
