@@ -31,7 +31,7 @@ const server = createServer(async (req, res) => {
     }
     res
       .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ ID: row.id, Name: row.name, Author: row.author, Price: row.price, Year: row.year }));
+      .end(JSON.stringify({ Id: row.id, Name: row.name, Author: row.author, Price: row.price, Year: row.year }));
   } catch {
     res.writeHead(500).end();
   }

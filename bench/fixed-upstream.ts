@@ -1,5 +1,5 @@
 /**
- * The upstream of `pnpm bench:gateway`: `node:http` answering every request at once with the same small JSON:API
+ * The upstream of `pnpm bench:gateway`: `node:http` answering every request at once with the same small JSON
  * document (about 130 bytes, with `Content-Length` and an `ETag`, as catalog-svc answers `GET /books/{id}`), so that
  * what a proxy in front of it costs is all there is to measure. It is not a service.
  *

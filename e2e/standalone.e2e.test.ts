@@ -5,12 +5,7 @@ import { bookApiSuite } from '@switchyard/catalog-svc/test/api-suite';
 import { freePort, ProcessStack, type RunningProcess, request, waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestGet, digestPost, latin1Form } from './support/digest-form.ts';
-
-/**
- * How long the launcher may take to answer `/readyz`: it creates and migrates a fresh PGlite data directory for every
- * service at start, about 20 s on an idle two-core machine and several times that beside the rest of the suite.
- */
-const LAUNCHER_READY_MS = 150_000;
+import { LAUNCHER_READY_MS } from './support/launcher.ts';
 
 /** How long the launcher may take to stop after SIGINT before the test kills it: its own shutdown deadline (30 s) and a margin. */
 const LAUNCHER_STOP_MS = 40_000;

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { freePort, type ProcessStack } from '@switchyard/service-kit/testing';
 
 /**
- * How long the launcher may take to answer `/readyz`: it creates and migrates a fresh PGlite data directory for every
- * service at start, about 20 s on an idle two-core machine and several times that beside the rest of the suite.
+ * How long the launcher may take to answer `/readyz`: it creates a fresh PGlite data directory (one for all services,
+ * a schema each) and migrates it at start, about 20 s on an idle two-core machine and several times that beside the
+ * rest of the suite.
  */
 export const LAUNCHER_READY_MS = 150_000;
 
