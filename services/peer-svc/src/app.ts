@@ -1,12 +1,12 @@
 import { createServiceApp, type Logger } from '@switchyard/service-kit';
 import type { Express } from 'express';
-import { clientPlacesRouter } from './http/client-places.routes.ts';
-import { directoryRouter } from './http/directory.routes.ts';
+import { type ClientPlacesRoutesDeps, clientPlacesRouter } from './http/client-places.routes.ts';
+import { type DirectoryRoutesDeps, directoryRouter } from './http/directory.routes.ts';
 import { type PeerRoutesDeps, peerRouter } from './http/peer.routes.ts';
 import { type PlaceRoutesDeps, placeRouter } from './http/place.routes.ts';
 
 /** What peer-svc's HTTP app needs: the routes' dependencies, a logger, and a database ping for `/readyz`. */
-export interface PeerAppDeps extends PeerRoutesDeps, PlaceRoutesDeps {
+export interface PeerAppDeps extends PeerRoutesDeps, PlaceRoutesDeps, ClientPlacesRoutesDeps, DirectoryRoutesDeps {
   logger: Logger;
   ping: () => Promise<void>;
 }

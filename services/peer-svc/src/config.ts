@@ -1,8 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { DOMAIN_EVENTS_EXCHANGE } from '@switchyard/contracts';
-import { baseServiceEnv, databaseEnv, envPort, parseConfig } from '@switchyard/service-kit';
+import { baseServiceEnv, ConfigError, databaseEnv, envPort, parseConfig } from '@switchyard/service-kit';
 import { z } from 'zod';
-import { DEFAULT_TRANSFER_DATA_IDS, parseTransferDataIds } from './directory/zone-transfer-rules.ts';
-import type { DigestAlgorithm } from './security/digest-protocol.ts';
+import type { DirectoryEntry } from './directory/directory-entry.policy.ts';
+import { parseDirectoryPlaces } from './directory/directory-places.policy.ts';
+import { DEFAULT_TRANSFER_DATA_IDS, parseTransferDataIds } from './directory/zone-transfer.policy.ts';
+import type { DigestAlgorithm } from './security/digest.policy.ts';
+import { DigestUsersError, parseDigestUsers } from './security/digest-users.policy.ts';
 
 const DIGEST_ALGORITHM_NAMES: readonly DigestAlgorithm[] = ['SHA-256', 'MD5'];
 
@@ -158,4 +162,53 @@ export function parseClientPlaces(text: string): Map<string, string> {
     places.set(name, queue);
   }
   return places;
+}
+
+/** Where {@link loadDigestUsers} reads users: a file path (wins when set) or the value of `PEER_USERS`. */
+export interface DigestUsersSource {
+  /** The realm users are for; `user:realm:password` entries for another realm are skipped. */
+  realm: string;
+  file?: string | undefined;
+  env?: string | undefined;
+}
+
+/**
+ * Loads Digest users (`username → password`) from `source.file` (`PEER_USERS_FILE`, UTF-8, see `parseDigestUsers` for
+ * the format) when set, else from `source.env` (`PEER_USERS`).
+ * @throws DigestUsersError when neither is set, or the content is invalid; the file's read error (ENOENT…) as is.
+ */
+export function loadDigestUsers(source: DigestUsersSource): Map<string, string> {
+  if (source.file !== undefined && source.file !== '') {
+    return parseDigestUsers(readFileSync(source.file, 'utf8'), source.realm, 'file', source.file);
+  }
+  if (source.env !== undefined && source.env !== '') return parseDigestUsers(source.env, source.realm, 'env', 'PEER_USERS');
+  throw new DigestUsersError('Digest users', ['neither a users file nor PEER_USERS is set']);
+}
+
+/** Where {@link loadDirectoryPlaces} reads the local places: a file path (wins when set) or the value of `DIRECTORY_PLACES`. */
+export interface DirectoryPlacesSource {
+  file?: string | undefined;
+  env?: string | undefined;
+  /** This directory's own key: a declared place may not use it (the directory advertises itself). */
+  selfKey: string;
+}
+
+/**
+ * The local places of `DIRECTORY_PLACES_FILE` (UTF-8, when set) or else `DIRECTORY_PLACES` (none when neither is set),
+ * in the format of `parseDirectoryPlaces`.
+ * @throws ConfigError for an unreadable file or any bad entry
+ */
+export function loadDirectoryPlaces(source: DirectoryPlacesSource): DirectoryEntry[] {
+  if (source.file !== undefined && source.file !== '') {
+    let text: string;
+    try {
+      text = readFileSync(source.file, 'utf8');
+    } catch (error) {
+      throw new ConfigError('peer-svc', [
+        `DIRECTORY_PLACES_FILE: cannot read ${source.file} (${(error as { code?: string }).code ?? 'error'})`,
+      ]);
+    }
+    return parseDirectoryPlaces(text, 'file', source.selfKey);
+  }
+  return parseDirectoryPlaces(source.env ?? '', 'env', source.selfKey);
 }

@@ -9,38 +9,42 @@ import {
   startService,
 } from '@switchyard/service-kit';
 import { createPeerApp } from './app.ts';
-import { type PeerConfig, parseClientPlaces } from './config.ts';
+import { loadDigestUsers, loadDirectoryPlaces, type PeerConfig, parseClientPlaces } from './config.ts';
 import { peerMigrations } from './db/migrations/index.ts';
 import { PEER_SCHEMA, type PeerDatabase } from './db/schema.ts';
-import { directoryPlaceEntry } from './directory/directory-entry.ts';
-import { parsePeerUrl } from './directory/directory-name.ts';
-import { loadDirectoryPlaces } from './directory/directory-places.ts';
-import { peerThresholds } from './directory/peer-state.ts';
-import { openWorkQueue } from './queue/work-queue.ts';
-import { createChildDirectories } from './registry/child-directories.ts';
-import { createChildEntryStore } from './registry/child-entry-store.ts';
-import { createDeparture } from './registry/departure.ts';
-import { createDirectoryLinks } from './registry/directory-links.ts';
-import { createDirectoryStore, type DirectoryStore } from './registry/directory-store.ts';
-import { createEntryStore, type EntryStore } from './registry/entry-store.ts';
-import { createHeartbeatManager, type HeartbeatManager } from './registry/heartbeat-manager.ts';
-import { createPlaceAdvertiser, type PlaceAdvertiser } from './registry/place-advertiser.ts';
-import { createRegistrar, DIRECTORY_KEY_PREFIX, type Registrar } from './registry/registrar.ts';
-import { createZoneTransfer } from './registry/zone-transfer.ts';
-import { createDigestAuthenticator } from './security/digest-server.ts';
-import { loadDigestUsers } from './security/digest-users.ts';
-import { createPeerAllowList } from './security/peer-allow-list.ts';
-import { createPeerClient } from './security/peer-client.ts';
+import { directoryPlaceEntry } from './directory/directory-entry.policy.ts';
+import { parsePeerUrl } from './directory/directory-name.policy.ts';
+import { peerThresholds } from './directory/peer-state.policy.ts';
+import { createChildDirectories } from './registry/child-directory.service.ts';
+import { createDeparture } from './registry/departure.service.ts';
+import { createDirectoryEntryService, type DirectoryEntryService } from './registry/directory-entry.service.ts';
+import { createDirectoryLinks } from './registry/directory-links.service.ts';
+import { startHeartbeatLoop } from './registry/heartbeat.loop.ts';
+import { createHeartbeatService, type HeartbeatService } from './registry/heartbeat.service.ts';
+import { createPeerService, type PeerService } from './registry/peer.service.ts';
+import { createPeerActions } from './registry/peer-actions.service.ts';
+import { createPlaceActions } from './registry/place-actions.service.ts';
+import { createPlaceAdvertiser, type PlaceAdvertiser } from './registry/place-advertiser.service.ts';
+import { createRegistrar, DIRECTORY_KEY_PREFIX, type Registrar } from './registry/registrar.service.ts';
+import { createZoneTransfer } from './registry/zone-transfer.service.ts';
+import { createDigestAuthenticator } from './security/digest-auth.middleware.ts';
+import { createPeerClient } from './security/peer.client.ts';
+import { createPeerAllowList } from './security/peer-allow-list.policy.ts';
+import { createClientPlaceService } from './work-bundle/client-place.service.ts';
+import { openWorkQueue } from './work-bundle/work-queue.service.ts';
 
-/** A running peer-svc: its base URL, its registrar and store (for tests and the launcher), and `close()`. */
+/** A running peer-svc: its base URL, its services (for tests, the launcher and the benchmarks), and `close()`. */
 export type RunningPeer = RunningService<{
   url: string;
   port: number;
   database: Database<PeerDatabase>;
-  store: DirectoryStore;
-  entries: EntryStore;
+  /** The directories known here (peers, children, the parent). */
+  store: PeerService;
+  /** The directory's entries. */
+  entries: DirectoryEntryService;
   registrar: Registrar;
-  heartbeats: HeartbeatManager;
+  /** The heartbeat rounds (tests run one with `beatOnce()`; the loop runs them every `HEARTBEAT_INTERVAL_MS`). */
+  heartbeats: HeartbeatService;
   /** Pushes of our proxies to the peers (tests wait for `idle()`). */
   advertiser: PlaceAdvertiser;
 }>;
@@ -62,19 +66,22 @@ export function openPeerDatabase(config: PeerConfig, logger: Logger, overrides: 
 
 /**
  * Starts peer-svc: configuration checks (users, allow-list, own URL, client places, directory places), database
- * (`overrides.embeddedDatabase` when the launcher shares one) and migrations, client places recorded, the local directory entries replaced (the directory place's own and
- * `DIRECTORY_PLACES[_FILE]`), HTTP on `config.HOST:config.PORT`, the heartbeat manager, then registration
- * with each `PEER_RENDEZVOUS` peer and with the `PEER_PARENT` as its child, in the background (failures logged; the
- * heartbeats retry). Rendezvous peers and the parent are kept when they fail.
- * `close()` stops the heartbeats, tells the peers we leave (`FailDirectory.action`, at most `PEER_LEAVE_TIMEOUT_MS`), then HTTP, the work queue, the peer client, the events' relay and bus, and the database.
- * @throws ConfigError (a bad directory place) and ConfigError-like errors (DigestUsersError, PeerAllowListError, DirectoryNameError, TypeError) / MigrationFailedError / the listen error
- * (after closing what it had opened)
+ * (`overrides.embeddedDatabase` when the launcher shares one) and migrations, client places recorded, the local
+ * directory entries replaced (the directory place's own and `DIRECTORY_PLACES[_FILE]`), HTTP on
+ * `config.HOST:config.PORT`, the heartbeat loop, then registration with each `PEER_RENDEZVOUS` peer and with the
+ * `PEER_PARENT` as its child, in the background (failures logged; the heartbeats retry). Rendezvous peers and the parent
+ * are kept when they fail.
+ * `close()` stops the heartbeat loop (waiting for its round), tells the peers we leave (`FailDirectory.action`, at most
+ * `PEER_LEAVE_TIMEOUT_MS`), then closes HTTP, the work queue, the pushes of our places, the peer client, the events'
+ * relay and bus, and the database.
+ * @throws ConfigError (a bad directory place) and ConfigError-like errors (DigestUsersError, PeerAllowListError,
+ *   DirectoryNameError, TypeError) / MigrationFailedError / the listen error (after closing what it had opened)
  */
 export async function startPeerService(config: PeerConfig, logger: Logger, overrides: DatabaseOverrides = {}): Promise<RunningPeer> {
   const users = loadDigestUsers({ realm: config.DIGEST_REALM, file: config.PEER_USERS_FILE, env: config.PEER_USERS });
   const allowList = createPeerAllowList(config.PEER_ALLOW_LIST);
   const selfUrl = parsePeerUrl(config.PEER_SELF_URL);
-  const clientPlaces = parseClientPlaces(config.CLIENT_PLACES);
+  const clientPlaceQueues = parseClientPlaces(config.CLIENT_PLACES);
   const selfKey = `${DIRECTORY_KEY_PREFIX}${selfUrl.href}`;
   const places = loadDirectoryPlaces({ file: config.DIRECTORY_PLACES_FILE, env: config.DIRECTORY_PLACES, selfKey });
   const rendezvous = config.PEER_RENDEZVOUS.split(',')
@@ -86,6 +93,7 @@ export async function startPeerService(config: PeerConfig, logger: Logger, overr
 
   return startService(async (scope) => {
     const database = scope.use(await openPeerDatabase(config, logger, overrides));
+    const db = database.db.withSchema(PEER_SCHEMA);
     // Directory events: RabbitMQ at AMQP_URL, else an in-process bus (nothing outside the process hears them).
     const events = await startEventPublishing({
       db: database.db,
@@ -95,9 +103,8 @@ export async function startPeerService(config: PeerConfig, logger: Logger, overr
       exchange: config.EVENTS_EXCHANGE,
     });
     scope.defer(() => events.close());
-    const store = createDirectoryStore(database.db.withSchema(PEER_SCHEMA));
-    for (const [name, queue] of clientPlaces) await store.saveClientPlace(name, queue);
-    const entries = createEntryStore(database.db.withSchema(PEER_SCHEMA));
+    const store = createPeerService(db);
+    const entries = createDirectoryEntryService(db);
     await entries.replaceLocal([directoryPlaceEntry(selfKey), ...places]);
     const client = createPeerClient({
       allowList,
@@ -108,13 +115,13 @@ export async function startPeerService(config: PeerConfig, logger: Logger, overr
       logger,
     });
     scope.defer(() => client.close());
-    const zoneTransfer = createZoneTransfer({
-      entries,
+    const transferRules = {
       selfHostUrl: selfUrl.hostUrl,
       dataIds: config.DIRECTORY_TRANSFER_DATA_IDS,
       maxBytes: config.PEER_TRANSFER_MAX_BYTES,
       logger,
-    });
+    };
+    const zoneTransfer = createZoneTransfer({ entries, ...transferRules });
     const registrar = createRegistrar({
       selfUrl,
       allowList,
@@ -131,15 +138,10 @@ export async function startPeerService(config: PeerConfig, logger: Logger, overr
       selfKey,
       store,
       entries,
-      childEntries: createChildEntryStore(database.db.withSchema(PEER_SCHEMA)),
+      db,
       client,
       advertiser,
-      transferRules: {
-        selfHostUrl: selfUrl.hostUrl,
-        dataIds: config.DIRECTORY_TRANSFER_DATA_IDS,
-        maxBytes: config.PEER_TRANSFER_MAX_BYTES,
-        logger,
-      },
+      transferRules,
       maxPeers: config.PEER_MAX,
       logger,
     });
@@ -156,12 +158,11 @@ export async function startPeerService(config: PeerConfig, logger: Logger, overr
       onChange: (change) => logger.info(change, 'peer health changed'),
       logger,
     });
-    const heartbeats = createHeartbeatManager({
+    const heartbeats = createHeartbeatService({
       store,
       links,
       client,
       selfKey,
-      intervalMs: config.HEARTBEAT_INTERVAL_MS,
       thresholds,
       isConfigured,
       concurrency: config.HEARTBEAT_CONCURRENCY,
@@ -170,37 +171,26 @@ export async function startPeerService(config: PeerConfig, logger: Logger, overr
       logger,
     });
     // RabbitMQ at AMQP_URL, else durable rows of peer.work_bundle (nothing accepted is lost on a restart).
-    const workQueue = await openWorkQueue({
-      amqpUrl: config.AMQP_URL,
-      db: database.db.withSchema(PEER_SCHEMA),
-      databaseLimit: config.WORK_QUEUE_LIMIT,
-      logger,
-    });
+    const workQueue = await openWorkQueue({ amqpUrl: config.AMQP_URL, db, databaseLimit: config.WORK_QUEUE_LIMIT, logger });
     scope.defer(() => workQueue.close());
+    const clientPlaces = createClientPlaceService({ db, workQueue });
+    await clientPlaces.record(clientPlaceQueues);
     const authenticator = createDigestAuthenticator({ realm: config.DIGEST_REALM, users, algorithms: config.DIGEST_ALGORITHMS });
     const app = createPeerApp({
       logger,
       ping: database.ping,
-      store,
-      entries,
-      registrar,
-      departure,
-      children,
-      allowList,
-      transferDataIds: config.DIRECTORY_TRANSFER_DATA_IDS,
-      workQueue,
+      peerActions: createPeerActions({ store, entries, registrar, departure, children, allowList }),
+      placeActions: createPlaceActions({ store, entries, registrar, allowList, transferDataIds: config.DIRECTORY_TRANSFER_DATA_IDS }),
+      clientPlaces,
       authenticate: authenticator.middleware,
       formLimitBytes: config.FORM_LIMIT_BYTES,
     });
     const http = scope.use(await listen(app, config.PORT, config.HOST));
     logger.info({ url: http.url, self: selfUrl.href }, 'peer-svc listening');
-    heartbeats.start();
-    // Disposed in reverse order: heartbeats stop first, then the peers are told we leave (while HTTP still answers
-    // their call-backs), then HTTP closes.
-    scope.defer(async () => {
-      await heartbeats.stop();
-      await leaveWithin(departure.announceLeave(), config.PEER_LEAVE_TIMEOUT_MS);
-    });
+    // Disposed in reverse order: the heartbeat loop stops first (its round under way ends), then the peers are told we
+    // leave (while HTTP still answers their call-backs), then HTTP closes.
+    scope.defer(() => leaveWithin(departure.announceLeave(), config.PEER_LEAVE_TIMEOUT_MS));
+    scope.use(startHeartbeatLoop({ heartbeats, intervalMs: config.HEARTBEAT_INTERVAL_MS, logger }));
     for (const peer of rendezvous) {
       registrar
         .registerWith(peer)

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { directoryPlaceEntry } from '../src/directory/directory-entry.ts';
-import { directoryXml } from '../src/directory/directory-xml.ts';
-import { DIRECTORY_KEY_PREFIX } from '../src/registry/registrar.ts';
+import { directoryPlaceEntry } from '../src/directory/directory-entry.policy.ts';
+import { directoryXml } from '../src/directory/directory-xml.mapper.ts';
+import { DIRECTORY_KEY_PREFIX } from '../src/registry/registrar.service.ts';
 
 /**
  * A fake host of directory places on one loopback port: each directory place `http://127.0.0.1:<port><base>DirectoryPlace`

@@ -4,7 +4,7 @@ import { createTestDatabase, freePort } from '@switchyard/service-kit/testing';
 import { request } from 'undici';
 import { inject } from 'vitest';
 import { loadPeerConfig } from '../src/config.ts';
-import { type DigestAlgorithm, digestResponse, parseAuthHeader } from '../src/security/digest-protocol.ts';
+import { type DigestAlgorithm, digestResponse, parseAuthHeader } from '../src/security/digest.policy.ts';
 import { type RunningPeer, startPeerService } from '../src/start.ts';
 
 /** The Digest user every test peer accepts and uses. */

@@ -1,16 +1,14 @@
-import { DEFAULT_BUNDLES_TAKEN, MAX_BUNDLES_TAKEN, type TakenWorkBundle, type TakenWorkBundles } from '@switchyard/contracts';
-import { InvalidInput, NotFound } from '@switchyard/service-kit';
+import { DEFAULT_BUNDLES_TAKEN, MAX_BUNDLES_TAKEN, type TakenWorkBundles } from '@switchyard/contracts';
+import { InvalidInput } from '@switchyard/service-kit';
 import { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
-import type { QueuedBundle, WorkQueue } from '../queue/work-queue.ts';
-import { findClientPlaceQueue } from '../registry/client-place-lookup.ts';
-import type { DirectoryStore } from '../registry/directory-store.ts';
-import { noClientPlaceMessage } from '../work-bundle/enqueue-messages.ts';
-import { domainErrorsAsText, sendText } from './text-response.ts';
+import type { ClientPlaceService } from '../work-bundle/client-place.service.ts';
+import { domainErrorsAsText } from './domain-errors.middleware.ts';
+import { takenBundles } from './taken-bundles.mapper.ts';
+import { sendText } from './text-answer.mapper.ts';
 
 /** What the client-place routes need. */
 export interface ClientPlacesRoutesDeps {
-  store: DirectoryStore;
-  workQueue: WorkQueue;
+  clientPlaces: ClientPlaceService;
   /** Digest authentication middleware (401 with challenges), the peer endpoints' own. */
   authenticate: RequestHandler;
 }
@@ -31,19 +29,6 @@ export function parseTake(values: readonly string[]): number {
   return n;
 }
 
-/** A bundle as {@link TakenWorkBundle}. */
-function bundleJson(bundle: QueuedBundle): TakenWorkBundle {
-  const text = bundle.body.toString('utf8');
-  let workBundle: TakenWorkBundle['workBundle'] = text;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) workBundle = parsed as Record<string, unknown>;
-  } catch {
-    // Not JSON: answered as its text.
-  }
-  return { enqueuedAt: bundle.enqueuedAt?.toISOString() ?? null, workBundle };
-}
-
 /** A path parameter express could not percent-decode: 400 text, as the peer endpoints answer bad input. */
 const undecodableName: ErrorRequestHandler = (error: unknown, _req, res, next) => {
   if (error instanceof URIError) sendText(res, 400, 'Malformed client place name');
@@ -60,7 +45,7 @@ const undecodableName: ErrorRequestHandler = (error: unknown, _req, res, next) =
  * refused (405, `Allow: GET`), since a GET here changes the queue.
  */
 export function clientPlacesRouter(deps: ClientPlacesRoutesDeps): Router {
-  const { store, workQueue, authenticate } = deps;
+  const { clientPlaces, authenticate } = deps;
   const router = Router();
 
   router.head(CLIENT_PLACE_BUNDLES_PATH, (_req, res) => {
@@ -71,10 +56,8 @@ export function clientPlacesRouter(deps: ClientPlacesRoutesDeps): Router {
   router.get(CLIENT_PLACE_BUNDLES_PATH, authenticate, async (req, res) => {
     const name = String(req.params.name);
     const take = parseTake(new URL(req.originalUrl, 'http://peer.invalid').searchParams.getAll('take'));
-    const queue = await findClientPlaceQueue(store, name);
-    if (queue === undefined) throw new NotFound(noClientPlaceMessage(name));
-    const bundles = await workQueue.take(queue, take);
-    const answer: TakenWorkBundles = { clientPlace: name, queue, bundles: bundles.map(bundleJson) };
+    const queue = await clientPlaces.queueOf(name);
+    const answer: TakenWorkBundles = takenBundles(name, queue, await clientPlaces.take(queue, take));
     res.set({ 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
     res.status(200).json(answer);
   });

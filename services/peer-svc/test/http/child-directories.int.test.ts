@@ -1,7 +1,7 @@
 import { waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDirectoryEntry } from '../../src/directory/directory-entry.ts';
-import type { EntryRow } from '../../src/registry/entry-store.ts';
+import { parseDirectoryEntry } from '../../src/directory/directory-entry.policy.ts';
+import type { EntryRow } from '../../src/registry/directory-entry.table.ts';
 import { digestGet, digestPost, form, reservePeerUrl, startTestPeer, type TestPeer } from '../start-peer.ts';
 
 const studyKey = (selfUrl: string) => `EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.${selfUrl}`;

@@ -4,8 +4,8 @@ import { createTestDatabase, type TestDatabase } from '@switchyard/service-kit/t
 import amqplib from 'amqplib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ENQUEUE_QUEUE_FULL, ENQUEUE_SUCCEEDED } from '../../src/work-bundle/enqueue-messages.ts';
-import { encodeWorkBundle, type WorkBundle, type WorkBundleInput } from '../../src/work-bundle/work-bundle.ts';
+import { ENQUEUE_QUEUE_FULL, ENQUEUE_SUCCEEDED } from '../../src/work-bundle/enqueue-messages.mapper.ts';
+import { encodeWorkBundle, type WorkBundle, type WorkBundleInput } from '../../src/work-bundle/work-bundle.policy.ts';
 import { digestGet, digestPost, form, startTestPeer, type TestPeer } from '../start-peer.ts';
 
 const keyName = 'INITIAL.FILE_PICK_UP_CLIENT.INPUT.http://127.0.0.1:7001/FilePickUpClient';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { digestResponse, parseAuthHeader } from '../../src/security/digest-protocol.ts';
-import { PeerAuthError } from '../../src/security/peer-errors.ts';
+import { digestResponse, parseAuthHeader } from '../../src/security/digest.policy.ts';
+import { PeerAuthError } from '../../src/security/peer.client.ts';
 import { digestPost, form, rawPost, reservePeerUrl, startTestPeer, TEST_REALM, TEST_USER, type TestPeer } from '../start-peer.ts';
 
 let sha256Only: TestPeer;

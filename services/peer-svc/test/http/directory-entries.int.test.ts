@@ -5,8 +5,7 @@ import { ConfigError } from '@switchyard/service-kit';
 import { type EventTap, tapEvents } from '@switchyard/service-kit/testing';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { parseDirectoryEntry } from '../../src/directory/directory-entry.ts';
-import { LOCAL_SOURCE } from '../../src/registry/entry-store.ts';
+import { LOCAL_SOURCE, parseDirectoryEntry } from '../../src/directory/directory-entry.policy.ts';
 import { digestGet, digestPost, form, reservePeerUrl, startTestPeer, type TestPeer } from '../start-peer.ts';
 
 /** The directory place URL of the golden peer: a name, never contacted (it only answers its own registration). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { directoryView } from '../../src/http/directory.routes.ts';
-import type { EntryRow } from '../../src/registry/entry-store.ts';
+import { directoryView } from '../../src/http/directory-view.mapper.ts';
+import type { EntryRow } from '../../src/registry/directory-entry.table.ts';
 
 const row = (key: string, dataId: string, expense: number, seenAt: number): EntryRow => ({
   key,

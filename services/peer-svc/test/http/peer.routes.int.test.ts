@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import amqplib from 'amqplib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CANNOT_DESERIALIZE_WORK_BUNDLE, ENQUEUE_QUEUE_FULL, ENQUEUE_SUCCEEDED } from '../../src/work-bundle/enqueue-messages.ts';
-import { encodeWorkBundle } from '../../src/work-bundle/work-bundle.ts';
+import { CANNOT_DESERIALIZE_WORK_BUNDLE, ENQUEUE_QUEUE_FULL, ENQUEUE_SUCCEEDED } from '../../src/work-bundle/enqueue-messages.mapper.ts';
+import { encodeWorkBundle } from '../../src/work-bundle/work-bundle.policy.ts';
 import { digestPost, form, rawPost, reservePeerUrl, startTestPeer, TEST_USER, type TestPeer } from '../start-peer.ts';
 
 const queue = `peer-svc-test-${randomBytes(6).toString('hex')}`;

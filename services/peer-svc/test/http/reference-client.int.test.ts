@@ -6,7 +6,7 @@ import { connect, type Socket } from 'node:net';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import type { PeerDirectory } from '@switchyard/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAuthHeader } from '../../src/security/digest-protocol.ts';
+import { parseAuthHeader } from '../../src/security/digest.policy.ts';
 import {
   type ExpectedAnswer,
   fillPlaceholders,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDirectoryEntry } from '../../src/directory/directory-entry.ts';
-import { directoryXml } from '../../src/directory/directory-xml.ts';
-import { DEFAULT_TRANSFER_DATA_IDS } from '../../src/directory/zone-transfer-rules.ts';
-import type { EntryRow } from '../../src/registry/entry-store.ts';
-import { createZoneTransfer } from '../../src/registry/zone-transfer.ts';
+import { parseDirectoryEntry } from '../../src/directory/directory-entry.policy.ts';
+import { directoryXml } from '../../src/directory/directory-xml.mapper.ts';
+import { DEFAULT_TRANSFER_DATA_IDS } from '../../src/directory/zone-transfer.policy.ts';
+import type { EntryRow } from '../../src/registry/directory-entry.table.ts';
+import { createZoneTransfer } from '../../src/registry/zone-transfer.service.ts';
 import { digestPost, form, reservePeerUrl, startTestPeer, type TestPeer } from '../start-peer.ts';
 
 const studyKey = (selfUrl: string) => `EMISSARY_DIRECTORY_SERVICES.DIRECTORY.STUDY.${selfUrl}`;

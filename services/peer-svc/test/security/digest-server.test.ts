@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DigestAlgorithm, digestResponse, parseAuthHeader } from '../../src/security/digest-protocol.ts';
-import { createDigestAuthenticator } from '../../src/security/digest-server.ts';
+import { type DigestAlgorithm, digestResponse, parseAuthHeader } from '../../src/security/digest.policy.ts';
+import { createDigestAuthenticator } from '../../src/security/digest-auth.middleware.ts';
 
 const realm = 'EmissaryRealm';
 let clock = Date.now();

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DigestUsersError, loadDigestUsers } from '../../src/security/digest-users.ts';
+import { loadDigestUsers } from '../../src/config.ts';
+import { DigestUsersError } from '../../src/security/digest-users.policy.ts';
 
 describe('loadDigestUsers', () => {
   it('reads user:password and user:realm:password lines from a file, skipping comments and other realms', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPeerAllowList, PeerAllowListError, peerAllowListFromEnv } from '../../src/security/peer-allow-list.ts';
+import { createPeerAllowList, PeerAllowListError, peerAllowListFromEnv } from '../../src/security/peer-allow-list.policy.ts';
 
 describe('createPeerAllowList', () => {
   const list = createPeerAllowList(

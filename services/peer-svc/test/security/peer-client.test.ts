@@ -2,10 +2,16 @@ import { createServer, type IncomingHttpHeaders, type RequestListener, type Serv
 import type { AddressInfo, Socket } from 'node:net';
 import express from 'express';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createDigestAuthenticator } from '../../src/security/digest-server.ts';
-import { createPeerAllowList } from '../../src/security/peer-allow-list.ts';
-import { createPeerClient, type PeerClient } from '../../src/security/peer-client.ts';
-import { PeerAuthError, PeerNotAllowedError, PeerResponseTooLargeError, PeerTimeoutError } from '../../src/security/peer-errors.ts';
+import { createDigestAuthenticator } from '../../src/security/digest-auth.middleware.ts';
+import {
+  createPeerClient,
+  PeerAuthError,
+  type PeerClient,
+  PeerNotAllowedError,
+  PeerResponseTooLargeError,
+  PeerTimeoutError,
+} from '../../src/security/peer.client.ts';
+import { createPeerAllowList } from '../../src/security/peer-allow-list.policy.ts';
 
 interface TestPeer {
   port: number;

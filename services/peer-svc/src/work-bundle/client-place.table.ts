@@ -1,0 +1,5 @@
+/** `peer.client_place`: client places work bundles are enqueued for, name (as `pickUpClientName` gives it) → queue. */
+export interface ClientPlaceTable {
+  name: string;
+  queue: string;
+}
