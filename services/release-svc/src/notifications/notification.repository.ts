@@ -5,33 +5,16 @@ import type { NotificationRow, RejectedNotificationRow, StoredNotificationRow } 
 
 type Db = Kysely<ReleaseDatabase>;
 
-/** Stores a new accepted notification (status `queued`) for the organisations `accountIds`, sent by code-host user `notifierId`. */
-export async function insertNotification(
-  db: Db,
-  id: string,
-  notification: AcceptedNotification,
-  accountIds: readonly number[],
-  notifierId: number,
-): Promise<NotificationRow> {
-  const row = await db
-    .insertInto('notification')
-    .values({
-      id,
-      name: notification.name,
-      version: notification.version,
-      package_manager: notification.packageManager,
-      account_ids: [...accountIds],
-      notifier_id: notifierId,
-      status: 'queued',
-      reason: null,
-      configs_total: null,
-      started_at: null,
-      finished_at: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  // The values were a canonical package manager and `queued`, as given above.
-  return row as NotificationRow;
+/** Who sent a notification and for which organisations: the code-host user `notifierId`, the accounts `accountIds`. */
+export interface Sender {
+  accountIds: readonly number[];
+  notifierId: number;
+}
+
+/** Stores a new accepted notification (status `queued`). */
+export async function insertNotification(db: Db, id: string, notification: AcceptedNotification, sender: Sender): Promise<NotificationRow> {
+  // The values are a canonical package manager and `queued`.
+  return (await insert(db, id, notification, sender, { status: 'queued', reason: null, finished: false })) as NotificationRow;
 }
 
 /** Stores a rejected notification (status `rejected`, finished at once) with its reason; it is never scanned. */
@@ -39,10 +22,20 @@ export async function insertRejectedNotification(
   db: Db,
   id: string,
   notification: RejectedNotification,
-  accountIds: readonly number[],
-  notifierId: number,
+  sender: Sender,
 ): Promise<RejectedNotificationRow> {
-  const row = await db
+  const status = { status: 'rejected', reason: notification.reason, finished: true } as const;
+  return (await insert(db, id, notification, sender, status)) as RejectedNotificationRow;
+}
+
+async function insert(
+  db: Db,
+  id: string,
+  notification: { name: string; version: string; packageManager: string },
+  { accountIds, notifierId }: Sender,
+  { status, reason, finished }: { status: 'queued' | 'rejected'; reason: string | null; finished: boolean },
+): Promise<StoredNotificationRow> {
+  return db
     .insertInto('notification')
     .values({
       id,
@@ -51,15 +44,14 @@ export async function insertRejectedNotification(
       package_manager: notification.packageManager,
       account_ids: [...accountIds],
       notifier_id: notifierId,
-      status: 'rejected',
-      reason: notification.reason,
+      status,
+      reason,
       configs_total: null,
       started_at: null,
-      finished_at: sql<Date>`now()`,
+      finished_at: finished ? sql<Date>`now()` : null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return row as RejectedNotificationRow;
 }
 
 /** The notification with `id` if it is one that is scanned (any status but `rejected`), or undefined. */

@@ -44,9 +44,10 @@ export async function receiveNotification(db: Db, caller: Caller, body: ReleaseN
   const accountIds = caller.accounts.filter((account) => account.type === 'org').map((account) => account.id);
   const id = randomUUID();
   const judged = judgeNotification(body);
-  if (judged.status === 'rejected') return insertRejectedNotification(db, id, judged, accountIds, caller.user.id);
+  const sender = { accountIds, notifierId: caller.user.id };
+  if (judged.status === 'rejected') return insertRejectedNotification(db, id, judged, sender);
   return db.transaction().execute(async (trx) => {
-    const row = await insertNotification(trx, id, judged, accountIds, caller.user.id);
+    const row = await insertNotification(trx, id, judged, sender);
     await releaseOutbox.append(trx, [
       releaseOutbox.event(ReleaseNotificationReceivedEvent, {
         id,

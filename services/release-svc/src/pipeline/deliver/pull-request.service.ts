@@ -10,7 +10,7 @@ import {
 import { OPEN_PULL_REQUEST_LIMIT, type PullRequestJobStatus } from '@switchyard/contracts';
 import { ecosystemFor } from '@switchyard/ecosystems';
 import type { RegistryError } from '@switchyard/registries';
-import type { Logger } from '@switchyard/service-kit';
+import { type Logger, startLoop } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
 import type { ReleaseDatabase } from '../../db/schema.ts';
 import {
@@ -105,18 +105,17 @@ export async function executeJob(deps: JobExecutorDeps, jobId: number, lastAttem
     if (lastAttempt) return;
     throw new JobBusyError(jobId);
   }
-  const heartbeat = setInterval(
-    () => {
-      renewClaim(db, jobId, token).catch((error: unknown) =>
-        deps.logger.warn({ err: error, job: jobId }, "a pull-request job's claim could not be renewed"),
-      );
-    },
-    Math.max(250, Math.floor(leaseMs / 4)),
-  );
+  const heartbeat = startLoop({
+    name: `the claim heartbeat of pull-request job ${jobId}`,
+    intervalMs: Math.max(250, Math.floor(leaseMs / 4)),
+    immediately: false,
+    logger: deps.logger,
+    round: () => renewClaim(db, jobId, token),
+  });
   try {
     await executeClaimed(deps, job, lastAttempt);
   } finally {
-    clearInterval(heartbeat);
+    await heartbeat.stop();
     await releaseClaim(db, jobId, token);
   }
 }
