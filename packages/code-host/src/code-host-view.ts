@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { RateLimited } from '@switchyard/service-kit';
+import { FixedWindowLimiter, RateLimited } from '@switchyard/service-kit';
 import { LRUCache } from 'lru-cache';
 import { CodeHostError, callerFacingError, isCodeHostError } from './errors.ts';
-import { FixedWindowLimiter } from './fixed-window-limiter.ts';
 import type { CodeHost, CodeHostAccount, CodeHostInstallation, CodeHostRepo, TokenCapability } from './port.ts';
 
 /** Who is calling, as the code host says: the token's user and the accounts (user first, then organisations) it reaches. */

@@ -1,3 +1,5 @@
+import type { AdvisoryEcosystem } from '@switchyard/contracts';
+
 /**
  * The port through which services use a code hosting platform (GitHub, GitHub Enterprise Server or the
  * emulator in `@switchyard/github-emulator`). Services depend on these types only, never on Octokit or GitHub's JSON shapes.
@@ -54,28 +56,9 @@ export interface TokenOwner {
   capability: TokenCapability;
 }
 
-/**
- * An ecosystem of GitHub's advisory database (https://docs.github.com/rest/security-advisories/global-advisories):
- * `npm`, `pip`, `maven`, `rubygems`, `rust` (crates.io), `composer`, `nuget`, `go`, `erlang` (Hex), `actions`, `pub`,
- * `swift` or `other`.
- */
-export type AdvisoryEcosystem =
-  | 'rubygems'
-  | 'npm'
-  | 'pip'
-  | 'maven'
-  | 'nuget'
-  | 'composer'
-  | 'go'
-  | 'rust'
-  | 'erlang'
-  | 'actions'
-  | 'pub'
-  | 'other'
-  | 'swift';
-
 /** One package an advisory affects, and which of its versions. */
 export interface AdvisoryVulnerability {
+  /** The advisory database's ecosystem (`ADVISORY_ECOSYSTEMS` of @switchyard/contracts): `npm`, `rust` (crates.io), ... */
   ecosystem: AdvisoryEcosystem;
   /** The package's name in its ecosystem (`lodash`, `@babel/core`, `org.apache.commons:commons-text`), or null when unknown. */
   packageName: string | null;

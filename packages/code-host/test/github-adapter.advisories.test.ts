@@ -10,7 +10,7 @@ import {
 import { type Listening, listen } from '@switchyard/service-kit';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADVISORY_ECOSYSTEM_BY_PACKAGE_MANAGER, advisoryEcosystemOf, createGitHubCodeHost, type GitHubCodeHost } from '../src/index.ts';
+import { createGitHubCodeHost, type GitHubCodeHost } from '../src/index.ts';
 import { codeHostError } from './code-host-error.ts';
 
 /** GHSA ids use 20 characters; the n-th id of a generated advisory in that alphabet. */
@@ -123,21 +123,5 @@ describe('GitHub adapter: advisories and app installations against the emulator'
     expect(await host.listInstallations(BOB)).toEqual([{ id: 5004, accountLogin: 'initech', accountId: 2003, repositorySelection: 'all' }]);
     expect(await host.listInstallations(ALICE_TOKENS.contentsRead)).toHaveLength(3);
     expect((await codeHostError(host.listInstallations('revoked-token'))).kind).toBe('unauthorized');
-  });
-});
-
-describe('advisory ecosystems of our package managers', () => {
-  it('maps the package managers that have an advisory ecosystem, and no others', () => {
-    expect(ADVISORY_ECOSYSTEM_BY_PACKAGE_MANAGER).toMatchObject({
-      npm_and_yarn: 'npm',
-      pip: 'pip',
-      maven: 'maven',
-      bundler: 'rubygems',
-      cargo: 'rust',
-      composer: 'composer',
-    });
-    expect(advisoryEcosystemOf('bundler')).toBe('rubygems');
-    expect(advisoryEcosystemOf('docker')).toBeUndefined();
-    expect(advisoryEcosystemOf('toString')).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import type { PackageManager } from '@switchyard/contracts';
-import type { PackageRegistry, RegistryCredentials, RegistryVersionDetails } from '@switchyard/registries';
+import type { RegistryCredentials, RegistryVersionDetails } from './registry-data.ts';
 
 /**
  * The interface every ecosystem (package manager) implements: where its manifests are, how it reads a
@@ -176,8 +176,8 @@ export interface Ecosystem {
    * stays; otherwise its version is replaced keeping the operator and precision (`^1.2.3` → `^2.0.1`,
    * `~> 6.0` → `~> 7.0`), an exact pin becomes the target, and an upper bound is widened (`<2` → `<3`).
    * Only the requirement's characters change: formatting, comments, quotes and line endings stay as they are.
-   * `target` is what the registry says of the target version when its adapter describes versions
-   * ({@link PackageRegistry.describeVersion}): ecosystems whose manifests pin more than a version read it (a GitHub
+   * `target` is what the registry says of the target version when its adapter describes versions (`describeVersion`
+   * of @switchyard/registries' `PackageRegistry`): ecosystems whose manifests pin more than a version read it (a GitHub
    * Action pinned to a commit takes the tag's commit from it, a Docker image pinned by digest the manifest digest);
    * without it such a pin is `cannot`.
    * @returns the changed files, `unchanged` or `cannot` (see {@link ManifestUpdate}); never a file whose
@@ -195,8 +195,8 @@ export interface Ecosystem {
    * Updates every lockfile present in `request.files` (the ecosystem's `files.lockfiles`) so it
    * locks `request.target` and agrees with `request.updated`'s manifests. Absent on ecosystems without lockfiles
    * (Maven). Never returns a lockfile that disagrees with its manifest: what it cannot do faithfully is `needsResolution`.
-   * @throws ManifestParseError when a lockfile does not parse; RegistryError when a resolver that asks the registries
-   *   itself cannot reach them (a later attempt may)
+   * @throws ManifestParseError when a lockfile does not parse; RegistryError (`registry-data.ts`) when a resolver
+   *   that asks the registries itself cannot reach them (a later attempt may)
    */
   updateLockfiles?(request: LockfileRequest): Promise<LockfileUpdate>;
 }

@@ -19,7 +19,16 @@ export * from './errors.ts';
 export * from './github-actions/ecosystem.ts';
 export { actionVersionAtPrecision, githubActionsVersions, parseActionVersion, printActionVersion } from './github-actions/versions.ts';
 export * from './go/ecosystem.ts';
-export { compareGoVersions, goVersions, isPseudoVersion, parseGoVersion, printGoVersion } from './go/versions.ts';
+export { type GoMod, type ReadGoModOptions, readGoMod } from './go/go-mod.ts';
+export {
+  compareGoModuleVersions,
+  compareGoVersions,
+  type GoVersion,
+  goVersions,
+  isPseudoVersion,
+  parseGoVersion,
+  printGoVersion,
+} from './go/versions.ts';
 export { gradle } from './gradle/ecosystem.ts';
 export { gradlePinnedVersion, gradleVersions, parseGradleRequirement } from './gradle/versions.ts';
 export * from './hex/ecosystem.ts';
@@ -37,6 +46,7 @@ export { normalisePythonName } from './pip/names.ts';
 export { poetryToPep440 } from './pip/poetry-constraint.ts';
 export { pep440Versions } from './pip/versions.ts';
 export * from './registry.ts';
+export * from './registry-data.ts';
 export { filesMatching, gitlinkText, isFilePattern, matchesFilePattern, readGitlink } from './shared/files.ts';
 export * from './submodules/ecosystem.ts';
 export { readGitmodules, submoduleDependencyName } from './submodules/gitmodules.ts';

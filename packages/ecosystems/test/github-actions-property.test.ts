@@ -1,7 +1,7 @@
-import type { RegistryVersionDetails } from '@switchyard/registries';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readActionReferences } from '../src/github-actions/workflow.ts';
+import type { RegistryVersionDetails } from '../src/index.ts';
 import { actionVersionAtPrecision, githubActions, githubActionsVersions, parseActionVersion, printActionVersion } from '../src/index.ts';
 
 const v = githubActionsVersions;

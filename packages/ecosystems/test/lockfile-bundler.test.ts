@@ -1,6 +1,6 @@
-import type { RegistryDependency, RegistryVersionDetails } from '@switchyard/registries';
 import { describe, expect, it } from 'vitest';
 import { lockRequirement } from '../src/bundler/gemfile-lock-update.ts';
+import type { RegistryDependency, RegistryVersionDetails } from '../src/index.ts';
 import { bundler, type DependencyUse, type LockfileRequest, ManifestParseError, readGemfileLock } from '../src/index.ts';
 import { CORPUS_PRESENT, corpusDirectories } from './corpus.ts';
 

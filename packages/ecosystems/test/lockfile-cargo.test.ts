@@ -1,7 +1,7 @@
-import type { RegistryDependency, RegistryVersionDetails } from '@switchyard/registries';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { readCargoLock } from '../src/cargo/cargo-lock.ts';
+import type { RegistryDependency, RegistryVersionDetails } from '../src/index.ts';
 import { cargo, type DependencyUse, type LockfileRequest, ManifestParseError } from '../src/index.ts';
 import { CORPUS_PRESENT, corpusDirectories } from './corpus.ts';
 

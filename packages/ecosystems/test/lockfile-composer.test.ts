@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { RegistryVersionDetails } from '@switchyard/registries';
 import { describe, expect, it } from 'vitest';
 import { readComposerLock } from '../src/composer/composer-json.ts';
 import { composerContentHash } from '../src/composer/content-hash.ts';
 import { normaliseComposerVersion } from '../src/composer/lockfile.ts';
+import type { RegistryVersionDetails } from '../src/index.ts';
 import { composer, type DependencyUse, type LockfileRequest } from '../src/index.ts';
 import { CORPUS_PRESENT, corpusDirectories } from './corpus.ts';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { RegistryArtifact, RegistryDependency, RegistryVersionDetails } from '@switchyard/registries';
 import { describe, expect, it } from 'vitest';
+import type { RegistryArtifact, RegistryDependency, RegistryVersionDetails } from '../src/index.ts';
 import { type DependencyUse, type LockfileRequest, pip } from '../src/index.ts';
 import { poetryContentHash } from '../src/pip/content-hash.ts';
 import { readPythonLock } from '../src/pip/lockfiles.ts';

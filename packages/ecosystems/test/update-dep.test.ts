@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { RegistryVersionDetails } from '@switchyard/registries';
 import { describe, expect, it } from 'vitest';
 import { locateDep } from '../src/dep/update.ts';
+import type { RegistryVersionDetails } from '../src/index.ts';
 import { type DependencyUse, dep, type LockfileRequest, type ManifestUpdate } from '../src/index.ts';
 import { fixture } from './fixtures.ts';
 

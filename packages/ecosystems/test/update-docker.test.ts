@@ -1,5 +1,5 @@
-import type { RegistryVersionDetails } from '@switchyard/registries';
 import { describe, expect, it } from 'vitest';
+import type { RegistryVersionDetails } from '../src/index.ts';
 import { type DependencyUse, docker, dockerDeclarations, InvalidVersionError, type ManifestUpdate } from '../src/index.ts';
 import { fixture } from './fixtures.ts';
 

@@ -1,5 +1,5 @@
-import type { RegistryVersionDetails } from '@switchyard/registries';
 import { describe, expect, it } from 'vitest';
+import type { RegistryVersionDetails } from '../src/index.ts';
 import { type DependencyUse, githubActions, InvalidVersionError, type ManifestUpdate } from '../src/index.ts';
 import { fixtureTree } from './fixtures.ts';
 

@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { createGoProxyRegistry, type RegistryDependency, type RegistryVersionDetails } from '@switchyard/registries';
-import { loadDemoSeed, startRegistryEmulator } from '@switchyard/registry-emulator';
-import { createLogger, type Listening } from '@switchyard/service-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DependencyUse, goModules, InvalidVersionError, type LockfileRequest } from '../src/index.ts';
+import { describe, expect, it } from 'vitest';
+import {
+  type DependencyUse,
+  goModules,
+  InvalidVersionError,
+  type LockfileRequest,
+  type RegistryDependency,
+  type RegistryVersionDetails,
+} from '../src/index.ts';
 import { fixture } from './fixtures.ts';
 
 const files = fixture('go-modules');
@@ -186,77 +189,5 @@ describe('go_modules updateLockfiles (go.sum)', () => {
     ).toEqual({
       files: {},
     });
-  });
-});
-
-describe('go_modules against the registry emulator (demo seed)', () => {
-  let emulator: Listening | undefined;
-  beforeAll(async () => {
-    emulator = await startRegistryEmulator({ seed: loadDemoSeed(), logger: createLogger('registry-emulator', 'silent') });
-  });
-  afterAll(() => emulator?.close());
-  const demo = () => {
-    const seed = JSON.parse(readFileSync(new URL('../../github-emulator/src/demo-seeds/go_modules.json', import.meta.url), 'utf8')) as {
-      files: Record<string, Record<string, string>>;
-    };
-    return Object.fromEntries(
-      Object.entries(seed.files['acme/polyglot'] ?? {})
-        .filter(([path]) => path.startsWith('go/') && !path.endsWith('.go'))
-        .map(([path, text]) => [path.slice(3), text]),
-    );
-  };
-
-  it('the demo go.sum holds the digests the emulator and the adapter compute', async () => {
-    const registry = createGoProxyRegistry({ baseUrl: `${emulator?.url}/goproxy/`, retries: 0 });
-    try {
-      const lines: string[] = [];
-      for (const [name, version] of [
-        ['github.com/acme-oss/i18n', 'v0.2.0'],
-        ['github.com/acme-oss/uuid', 'v1.3.0'],
-        ['golang.org/x/text', 'v0.14.0'],
-      ] as const) {
-        const described = await registry.describeVersion?.(name, version);
-        lines.push(`${name} ${version} ${described?.artifacts[0]?.digests[0]?.value}`);
-        lines.push(`${name} ${version}/go.mod ${described?.artifacts[1]?.digests[0]?.value}`);
-      }
-      expect(demo()['go.sum']).toBe(`${lines.join('\n')}\n`);
-    } finally {
-      await registry.close();
-    }
-  });
-
-  it('updates the demo to a version published through the admin API', async () => {
-    const published = await fetch(`${emulator?.url}/admin/publish`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ packageManager: 'go_modules', name: 'github.com/acme-oss/uuid', version: 'v1.4.0' }),
-    });
-    expect(published.status).toBe(201);
-    await published.text();
-    const registry = createGoProxyRegistry({ baseUrl: `${emulator?.url}/goproxy/`, retries: 0 });
-    try {
-      const f = demo();
-      const pkg = await registry.fetchPackage('github.com/acme-oss/uuid');
-      expect(pkg?.latest).toBe('v1.4.0');
-      const target = await registry.describeVersion?.('github.com/acme-oss/uuid', 'v1.4.0');
-      if (!target) throw new Error('v1.4.0 not described');
-      const request = lockRequest(f, 'github.com/acme-oss/uuid', target);
-      expect(request.updated['go.mod']).toBe((f['go.mod'] ?? '').replace('uuid v1.3.0', 'uuid v1.4.0'));
-      const result = await goModules.updateLockfiles?.(request);
-      const zip = target.artifacts[0]?.digests[0]?.value;
-      const goMod = target.artifacts[1]?.digests[0]?.value;
-      expect(result).toEqual({
-        files: {
-          'go.sum': (f['go.sum'] ?? '')
-            .replace(/github\.com\/acme-oss\/uuid v1\.3\.0 h1:\S+\n/, '')
-            .replace(
-              /(github\.com\/acme-oss\/uuid v1\.3\.0\/go\.mod h1:\S+)/,
-              `$1\ngithub.com/acme-oss/uuid v1.4.0 ${zip}\ngithub.com/acme-oss/uuid v1.4.0/go.mod ${goMod}`,
-            ),
-        },
-      });
-    } finally {
-      await registry.close();
-    }
   });
 });

@@ -1,5 +1,5 @@
+import type { AdvisoryEcosystem } from '@switchyard/contracts';
 import type { ParsedSeed } from './seed.ts';
-import type { AdvisoryEcosystem } from './seed-advisories.ts';
 
 /** A global security advisory of the seed. */
 export type EmulatedAdvisory = ParsedSeed['advisories'][number];

@@ -1,3 +1,5 @@
+import { FixedWindowLimiter } from '@switchyard/service-kit';
+
 /** The `x-ratelimit-*` values of one answer (https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api). */
 export interface RateLimitState {
   limit: number;
@@ -21,28 +23,22 @@ export interface RateLimiter {
 }
 
 /**
- * A fixed-window limiter: `limit` requests per `windowSeconds` per key; the window starts at a key's first request.
- * Requests over the limit are not counted (`used` stays at `limit`). `now` is the clock in milliseconds.
+ * GitHub's rate limit on service-kit's {@link FixedWindowLimiter}: `limit` requests per `windowSeconds` per key; the
+ * window starts at a key's first request. Requests over the limit are not counted (`used` stays at `limit`); `reset` is
+ * the window's end in whole epoch seconds, rounded up. `now` is the clock in milliseconds. At most 100,000 keys are
+ * remembered (the least recently used is forgotten and starts again from nothing).
  */
 export function createRateLimiter(limit: number, windowSeconds: number, now: () => number = Date.now): RateLimiter {
-  const windows = new Map<string, { resetMs: number; used: number }>();
+  const windows = new FixedWindowLimiter({ limit, windowMs: windowSeconds * 1_000, now });
+  const state = (key: string, exceeded: boolean): RateLimitState => {
+    const { used, resetsAt } = windows.usage(key);
+    return { limit, remaining: limit - used, reset: Math.ceil(resetsAt / 1_000), used, exceeded };
+  };
   return {
-    take(key) {
-      const at = now();
-      let window = windows.get(key);
-      if (!window || window.resetMs <= at) {
-        window = { resetMs: at + windowSeconds * 1_000, used: 0 };
-        windows.set(key, window);
-      }
-      const exceeded = window.used >= limit;
-      if (!exceeded) window.used += 1;
-      return { limit, remaining: limit - window.used, reset: Math.ceil(window.resetMs / 1_000), used: window.used, exceeded };
-    },
+    take: (key) => state(key, windows.take(key) !== undefined),
     refund(key) {
-      const window = windows.get(key);
-      if (!window) return { limit, remaining: limit, reset: Math.ceil((now() + windowSeconds * 1_000) / 1_000), used: 0, exceeded: false };
-      if (window.used > 0 && window.resetMs > now()) window.used -= 1;
-      return { limit, remaining: limit - window.used, reset: Math.ceil(window.resetMs / 1_000), used: window.used, exceeded: false };
+      windows.refund(key);
+      return state(key, false);
     },
   };
 }

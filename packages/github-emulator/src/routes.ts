@@ -1,3 +1,4 @@
+import { ADVISORY_ECOSYSTEMS } from '@switchyard/contracts';
 import type { Express, Request, RequestHandler } from 'express';
 import { cursorPage, parseAffects, selectAdvisories } from './advisory-query.ts';
 import { fileBytes, fileSize, sendRawFile } from './files.ts';
@@ -45,7 +46,7 @@ import {
   userOf,
   visible,
 } from './route-helpers.ts';
-import { ADVISORY_ECOSYSTEMS, ADVISORY_SEVERITIES, ADVISORY_TYPES } from './seed-advisories.ts';
+import { ADVISORY_SEVERITIES, ADVISORY_TYPES } from './seed-advisories.ts';
 import type { Affiliation, EmulatedAccount, EmulatedRepo, World } from './world.ts';
 
 export type { RouteContext } from './route-helpers.ts';

@@ -1,27 +1,7 @@
+import { ADVISORY_ECOSYSTEMS } from '@switchyard/contracts';
 import { z } from 'zod';
 
 const Timestamp = z.iso.datetime({ offset: true });
-
-/**
- * The ecosystems of GitHub's advisory database, as `GET /advisories?ecosystem=` and `vulnerabilities[].package.ecosystem`
- * name them (https://docs.github.com/rest/security-advisories/global-advisories#list-global-security-advisories).
- */
-export const ADVISORY_ECOSYSTEMS = [
-  'rubygems',
-  'npm',
-  'pip',
-  'maven',
-  'nuget',
-  'composer',
-  'go',
-  'rust',
-  'erlang',
-  'actions',
-  'pub',
-  'other',
-  'swift',
-] as const;
-export type AdvisoryEcosystem = (typeof ADVISORY_ECOSYSTEMS)[number];
 
 /** The kinds of advisory GitHub's database holds (`GET /advisories?type=`, default `reviewed`). */
 export const ADVISORY_TYPES = ['reviewed', 'unreviewed', 'malware'] as const;

@@ -1,7 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { issueLines, readJsonFile } from '@switchyard/service-kit';
+import { issueLines, jsonFilesIn, seedFormat } from '@switchyard/service-kit';
 import { z } from 'zod';
 import { SeedFile } from './files.ts';
 import { SeedAdvisory } from './seed-advisories.ts';
@@ -206,16 +204,10 @@ export type { SeedReleaseInput } from './seed-releases.ts';
 /** A repository entry as written in a seed (what {@link generateRepos} returns). */
 export type SeedRepoInput = z.input<typeof SeedRepo>;
 
-/** Thrown by {@link parseSeed} when a seed is invalid; `problems` lists every problem as `path: reason`. */
-export class SeedError extends Error {
-  readonly problems: readonly string[];
+const format = seedFormat('GitHub emulator seed', Seed);
 
-  constructor(source: string, problems: readonly string[]) {
-    super(`invalid GitHub emulator seed (${source}):\n  ${problems.join('\n  ')}`);
-    this.name = 'SeedError';
-    this.problems = problems;
-  }
-}
+/** Thrown by {@link parseSeed} when a seed is invalid (service-kit's); `problems` lists every problem as `path: reason`. */
+export { SeedError } from '@switchyard/service-kit';
 
 /**
  * Validates a seed: shapes, and that account ids, logins (case-insensitively), tokens, repository ids and full names,
@@ -225,9 +217,7 @@ export class SeedError extends Error {
  * @throws SeedError listing every problem
  */
 export function parseSeed(input: unknown, source = 'seed'): ParsedSeed {
-  const result = Seed.safeParse(input);
-  if (!result.success) throw new SeedError(source, issueLines(result.error, '(seed)'));
-  return result.data;
+  return format.parse(input, source);
 }
 
 /**
@@ -235,10 +225,7 @@ export function parseSeed(input: unknown, source = 'seed'): ParsedSeed {
  * @throws SeedError when the file is not valid JSON or not a valid seed; the fs error when it cannot be read
  */
 export function loadSeedFile(path: string): ParsedSeed {
-  return parseSeed(
-    readJsonFile(path, (reason) => new SeedError(path, [reason])),
-    path,
-  );
+  return format.loadFile(path);
 }
 
 /** Absolute path of the bundled demo seed's main file (`demo-seed.json`: users alice and bob, orgs acme, globex and initech). */
@@ -264,22 +251,15 @@ const DemoSeedPart = z.strictObject({
  *   the seed does not have
  */
 export function demoSeedInput(): SeedInput {
-  const invalid = (path: string) => (reason: string) => new SeedError(path, [reason]);
-  const seed = readJsonFile(DEMO_SEED_PATH, invalid(DEMO_SEED_PATH)) as SeedInput & { repos: SeedRepoInput[] };
-  const parts = existsSync(DEMO_SEEDS_DIR)
-    ? readdirSync(DEMO_SEEDS_DIR)
-        .filter((file) => file.endsWith('.json'))
-        .sort()
-    : [];
-  for (const file of parts) {
-    const path = join(DEMO_SEEDS_DIR, file);
-    const read = DemoSeedPart.safeParse(readJsonFile(path, invalid(path)));
-    if (!read.success) throw new SeedError(path, issueLines(read.error, '(part)'));
+  const seed = format.readJson(DEMO_SEED_PATH) as SeedInput & { repos: SeedRepoInput[] };
+  for (const path of jsonFilesIn(DEMO_SEEDS_DIR)) {
+    const read = DemoSeedPart.safeParse(format.readJson(path));
+    if (!read.success) throw format.error(path, issueLines(read.error, '(part)'));
     seed.organizations = [...(seed.organizations ?? []), ...(read.data.organizations as SeedOrganizationInput[])];
     seed.repos = [...(seed.repos ?? []), ...(read.data.repos as SeedRepoInput[])];
     for (const [fullName, files] of Object.entries(read.data.files)) {
       const repo = seed.repos.find((r) => `${r.owner}/${r.name}`.toLowerCase() === fullName.toLowerCase());
-      if (!repo) throw new SeedError(path, [`files: no repository ${fullName} in the demo seed`]);
+      if (!repo) throw format.error(path, [`files: no repository ${fullName} in the demo seed`]);
       const branch = repo.defaultBranch;
       repo.files = { ...(repo.files ?? {}), [branch]: { ...(repo.files?.[branch] ?? {}), ...(files as Record<string, never>) } };
     }

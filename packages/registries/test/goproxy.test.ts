@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
+import { compareGoModuleVersions } from '@switchyard/ecosystems';
 import { DEMO_REGISTRY_TOKEN, loadDemoSeed, startRegistryEmulator } from '@switchyard/registry-emulator';
 import { createLogger } from '@switchyard/service-kit';
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import {
-  compareGoModuleVersions,
   createGoProxyRegistry,
   DEFAULT_GOPROXY_URL,
   escapeModulePath,

@@ -1,7 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { issueLines, readJsonFile } from '@switchyard/service-kit';
+import { jsonFilesIn, seedFormat } from '@switchyard/service-kit';
 import { z } from 'zod';
 import { PackageManager } from './package-managers.ts';
 import { isValidPackageName, packageKey } from './versions.ts';
@@ -116,16 +114,10 @@ export type ParsedSeedPackage = z.output<typeof SeedPackage>;
 /** A validated credential entry. */
 export type ParsedSeedCredential = z.output<typeof SeedCredential>;
 
-/** Thrown by {@link parseSeed} when a seed is invalid; `problems` lists every problem as `path: reason`. */
-export class SeedError extends Error {
-  readonly problems: readonly string[];
+const format = seedFormat('registry emulator seed', Seed);
 
-  constructor(source: string, problems: readonly string[]) {
-    super(`invalid registry emulator seed (${source}):\n  ${problems.join('\n  ')}`);
-    this.name = 'SeedError';
-    this.problems = problems;
-  }
-}
+/** Thrown by {@link parseSeed} when a seed is invalid (service-kit's); `problems` lists every problem as `path: reason`. */
+export { SeedError } from '@switchyard/service-kit';
 
 /**
  * Validates a seed: shapes, package names after each package manager's rules, and that packages (per package manager
@@ -133,9 +125,7 @@ export class SeedError extends Error {
  * @throws SeedError listing every problem
  */
 export function parseSeed(input: unknown, source = 'seed'): ParsedSeed {
-  const result = Seed.safeParse(input);
-  if (!result.success) throw new SeedError(source, issueLines(result.error, '(seed)'));
-  return result.data;
+  return format.parse(input, source);
 }
 
 /**
@@ -143,10 +133,7 @@ export function parseSeed(input: unknown, source = 'seed'): ParsedSeed {
  * @throws SeedError when the file is not valid JSON or not a valid seed; the fs error when it cannot be read
  */
 export function loadSeedFile(path: string): ParsedSeed {
-  return parseSeed(
-    readJsonFile(path, (reason) => new SeedError(path, [reason])),
-    path,
-  );
+  return format.loadFile(path);
 }
 
 /** Absolute path of the bundled demo seed's main file (`demo-seed.json`: its credentials and the first six package managers' packages). */
@@ -161,17 +148,11 @@ export const DEMO_SEEDS_DIR = fileURLToPath(new URL('./demo-seeds/', import.meta
  * @throws SeedError when a file is not valid JSON or the whole is not a valid seed
  */
 export function loadDemoSeed(): ParsedSeed {
-  const main = readJsonFile(DEMO_SEED_PATH, (reason) => new SeedError(DEMO_SEED_PATH, [reason])) as { packages?: unknown[] };
-  const files = existsSync(DEMO_SEEDS_DIR)
-    ? readdirSync(DEMO_SEEDS_DIR)
-        .filter((f) => f.endsWith('.json'))
-        .sort()
-    : [];
+  const main = format.readJson(DEMO_SEED_PATH) as { packages?: unknown[] };
   const packages = [...(main.packages ?? [])];
-  for (const file of files) {
-    const path = join(DEMO_SEEDS_DIR, file);
-    const part = readJsonFile(path, (reason) => new SeedError(path, [reason])) as { packages?: unknown };
-    if (!Array.isArray(part.packages)) throw new SeedError(path, ['(seed): must be an object with a "packages" array']);
+  for (const path of jsonFilesIn(DEMO_SEEDS_DIR)) {
+    const part = format.readJson(path) as { packages?: unknown };
+    if (!Array.isArray(part.packages)) throw format.error(path, ['(seed): must be an object with a "packages" array']);
     packages.push(...part.packages);
   }
   return parseSeed({ ...main, packages }, `${DEMO_SEED_PATH} and ${DEMO_SEEDS_DIR}*.json`);

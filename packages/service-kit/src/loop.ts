@@ -1,5 +1,3 @@
-import type { Logger } from './logger.ts';
-
 /** What {@link startLoop} runs. */
 export interface LoopOptions {
   /** Names the loop in its log lines (`<name> round failed; the next round tries again`). */
@@ -8,7 +6,8 @@ export interface LoopOptions {
   intervalMs: number;
   /** One round: its result is ignored; a rejection is logged at `warn` and the next round runs as usual. */
   round: () => Promise<unknown>;
-  logger: Pick<Logger, 'warn'>;
+  /** Where a failed round is reported (a pino logger, or anything with its `warn(context, message)`). */
+  logger: { warn: (context: object, message: string) => void };
   /** Run the first round at once rather than after `intervalMs` (default true). */
   immediately?: boolean;
 }

@@ -3,7 +3,14 @@ import { startLoop } from '../src/loop.ts';
 
 const quiet = () => {
   const warnings: string[] = [];
-  return { warnings, logger: { warn: (_: unknown, message: string) => void warnings.push(message) } };
+  return {
+    warnings,
+    logger: {
+      warn: (_: object, message: string) => {
+        warnings.push(message);
+      },
+    },
+  };
 };
 
 /** A promise the test resolves by hand: a round that lasts until the test says so. */
@@ -22,7 +29,14 @@ describe('startLoop', () => {
   it('runs a round at once and then every interval; after stop() no round starts', async () => {
     const { logger } = quiet();
     let rounds = 0;
-    const loop = startLoop({ name: 'test', intervalMs: 10, logger, round: async () => void (rounds += 1) });
+    const loop = startLoop({
+      name: 'test',
+      intervalMs: 10,
+      logger,
+      round: async () => {
+        rounds += 1;
+      },
+    });
     await vi.advanceTimersByTimeAsync(0);
     expect(rounds).toBe(1);
     await vi.advanceTimersByTimeAsync(30);

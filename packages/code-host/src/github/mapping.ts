@@ -1,6 +1,7 @@
+import { ADVISORY_ECOSYSTEMS, type AdvisoryEcosystem } from '@switchyard/contracts';
 import { CodeHostError } from '../errors.ts';
 import { type GitHubPermissions, repoPermissionFrom } from '../permission.ts';
-import type { AdvisoryEcosystem, CodeHostAccount, CodeHostInstallation, CodeHostRepo, SecurityAdvisory } from '../port.ts';
+import type { CodeHostAccount, CodeHostInstallation, CodeHostRepo, SecurityAdvisory } from '../port.ts';
 
 /** The fields of GitHub's `simple-user` / `private-user` / `organization-simple` objects the port needs. */
 interface GitHubAccountJson {
@@ -93,21 +94,7 @@ export function fileSize(json: unknown): number | undefined {
   return file.type === 'file' && typeof file.size === 'number' && Number.isFinite(file.size) ? file.size : undefined;
 }
 
-const ECOSYSTEMS: ReadonlySet<string> = new Set<AdvisoryEcosystem>([
-  'rubygems',
-  'npm',
-  'pip',
-  'maven',
-  'nuget',
-  'composer',
-  'go',
-  'rust',
-  'erlang',
-  'actions',
-  'pub',
-  'other',
-  'swift',
-]);
+const ECOSYSTEMS: ReadonlySet<string> = new Set(ADVISORY_ECOSYSTEMS);
 const SEVERITIES: ReadonlySet<string> = new Set<SecurityAdvisory['severity']>(['critical', 'high', 'medium', 'low', 'unknown']);
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);

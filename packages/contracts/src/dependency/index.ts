@@ -1,3 +1,4 @@
+export * from './advisory-ecosystems.ts';
 export * from './errors.ts';
 export * from './events.ts';
 export * from './registry-credentials.ts';

@@ -21,6 +21,42 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
     '403': errors('No `Authorization` header, or not enough permission on the repo'),
   };
   const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } };
+  /**
+   * GET, PATCH and DELETE of one resource by its numeric id. `document` and `patchBody` name components; `found`,
+   * `changed` and `notFound` describe GET's and PATCH's 200 and every 404; `patchErrors` are PATCH's other answers by
+   * status (a 400 is listed before the authentication answers, the others after the 404, as everywhere in this document).
+   */
+  const oneResource = (resource: {
+    document: string;
+    patchBody: string;
+    summaries: { get: string; patch: string; delete: string };
+    found: string;
+    changed: string;
+    notFound: string;
+    patchErrors: { '400': string } & Record<string, string>;
+  }) => {
+    const { '400': invalid, ...later } = resource.patchErrors;
+    const notFound = { '404': errors(resource.notFound) };
+    const operation = (summary: string) => ({ tags, security, summary, parameters: [idParam] });
+    return {
+      get: {
+        ...operation(resource.summaries.get),
+        responses: { '200': { description: resource.found, content: jsonContent(resource.document) }, ...auth, ...notFound },
+      },
+      patch: {
+        ...operation(resource.summaries.patch),
+        requestBody: { required: true, content: jsonContent(resource.patchBody) },
+        responses: {
+          '200': { description: resource.changed, content: jsonContent(resource.document) },
+          '400': errors(invalid),
+          ...auth,
+          ...notFound,
+          ...Object.fromEntries(Object.entries(later).map(([status, description]) => [status, errors(description)])),
+        },
+      },
+      delete: { ...operation(resource.summaries.delete), responses: { '204': { description: 'Deleted' }, ...auth, ...notFound } },
+    };
+  };
   return {
     paths: {
       '/accounts': {
@@ -79,39 +115,15 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
           },
         },
       },
-      '/update_configs/{id}': {
-        get: {
-          tags,
-          security,
-          summary: 'One update config',
-          parameters: [idParam],
-          responses: {
-            '200': { description: 'The config', content: jsonContent('UpdateConfigDocument') },
-            ...auth,
-            '404': errors('No such config'),
-          },
-        },
-        patch: {
-          tags,
-          security,
-          summary: 'Change some attributes of an update config',
-          parameters: [idParam],
-          requestBody: { required: true, content: jsonContent('PatchUpdateConfig') },
-          responses: {
-            '200': { description: 'The changed config', content: jsonContent('UpdateConfigDocument') },
-            '400': errors('Invalid body, or the change collides with another config'),
-            ...auth,
-            '404': errors('No such config'),
-          },
-        },
-        delete: {
-          tags,
-          security,
-          summary: 'Delete an update config',
-          parameters: [idParam],
-          responses: { '204': { description: 'Deleted' }, ...auth, '404': errors('No such config') },
-        },
-      },
+      '/update_configs/{id}': oneResource({
+        document: 'UpdateConfigDocument',
+        patchBody: 'PatchUpdateConfig',
+        summaries: { get: 'One update config', patch: 'Change some attributes of an update config', delete: 'Delete an update config' },
+        found: 'The config',
+        changed: 'The changed config',
+        notFound: 'No such config',
+        patchErrors: { '400': 'Invalid body, or the change collides with another config' },
+      }),
       '/registry_credentials': {
         get: {
           tags,
@@ -143,40 +155,22 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
           },
         },
       },
-      '/registry_credentials/{id}': {
-        get: {
-          tags,
-          security,
-          summary: 'One registry credential, without its secret',
-          parameters: [idParam],
-          responses: {
-            '200': { description: 'The credential', content: jsonContent('RegistryCredentialDocument') },
-            ...auth,
-            '404': errors('No such credential reachable with this token'),
-          },
+      '/registry_credentials/{id}': oneResource({
+        document: 'RegistryCredentialDocument',
+        patchBody: 'PatchRegistryCredential',
+        summaries: {
+          get: 'One registry credential, without its secret',
+          patch: "Change a credential's base URL, auth type or secret (a new base URL needs the secret again)",
+          delete: 'Delete a registry credential',
         },
-        patch: {
-          tags,
-          security,
-          summary: "Change a credential's base URL, auth type or secret (a new base URL needs the secret again)",
-          parameters: [idParam],
-          requestBody: { required: true, content: jsonContent('PatchRegistryCredential') },
-          responses: {
-            '200': { description: 'The changed credential', content: jsonContent('RegistryCredentialDocument') },
-            '400': errors('Invalid body'),
-            ...auth,
-            '404': errors('No such credential reachable with this token'),
-            '503': errors('The service has no `SECRETS_KEY`, so it cannot store secrets; nothing was changed'),
-          },
+        found: 'The credential',
+        changed: 'The changed credential',
+        notFound: 'No such credential reachable with this token',
+        patchErrors: {
+          '400': 'Invalid body',
+          '503': 'The service has no `SECRETS_KEY`, so it cannot store secrets; nothing was changed',
         },
-        delete: {
-          tags,
-          security,
-          summary: 'Delete a registry credential',
-          parameters: [idParam],
-          responses: { '204': { description: 'Deleted' }, ...auth, '404': errors('No such credential reachable with this token') },
-        },
-      },
+      }),
       '/update_configs/{id}/trigger_update_job': {
         post: {
           tags,

@@ -1,5 +1,5 @@
-import type { RegistryDependency } from '@switchyard/registries';
 import type { LockfileRequest, LockfileUpdate } from '../ecosystem.ts';
+import type { RegistryDependency } from '../registry-data.ts';
 import { readGemfile } from './gemfile.ts';
 import { readGemfileLock } from './gemfile-lock.ts';
 import { rubyClauses, rubyVersions } from './versions.ts';

@@ -1,6 +1,6 @@
-import type { RegistryDependency } from '@switchyard/registries';
 import type { LockfileRequest, LockfileUpdate } from '../ecosystem.ts';
 import { ManifestParseError } from '../errors.ts';
+import type { RegistryDependency } from '../registry-data.ts';
 import { isTable, parseJsonObject, type Table } from '../shared/parse.ts';
 import { normaliseComposerName } from './composer-json.ts';
 import { composerContentHash } from './content-hash.ts';

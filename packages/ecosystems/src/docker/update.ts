@@ -1,6 +1,6 @@
-import type { RegistryVersionDetails } from '@switchyard/registries';
 import type { DependencyUse, ManifestUpdate } from '../ecosystem.ts';
 import { InvalidVersionError } from '../errors.ts';
+import type { RegistryVersionDetails } from '../registry-data.ts';
 import type { Span } from '../update/declarations.ts';
 import { type ImageDeclaration, normaliseImageName, spanOfOffsets } from './dockerfile.ts';
 import { compareDockerTags, parseDockerTag, sameTagFormat } from './versions.ts';

@@ -1,4 +1,4 @@
-import type { RegistryVersionDetails } from '@switchyard/registries';
+import type { RegistryVersionDetails } from '../registry-data.ts';
 import type { Declaration, Located } from '../update/declarations.ts';
 import { jsonStringAt, jsonStrings } from '../update/json-spans.ts';
 import type { RequirementRewriter } from '../update/rewrite.ts';

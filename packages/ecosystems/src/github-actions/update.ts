@@ -1,6 +1,6 @@
-import type { RegistryVersionDetails } from '@switchyard/registries';
 import type { DependencyUse, ManifestUpdate } from '../ecosystem.ts';
 import { InvalidVersionError } from '../errors.ts';
+import type { RegistryVersionDetails } from '../registry-data.ts';
 import type { Span } from '../update/declarations.ts';
 import { actionVersionAtPrecision, githubActionsVersions } from './versions.ts';
 import type { ActionReference } from './workflow.ts';

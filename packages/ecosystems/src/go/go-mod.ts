@@ -133,14 +133,34 @@ const isIndirect = (comment: string | null) => comment !== null && /^indirect(?:
 
 const KNOWN = new Set(['module', 'go', 'toolchain', 'godebug', 'require', 'replace', 'exclude', 'retract', 'tool', 'ignore']);
 
+/** Options of {@link readGoMod}. */
+export interface ReadGoModOptions {
+  /**
+   * Skip what cannot be read instead of throwing: a line that does not tokenize, an unknown directive (and the lines
+   * of its block), a directive with the wrong arguments, a stray parenthesis, text after a block's `)` (the block still
+   * closes) and an unclosed block at the end. For a go.mod that is someone else's (a module's, as a proxy serves it),
+   * where what can be read is still wanted. Default false.
+   */
+  lenient?: boolean;
+}
+
 /**
  * Reads a go.mod: `module`, `go`, `toolchain`, `require` (single lines and `require ( ... )` blocks, with the `// indirect`
  * mark), `replace`, `exclude`, `retract` (versions and `[low, high]` intervals); `godebug`, `tool` and `ignore` are
  * accepted and not interpreted. Tokens may be quoted (`"..."`, `` `...` ``).
  * @throws ManifestParseError naming `file` and the line: an unknown directive, a directive with the wrong number of
- *   arguments, an unterminated string or block, a `)` outside a block
+ *   arguments, an unterminated string or block, a `)` outside a block (never with `options.lenient`)
  */
-export function readGoMod(file: string, text: string): GoMod {
+export function readGoMod(file: string, text: string, options: ReadGoModOptions = {}): GoMod {
+  const lenient = options.lenient ?? false;
+  /** Runs one line's step; with `lenient`, a line that does not read is skipped. */
+  const step = (read: () => void): void => {
+    try {
+      read();
+    } catch (error) {
+      if (!lenient || !(error instanceof ManifestParseError)) throw error;
+    }
+  };
   const out: GoMod = { module: null, go: null, toolchain: null, requires: [], replaces: [], excludes: [], retracts: [], lines: [] };
   let block: string | null = null;
   let blockLine = 0;
@@ -148,32 +168,36 @@ export function readGoMod(file: string, text: string): GoMod {
   const rawLines = text.split('\n');
   for (const [index, raw] of rawLines.entries()) {
     const lineNumber = index + 1;
-    const { tokens, comment, commentStart } = tokenize(file, raw, offset, lineNumber);
+    const lineOffset = offset;
     offset += raw.length + 1;
-    if (tokens.length === 0) continue;
-    const [first] = tokens;
-    if (!first) continue;
-    if (block !== null) {
-      if (first.value === ')' && !first.quoted) {
-        if (tokens.length > 1) fail(file, lineNumber, "unexpected text after ')'");
-        block = null;
-        continue;
+    step(() => {
+      const { tokens, comment, commentStart } = tokenize(file, raw, lineOffset, lineNumber);
+      const [first] = tokens;
+      if (!first) return;
+      if (block !== null) {
+        if (first.value === ')' && !first.quoted) {
+          block = null;
+          if (tokens.length > 1) fail(file, lineNumber, "unexpected text after ')'");
+          return;
+        }
+        out.lines.push({ verb: block, args: tokens, line: lineNumber, comment, commentStart, argsEnd: tokens.at(-1)?.end ?? first.end });
+        return;
       }
-      out.lines.push({ verb: block, args: tokens, line: lineNumber, comment, commentStart, argsEnd: tokens.at(-1)?.end ?? first.end });
-      continue;
-    }
-    if (!KNOWN.has(first.value) || first.quoted) fail(file, lineNumber, `unknown directive: ${first.value}`);
-    const rest = tokens.slice(1);
-    if (rest.length === 1 && rest[0]?.value === '(' && !rest[0].quoted) {
-      block = first.value;
-      blockLine = lineNumber;
-      continue;
-    }
-    if (rest.some((t) => (t.value === '(' || t.value === ')') && !t.quoted)) fail(file, lineNumber, `unexpected parenthesis`);
-    out.lines.push({ verb: first.value, args: rest, line: lineNumber, comment, commentStart, argsEnd: tokens.at(-1)?.end ?? first.end });
+      const rest = tokens.slice(1);
+      const opensBlock = rest.length === 1 && rest[0]?.value === '(' && !rest[0].quoted;
+      // An unknown block is still a block: leniently, its lines are kept under its verb and not interpreted.
+      if (opensBlock && !first.quoted) {
+        block = first.value;
+        blockLine = lineNumber;
+      }
+      if (!KNOWN.has(first.value) || first.quoted) fail(file, lineNumber, `unknown directive: ${first.value}`);
+      if (opensBlock) return;
+      if (rest.some((t) => (t.value === '(' || t.value === ')') && !t.quoted)) fail(file, lineNumber, `unexpected parenthesis`);
+      out.lines.push({ verb: first.value, args: rest, line: lineNumber, comment, commentStart, argsEnd: tokens.at(-1)?.end ?? first.end });
+    });
   }
-  if (block !== null) fail(file, blockLine, `'${block} (' block is not closed`);
-  for (const line of out.lines) interpret(file, out, line);
+  if (block !== null && !lenient) fail(file, blockLine, `'${block} (' block is not closed`);
+  for (const line of out.lines) step(() => interpret(file, out, line));
   return out;
 }
 

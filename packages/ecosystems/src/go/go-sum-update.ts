@@ -1,5 +1,5 @@
-import type { RegistryArtifact } from '@switchyard/registries';
 import type { LockfileRequest, LockfileUpdate } from '../ecosystem.ts';
+import type { RegistryArtifact } from '../registry-data.ts';
 import { readGoMod } from './go-mod.ts';
 import { compareGoSumLines, type GoSumLine, goSumText, readGoSum } from './go-sum.ts';
 import { compareGoVersions, parseGoVersion } from './versions.ts';

@@ -77,6 +77,18 @@ export function compareGoVersions(a: string, b: string): number {
 }
 
 /**
+ * A total order of any two strings for what comes from outside (a GOPROXY's version list, a go.mod's `retract` bounds):
+ * Go module versions as {@link compareGoVersions} orders them, and below them everything that is not one
+ * ({@link parseGoVersion} null: not canonical, build metadata other than `+incompatible`), in code-unit order. Never throws.
+ */
+export function compareGoModuleVersions(a: string, b: string): number {
+  const [x, y] = [parseGoVersion(a) !== null, parseGoVersion(b) !== null];
+  if (x && y) return compareGoVersions(a, b);
+  if (x !== y) return x ? 1 : -1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
  * The major version a module path names (https://go.dev/ref/mod#major-version-suffixes): `N` for a `/vN` suffix (N ≥ 2),
  * `N` for gopkg.in's `.vN` (`gopkg.in/yaml.v3` → 3), else null (the path serves v0, v1 and `+incompatible` v2+ versions).
  */

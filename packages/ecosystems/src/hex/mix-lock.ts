@@ -1,6 +1,6 @@
-import type { RegistryDependency } from '@switchyard/registries';
 import type { LockfileRequest, LockfileUpdate } from '../ecosystem.ts';
 import { ManifestParseError } from '../errors.ts';
+import type { RegistryDependency } from '../registry-data.ts';
 import { hexVersions } from './versions.ts';
 
 /** The lock file's name. */

@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RegistryCredentials, RegistryError } from '@switchyard/registries';
 import type { LockfileRegistry, LockfileRequest } from '../ecosystem.ts';
 import { ManifestParseError } from '../errors.ts';
+import { type RegistryCredentials, RegistryError } from '../registry-data.ts';
 import { isTable, parseJsonObject, type Table } from '../shared/parse.ts';
 import { readPackageJson, SECTIONS } from './package-json.ts';
 

@@ -1,6 +1,6 @@
-import type { RegistryVersionDetails } from '@switchyard/registries';
 import semver from 'semver';
 import type { LockfileRequest } from '../ecosystem.ts';
+import type { RegistryVersionDetails } from '../registry-data.ts';
 import { alias, readPackageJson } from './package-json.ts';
 import { lockfile, parseYarnClassic, type YarnClassicEntry } from './yarn-lock.ts';
 

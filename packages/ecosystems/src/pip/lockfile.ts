@@ -1,7 +1,7 @@
 import * as pep440 from '@renovatebot/pep440';
-import type { RegistryArtifact, RegistryDependency } from '@switchyard/registries';
 import type { LockfileRequest, LockfileUpdate } from '../ecosystem.ts';
 import { ManifestParseError } from '../errors.ts';
+import type { RegistryArtifact, RegistryDependency } from '../registry-data.ts';
 import { isTable, parseToml, type Table } from '../shared/parse.ts';
 import { tomlStringAt, tomlStrings } from '../update/toml-spans.ts';
 import { poetryContentHash } from './content-hash.ts';

@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
+import { compareGoModuleVersions, goVersions, readGoMod } from '@switchyard/ecosystems';
 import { unzipSync } from 'fflate';
-import { Agent, type Dispatcher, errors, interceptors } from 'undici';
 import { createRegistryHttp, type RegistryAdapterOptions, type RegistryAnswer } from '../http/registry-http.ts';
 import {
   type PackageRegistry,
-  type RegistryCredentials,
   type RegistryDependency,
   RegistryError,
   type RegistryPackage,
-  type RegistryRequestStats,
   type RegistryVersion,
   type RegistryVersionDetails,
 } from '../port.ts';
@@ -119,33 +117,6 @@ export function unzipBounded(
   }
 }
 
-const GO_VERSION = /^v(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+([0-9A-Za-z.-]+))?$/;
-
-/** Semantic version precedence of two Go versions (golang.org/x/mod/semver.Compare); non-versions sort below versions. */
-export function compareGoModuleVersions(a: string, b: string): number {
-  const x = GO_VERSION.exec(a);
-  const y = GO_VERSION.exec(b);
-  if (!x || !y) return x ? 1 : y ? -1 : a < b ? -1 : a > b ? 1 : 0;
-  for (let i = 1; i <= 3; i++) {
-    const d = Number(x[i]) - Number(y[i]);
-    if (d !== 0) return d;
-  }
-  const [pa, pb] = [x[4], y[4]];
-  if (pa === undefined || pb === undefined) return pa === pb ? 0 : pa === undefined ? 1 : -1;
-  const ia = pa.split('.');
-  const ib = pb.split('.');
-  for (let i = 0; i < Math.max(ia.length, ib.length); i++) {
-    const [s, t] = [ia[i], ib[i]];
-    if (s === undefined || t === undefined) return s === undefined ? -1 : 1;
-    if (s === t) continue;
-    const [ns, nt] = [/^\d+$/.test(s), /^\d+$/.test(t)];
-    if (ns && nt) return s.length - t.length || (s < t ? -1 : 1);
-    if (ns !== nt) return ns ? -1 : 1;
-    return s < t ? -1 : 1;
-  }
-  return 0;
-}
-
 /** What the adapter reads of a go.mod: its requires, `go` line and retractions (https://go.dev/ref/mod#go-mod-file). */
 export interface GoModSummary {
   go: string | null;
@@ -154,47 +125,18 @@ export interface GoModSummary {
   retracts: { low: string; high: string }[];
 }
 
-const unquote = (token: string) => token.replace(/^"(.*)"$/, '$1').replace(/^`(.*)`$/, '$1');
-
 /**
- * Reads the directives a registry client needs from a go.mod text: `go`, `require` (lines and blocks, with `// indirect`)
- * and `retract` (lines and blocks). Other directives are skipped; lines it cannot read are skipped too (the go.mod is
- * the module author's, not ours to reject).
+ * The directives a registry client needs from a go.mod text (ecosystems' `readGoMod`, lenient): `go`, `require` (lines
+ * and blocks, with `// indirect`) and `retract` (lines and blocks). Lines it cannot read are skipped, never thrown on: the
+ * go.mod is the module author's, not ours to reject.
  */
 export function readGoModSummary(text: string): GoModSummary {
-  const out: GoModSummary = { go: null, requires: [], retracts: [] };
-  let block: string | null = null;
-  for (const raw of text.split('\n')) {
-    const commentAt = raw.indexOf('//');
-    const comment = commentAt === -1 ? '' : raw.slice(commentAt + 2).trim();
-    const tokens = (commentAt === -1 ? raw : raw.slice(0, commentAt)).trim().split(/\s+/).filter(Boolean);
-    if (tokens.length === 0) continue;
-    let verb: string;
-    let args: string[];
-    if (block !== null) {
-      if (tokens[0] === ')') {
-        block = null;
-        continue;
-      }
-      verb = block;
-      args = tokens;
-    } else {
-      if (tokens.length === 2 && tokens[1] === '(') {
-        block = tokens[0] ?? null;
-        continue;
-      }
-      [verb = '', ...args] = tokens;
-    }
-    if (verb === 'go' && args.length === 1) out.go = args[0] ?? null;
-    else if (verb === 'require' && args.length === 2) {
-      out.requires.push({ path: unquote(args[0] ?? ''), version: unquote(args[1] ?? ''), indirect: /^indirect(?:;|$)/.test(comment) });
-    } else if (verb === 'retract') {
-      const interval = /^\[\s*(\S+?)\s*,\s*(\S+?)\s*\]$/.exec(args.join(' '));
-      if (interval) out.retracts.push({ low: interval[1] ?? '', high: interval[2] ?? '' });
-      else if (args.length === 1) out.retracts.push({ low: unquote(args[0] ?? ''), high: unquote(args[0] ?? '') });
-    }
-  }
-  return out;
+  const mod = readGoMod('go.mod', text, { lenient: true });
+  return {
+    go: mod.go,
+    requires: mod.requires.map((r) => ({ path: r.path, version: r.version.value, indirect: r.indirect })),
+    retracts: mod.retracts.map(({ low, high }) => ({ low, high })),
+  };
 }
 
 /** The code host page of a module path: `https://github.com/<owner>/<repo>` for github.com modules, else null. */
@@ -202,13 +144,6 @@ export function goModuleSourceUrl(path: string): string | null {
   const match = /^github\.com\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)/.exec(path);
   return match ? `https://github.com/${match[1]}/${match[2]}` : null;
 }
-
-const authorizationOf = (credentials: RegistryCredentials | undefined): string | undefined => {
-  if (credentials === undefined) return undefined;
-  if ('authorization' in credentials) return credentials.authorization;
-  if ('token' in credentials) return `Bearer ${credentials.token}`;
-  return `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`, 'utf8').toString('base64')}`;
-};
 
 /**
  * A GOPROXY (https://go.dev/ref/mod#goproxy-protocol) as a {@link PackageRegistry}: proxy.golang.org, Athens, Artifactory,
@@ -228,79 +163,20 @@ const authorizationOf = (credentials: RegistryCredentials | undefined): string |
  * each `{ name: path, requirement: version, kind: 'runtime' }`, indirect ones included: all are in the module graph) and the
  * `.zip`, and gives two artifacts with `h1` digests ({@link goDirHash1}) as `go mod download` computes them: `<v>.zip` (the
  * zip's files) and `<v>.mod` (the go.mod as the one file `go.mod`, `attributes.go` its `go` line when it has one).
- * The zip and the go.mod are read as bytes through their own connection pool with the same bounds (the text client
- * decodes UTF-8, which would change the hash); a zip declaring over 500 MiB uncompressed ({@link unzipBounded}, Go's
- * limit) is `bad_response`, unread.
+ * The zip and the go.mod are read as bytes (the client's `binary` requests, uncached: decoding UTF-8 would change the
+ * hash); a zip declaring over 500 MiB uncompressed ({@link unzipBounded}, Go's limit) is `bad_response`, unread. Versions
+ * order by ecosystems' `compareGoModuleVersions` (Go's semantic precedence; what is not a canonical module version below).
  * @throws TypeError for a base URL that is not http(s), or a module path or version the protocol cannot express
  */
 export function createGoProxyRegistry(options: GoProxyRegistryOptions = {}): PackageRegistry {
   const { baseUrl = DEFAULT_GOPROXY_URL, releaseTimesFor = 50, ...httpOptions } = options;
   const http = createRegistryHttp({ ...httpOptions, baseUrl });
   const base = http.baseUrl;
-  const binaryStats: RegistryRequestStats = { requests: 0, notModified: 0, fullDownloads: 0 };
-  const maxBytes = httpOptions.maxResponseBytes ?? 64 * 1024 * 1024;
-  const responseTimeout = httpOptions.responseTimeoutMs ?? 15_000;
-  let binary: Dispatcher | undefined;
-  let binaryAgent: Agent | undefined;
-  const authorization = authorizationOf(httpOptions.credentials);
 
-  /** GETs bytes (the module zip, the go.mod to hash); undefined for 404/410. */
+  /** GETs bytes as served (the module zip, the go.mod to hash: decoding would change them); undefined for 404/410. */
   const getBytes = async (path: string, signal: AbortSignal | undefined, accept = 'application/zip'): Promise<Uint8Array | undefined> => {
-    const url = new URL(path, base);
-    const shown = `${url.origin}${url.pathname}`;
-    if (!binary) {
-      binaryAgent = new Agent({
-        connect: { timeout: httpOptions.connectTimeoutMs ?? 5_000 },
-        headersTimeout: responseTimeout,
-        bodyTimeout: responseTimeout,
-        maxResponseSize: maxBytes,
-      });
-      binary = binaryAgent.compose(
-        (dispatch) => (opts, handler) => {
-          binaryStats.requests++;
-          return dispatch(opts, handler);
-        },
-        interceptors.retry({
-          maxRetries: httpOptions.retries ?? 2,
-          minTimeout: httpOptions.retryDelayMs ?? 250,
-          maxTimeout: 4_000,
-          timeoutFactor: 2,
-          methods: ['GET'],
-          statusCodes: [429, 500, 502, 503, 504],
-        }),
-        interceptors.redirect({ maxRedirections: 3 }),
-      );
-    }
-    const headers: Record<string, string> = { accept, 'user-agent': httpOptions.userAgent ?? 'switchyard-registries' };
-    if (authorization !== undefined && url.origin === base.origin) headers.authorization = authorization;
-    let answer: Dispatcher.ResponseData;
-    let bytes: Uint8Array;
-    try {
-      answer = await binary.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: 'GET',
-        headers,
-        ...(signal ? { signal } : {}),
-      });
-      bytes = new Uint8Array(await answer.body.arrayBuffer());
-    } catch (error) {
-      if (error instanceof errors.ResponseExceededMaxSizeError) {
-        throw new RegistryError('bad_response', shown, `answer over ${maxBytes} bytes`, { cause: error });
-      }
-      if (signal?.aborted) throw error;
-      throw new RegistryError('unreachable', shown, `no answer from ${url.origin}: ${(error as Error).message}`, { cause: error });
-    }
-    const status = answer.statusCode;
-    if (status === 200) {
-      binaryStats.fullDownloads++;
-      return bytes;
-    }
-    if (status === 404 || status === 410) return undefined;
-    if (status === 401 || status === 403)
-      throw new RegistryError('auth_failed', shown, `${url.origin} refused the credentials (${status})`, { status });
-    if (status === 429 || status >= 500) throw new RegistryError('unreachable', shown, `${url.origin} answered ${status}`, { status });
-    throw new RegistryError('bad_response', shown, `${url.origin} answered ${status}`, { status });
+    const answer = await http.get(path, { accept, binary: true, ...(signal ? { signal } : {}) });
+    return answer.status === 200 ? answer.bytes : undefined;
   };
 
   const get = async (path: string, accept: string, signal: AbortSignal | undefined): Promise<RegistryAnswer | undefined> => {
@@ -377,7 +253,7 @@ export function createGoProxyRegistry(options: GoProxyRegistryOptions = {}): Pac
       );
       // Retractions are read from the go.mod of the latest version as the go command picks it for them
       // (https://go.dev/ref/mod#go-mod-file-retract): the highest release, +incompatible ones only when there is no other.
-      const release = (v: string) => GO_VERSION.exec(v)?.[4] === undefined;
+      const release = (v: string) => !goVersions.isPrerelease(v);
       const highestRelease =
         highestFirst.find((v) => release(v) && !v.endsWith('+incompatible')) ?? highestFirst.find(release) ?? highestFirst[0];
       let retracts: GoModSummary['retracts'] = [];
@@ -436,16 +312,7 @@ export function createGoProxyRegistry(options: GoProxyRegistryOptions = {}): Pac
         ],
       };
     },
-    stats: (): RegistryRequestStats => {
-      const own = http.stats();
-      return {
-        requests: own.requests + binaryStats.requests,
-        notModified: own.notModified,
-        fullDownloads: own.fullDownloads + binaryStats.fullDownloads,
-      };
-    },
-    close: async () => {
-      await Promise.all([http.close(), binaryAgent?.close()]);
-    },
+    stats: () => http.stats(),
+    close: () => http.close(),
   };
 }

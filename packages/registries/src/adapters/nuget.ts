@@ -1,3 +1,4 @@
+import { normaliseNuGetVersion, nugetVersions } from '@switchyard/ecosystems';
 import { createRegistryHttp, type RegistryAdapterOptions, type RegistryAnswer } from '../http/registry-http.ts';
 import {
   type ArtifactDigest,
@@ -53,30 +54,13 @@ function packageId(name: string): string {
   return name.toLowerCase();
 }
 
-/** A NuGet version (https://learn.microsoft.com/nuget/concepts/package-versioning): 1 to 4 numbers, a label, metadata. */
-const NUGET_VERSION = /^(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.(\d+))?(-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
-
 /**
- * NuGet's normalised version, lower-cased as the flat container and registration keys write it (`1.0` → `1.0.0`); a
- * string that is not a NuGet version is given back trimmed and lower-cased.
+ * NuGet's normalised version (ecosystems' `normaliseNuGetVersion`: `1.0` → `1.0.0`, build metadata dropped), lower-cased
+ * as the flat container and registration keys write it; a string that is not a NuGet version is given back trimmed and
+ * lower-cased.
  */
 export function nugetVersionKey(version: string): string {
-  const match = NUGET_VERSION.exec(version.trim());
-  if (!match) return version.trim().toLowerCase();
-  const numbers = [1, 2, 3, 4].map((i) => String(BigInt(match[i] ?? '0')));
-  if (numbers[3] === '0') numbers.pop();
-  return `${numbers.join('.')}${match[5] ?? ''}`.toLowerCase();
-}
-
-/** Orders two releases (no pre-release) by their numbers; the adapter only needs it to pick the latest stable version. */
-function compareReleases(a: string, b: string): number {
-  const parts = (v: string) => nugetVersionKey(v).split('.').map(BigInt);
-  const [x, y] = [parts(a), parts(b)];
-  for (let i = 0; i < 4; i++) {
-    const d = (x[i] ?? 0n) - (y[i] ?? 0n);
-    if (d !== 0n) return d < 0n ? -1 : 1;
-  }
-  return 0;
+  return (normaliseNuGetVersion(version) ?? version.trim()).toLowerCase();
 }
 
 /** A registration leaf's catalog entry, as far as the adapter reads it. */
@@ -299,9 +283,7 @@ export function createNuGetRegistry(options: RegistryAdapterOptions = {}): Packa
       const leaves = (await registrationLeaves(id, signal)) ?? [];
       const byKey = new Map(leaves.map((leaf) => [nugetVersionKey(leaf.version), leaf]));
       // Versions that are not NuGet versions are skipped (NuGet's client cannot restore them either).
-      const keys = [...new Set([...(json.versions as string[]).map(nugetVersionKey), ...byKey.keys()])].filter((key) =>
-        NUGET_VERSION.test(key),
-      );
+      const keys = [...new Set([...(json.versions as string[]).map(nugetVersionKey), ...byKey.keys()])].filter(nugetVersions.isValid);
       const versions: RegistryVersion[] = keys.map((key) => {
         const leaf = byKey.get(key);
         return {
@@ -312,8 +294,8 @@ export function createNuGetRegistry(options: RegistryAdapterOptions = {}): Packa
           digests: leaf?.digests ?? [],
         };
       });
-      const stable = versions.filter((v) => !v.yanked && !v.version.split('+')[0]?.includes('-'));
-      const latest = stable.sort((a, b) => compareReleases(b.version, a.version))[0]?.version ?? null;
+      const stable = versions.filter((v) => !v.yanked && !nugetVersions.isPrerelease(v.version));
+      const latest = stable.sort((a, b) => nugetVersions.compare(b.version, a.version))[0]?.version ?? null;
       const latestLeaf = latest === null ? leaves.at(-1) : (byKey.get(nugetVersionKey(latest)) ?? leaves.at(-1));
       // The latest version's digest from its catalog leaf (one request, then remembered); other versions' when known.
       const latestVersion = latestLeaf && versions.find((v) => nugetVersionKey(v.version) === nugetVersionKey(latestLeaf.version));

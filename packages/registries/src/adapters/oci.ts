@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
-import { createRegistryHttp, type RegistryAdapterOptions, type RegistryAnswer, type RegistryHttp } from '../http/registry-http.ts';
+import {
+  authorizationOf,
+  createRegistryHttp,
+  type RegistryAdapterOptions,
+  type RegistryAnswer,
+  type RegistryHttp,
+} from '../http/registry-http.ts';
 import {
   type PackageRegistry,
-  type RegistryCredentials,
   RegistryError,
   type RegistryPackage,
   type RegistryRequestStats,
@@ -147,12 +152,6 @@ function nextPage(answer: RegistryAnswer, current: URL): URL | undefined {
 
 const bad = badResponse;
 
-const basicOf = (credentials: RegistryCredentials): string => {
-  if ('authorization' in credentials) return credentials.authorization;
-  if ('token' in credentials) return `Bearer ${credentials.token}`;
-  return `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`, 'utf8').toString('base64')}`;
-};
-
 /**
  * A registry of the OCI distribution API (https://github.com/opencontainers/distribution-spec/blob/main/spec.md):
  * Docker Hub by default, any registry at `baseUrl`, and the registry hosts images name themselves (`ghcr.io/owner/img`
@@ -231,7 +230,8 @@ export function createOciRegistry(options: OciRegistryOptions = {}): PackageRegi
     if (params.service) realm.searchParams.set('service', params.service);
     realm.searchParams.set('scope', params.scope ?? `repository:${repository}:pull`);
     const http = httpAt(realm.origin);
-    const headers: Record<string, string> = own && credentials && trustedRealm(realm) ? { authorization: basicOf(credentials) } : {};
+    const authorization = own && trustedRealm(realm) ? authorizationOf(credentials) : undefined;
+    const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
     const reply = await http.get(realm.href, { headers, ...(signal ? { signal } : {}) });
     if (reply.status !== 200)
       throw new RegistryError('auth_failed', reply.url, `the token service answered ${reply.status}`, { status: 401 });

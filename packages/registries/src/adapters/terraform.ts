@@ -1,14 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Agent, type Dispatcher, errors, interceptors } from 'undici';
-import { createRegistryHttp, type RegistryAdapterOptions, type RegistryAnswer } from '../http/registry-http.ts';
-import {
-  type PackageRegistry,
-  type RegistryArtifact,
-  RegistryError,
-  type RegistryPackage,
-  type RegistryRequestStats,
-  type RegistryVersionDetails,
-} from '../port.ts';
+import { createRegistryHttp, isOverSizeLimit, type RegistryAdapterOptions, type RegistryAnswer } from '../http/registry-http.ts';
+import type { PackageRegistry, RegistryArtifact, RegistryPackage, RegistryRequestStats, RegistryVersionDetails } from '../port.ts';
 import { badResponse, isRecord } from './answer.ts';
 import { goDirHash1, unzipBounded } from './goproxy.ts';
 
@@ -74,10 +66,10 @@ export interface TerraformRegistryOptions extends RegistryAdapterOptions {
  * its first platform (`shasum`, `shasums_url`, `download_url`, `filename`), then the `SHA256SUMS` document at
  * `shasums_url` (`<sha256 hex>  <file>` lines, which give every platform's zip, as `terraform providers lock` reads
  * them): one artifact per `.zip` line with its `sha256` digest and its URL beside `download_url`. The platform asked is
- * `linux_amd64` when the version has it, else its first; that platform's zip is downloaded (as bytes, through its own
- * connection pool with the same bounds; credentials only to the base URL's origin), checked against `shasum`, and its
- * `h1:` hash (dirhash Hash1 over the zip's files, what Terraform writes for the platforms it installs) added to its
- * artifact. A zip over {@link TerraformRegistryOptions.maxZipBytes} is not downloaded, and no `h1:` is given (the lock
+ * `linux_amd64` when the version has it, else its first; that platform's zip is downloaded (as bytes, `binary`, by a
+ * client with the same bounds but `maxZipBytes`; credentials only to the base URL's origin), checked against `shasum`,
+ * and its `h1:` hash (dirhash Hash1 over the zip's files, what Terraform writes for the platforms it installs) added to
+ * its artifact. A zip over {@link TerraformRegistryOptions.maxZipBytes} is not downloaded, and no `h1:` is given (the lock
  * file then gets the `zh:` hashes only; `terraform init` adds the `h1:` of its platform); one declaring over 500 MiB
  * uncompressed is `bad_response`, uninflated ({@link unzipBounded}). Dependencies `[]` (providers declare none). Of a
  * module version: no artifacts and dependencies null.
@@ -87,8 +79,20 @@ export interface TerraformRegistryOptions extends RegistryAdapterOptions {
 export function createTerraformRegistry(options: TerraformRegistryOptions = {}): PackageRegistry {
   const { baseUrl = DEFAULT_TERRAFORM_URL, maxZipBytes, ...httpOptions } = options;
   const http = createRegistryHttp({ ...httpOptions, baseUrl });
-  const zips = binaryClient({ ...httpOptions, ...(maxZipBytes === undefined ? {} : { maxResponseBytes: maxZipBytes }) }, baseUrl);
+  // Zips are read as bytes by a client of their own when they have a size bound of their own.
+  const zips = maxZipBytes === undefined ? http : createRegistryHttp({ ...httpOptions, baseUrl, maxResponseBytes: maxZipBytes });
   let discovery: Promise<Record<string, string | undefined>> | undefined;
+
+  /** A provider zip's bytes as served; undefined when absent (404, 410) or over `maxZipBytes` (not read past it). */
+  const zipOf = async (url: string, signal: AbortSignal | undefined): Promise<Uint8Array | undefined> => {
+    try {
+      const answer = await zips.get(url, { accept: 'application/zip', binary: true, ...(signal ? { signal } : {}) });
+      return answer.status === 200 ? answer.bytes : undefined;
+    } catch (error) {
+      if (isOverSizeLimit(error)) return undefined;
+      throw error;
+    }
+  };
 
   /** The discovery document's service URLs (absolute); asked once, a failure is asked again next time. */
   const services = (signal: AbortSignal | undefined) => {
@@ -221,8 +225,8 @@ export function createTerraformRegistry(options: TerraformRegistryOptions = {}):
           }
         }
       }
-      const zip = await zips.get(download.href, signal);
-      if (zip !== undefined && zip !== 'too_large') {
+      const zip = await zipOf(download.href, signal);
+      if (zip !== undefined) {
         if (createHash('sha256').update(zip).digest('hex') !== shasum.toLowerCase())
           throw bad(answer, `the SHA-256 of ${filename} is not its shasum`);
         const files = unzipBounded(zip, `${download.origin}${download.pathname}`, filename);
@@ -234,6 +238,7 @@ export function createTerraformRegistry(options: TerraformRegistryOptions = {}):
     },
     stats: (): RegistryRequestStats => {
       const own = http.stats();
+      if (zips === http) return own;
       const other = zips.stats();
       return {
         requests: own.requests + other.requests,
@@ -242,94 +247,7 @@ export function createTerraformRegistry(options: TerraformRegistryOptions = {}):
       };
     },
     close: async () => {
-      await Promise.all([http.close(), zips.close()]);
-    },
-  };
-}
-
-/** The `Authorization` value of credentials (as the text client sends it). */
-const authorizationOf = (credentials: RegistryAdapterOptions['credentials']): string | undefined => {
-  if (credentials === undefined) return undefined;
-  if ('token' in credentials) return `Bearer ${credentials.token}`;
-  if ('authorization' in credentials) return credentials.authorization;
-  return `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
-};
-
-/**
- * GETs of bytes (provider zips), which the text client would decode as UTF-8: one undici pool with the adapter's
- * timeouts, size bound, retries (no answer, 429, 5xx) and redirects; credentials only to the base URL's origin.
- */
-function binaryClient(options: Omit<RegistryAdapterOptions, 'baseUrl'>, baseUrl: string) {
-  const stats: RegistryRequestStats = { requests: 0, notModified: 0, fullDownloads: 0 };
-  const maxBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
-  const timeout = options.responseTimeoutMs ?? 15_000;
-  const origin = new URL(baseUrl).origin;
-  const authorization = authorizationOf(options.credentials);
-  let agent: Agent | undefined;
-  let client: Dispatcher | undefined;
-  return {
-    /**
-     * The bytes at `url`; undefined for 404/410, `'too_large'` for an answer over `maxResponseBytes` (not read further).
-     * @throws RegistryError as the text client does
-     */
-    async get(url: string, signal: AbortSignal | undefined): Promise<Uint8Array | undefined | 'too_large'> {
-      const target = new URL(url);
-      const shown = `${target.origin}${target.pathname}`;
-      if (!client) {
-        agent = new Agent({
-          connect: { timeout: options.connectTimeoutMs ?? 5_000 },
-          headersTimeout: timeout,
-          bodyTimeout: timeout,
-          maxResponseSize: maxBytes,
-        });
-        client = agent.compose(
-          (dispatch) => (opts, handler) => {
-            stats.requests++;
-            return dispatch(opts, handler);
-          },
-          interceptors.retry({
-            maxRetries: options.retries ?? 2,
-            minTimeout: options.retryDelayMs ?? 250,
-            maxTimeout: 4_000,
-            timeoutFactor: 2,
-            methods: ['GET'],
-            statusCodes: [429, 500, 502, 503, 504],
-          }),
-          interceptors.redirect({ maxRedirections: 3 }),
-        );
-      }
-      const headers: Record<string, string> = { accept: 'application/zip', 'user-agent': options.userAgent ?? 'switchyard-registries' };
-      if (authorization !== undefined && target.origin === origin) headers.authorization = authorization;
-      let answer: Dispatcher.ResponseData;
-      let bytes: Uint8Array;
-      try {
-        answer = await client.request({
-          origin: target.origin,
-          path: `${target.pathname}${target.search}`,
-          method: 'GET',
-          headers,
-          ...(signal ? { signal } : {}),
-        });
-        bytes = new Uint8Array(await answer.body.arrayBuffer());
-      } catch (error) {
-        if (error instanceof errors.ResponseExceededMaxSizeError) return 'too_large';
-        if (signal?.aborted) throw error;
-        throw new RegistryError('unreachable', shown, `no answer from ${target.origin}: ${(error as Error).message}`, { cause: error });
-      }
-      const status = answer.statusCode;
-      if (status === 200) {
-        stats.fullDownloads++;
-        return bytes;
-      }
-      if (status === 404 || status === 410) return undefined;
-      if (status === 401 || status === 403)
-        throw new RegistryError('auth_failed', shown, `${target.origin} refused the credentials (${status})`, { status });
-      if (status === 429 || status >= 500) throw new RegistryError('unreachable', shown, `${target.origin} answered ${status}`, { status });
-      throw new RegistryError('bad_response', shown, `${target.origin} answered ${status}`, { status });
-    },
-    stats: (): RegistryRequestStats => ({ ...stats }),
-    close: async () => {
-      await agent?.close();
+      await Promise.all([http.close(), zips === http ? undefined : zips.close()]);
     },
   };
 }

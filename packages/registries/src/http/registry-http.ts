@@ -63,7 +63,8 @@ export interface RegistryGetOptions {
   challenge?: boolean;
   /**
    * Also give the body's bytes as {@link RegistryAnswer.bytes} (what a digest is computed over: `body` is decoded UTF-8,
-   * without a BOM). Such a request is not shared with others, not conditional and not cached.
+   * without a BOM): module and provider zips, a go.mod to hash. Such a request is not shared with others, not
+   * conditional and not cached.
    */
   binary?: boolean;
 }
@@ -104,12 +105,24 @@ class CountingHandler extends DecoratorHandler {
   }
 }
 
-const authorizationOf = (credentials: RegistryCredentials | undefined): string | undefined => {
+/**
+ * The `Authorization` value of registry credentials: `Bearer <token>`, HTTP Basic of a user and password (UTF-8,
+ * base64), or a whole `authorization` as given; undefined without credentials.
+ */
+export function authorizationOf(credentials: RegistryCredentials | undefined): string | undefined {
   if (credentials === undefined) return undefined;
   if ('authorization' in credentials) return credentials.authorization;
   if ('token' in credentials) return `Bearer ${credentials.token}`;
   return `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`, 'utf8').toString('base64')}`;
-};
+}
+
+/**
+ * Is `error` the `bad_response` {@link RegistryError} of an answer over the client's `maxResponseBytes`, which was not
+ * read past the limit (as opposed to an answer that is wrong)? For a caller to whom a too large file is optional.
+ */
+export function isOverSizeLimit(error: unknown): boolean {
+  return error instanceof RegistryError && error.cause instanceof errors.ResponseExceededMaxSizeError;
+}
 
 /** The URL without user info, query kept: what errors and logs may show. */
 const shown = (url: URL) => `${url.origin}${url.pathname}${url.search}`;

@@ -1,15 +1,4 @@
-import type { PackageManager } from '@switchyard/contracts';
 import type { VersionScheme } from '@switchyard/ecosystems';
-
-/** The OSV ecosystem name of each supported package manager (https://ossf.github.io/osv-schema/#affectedpackage-field). */
-export const OSV_ECOSYSTEM: Partial<Record<PackageManager, string>> = {
-  npm_and_yarn: 'npm',
-  pip: 'PyPI',
-  maven: 'Maven',
-  bundler: 'RubyGems',
-  cargo: 'crates.io',
-  composer: 'Packagist',
-};
 
 /** One OSV range event. */
 export interface OsvEvent {

@@ -1,4 +1,5 @@
-import { advisoryEcosystemOf, type CodeHost, CodeHostError, type SecurityAdvisory } from '@switchyard/code-host';
+import { type CodeHost, CodeHostError, type SecurityAdvisory } from '@switchyard/code-host';
+import { advisoryEcosystemOf } from '@switchyard/contracts';
 import type { Ecosystem } from '@switchyard/ecosystems';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';

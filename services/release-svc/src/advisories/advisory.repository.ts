@@ -1,14 +1,15 @@
+import { OSV_ECOSYSTEMS } from '@switchyard/contracts';
 import type { Ecosystem } from '@switchyard/ecosystems';
 import type { Kysely } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
-import { type AffectedPackage, OSV_ECOSYSTEM, type OsvRange } from './advisory-match.policy.ts';
+import type { AffectedPackage, OsvRange } from './advisory-match.policy.ts';
 
 /**
  * The stored affected entries of advisories about package `name` of `ecosystem` (the name normalised as the
  * ecosystem compares names); none for an ecosystem OSV does not name.
  */
 export async function findAffectedPackages(db: Kysely<ReleaseDatabase>, ecosystem: Ecosystem, name: string): Promise<AffectedPackage[]> {
-  const osv = OSV_ECOSYSTEM[ecosystem.packageManager];
+  const osv: string | undefined = OSV_ECOSYSTEMS[ecosystem.packageManager as keyof typeof OSV_ECOSYSTEMS];
   if (!osv) return [];
   const rows = await db
     .selectFrom('advisory_affected')

@@ -1,10 +1,9 @@
-import type { PackageManager } from '@switchyard/contracts';
+import { OSV_ECOSYSTEMS, type PackageManager } from '@switchyard/contracts';
 import { ecosystemFor } from '@switchyard/ecosystems';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { ReleaseDatabase } from '../db/schema.ts';
 import { replaceAdvisory } from './advisory.repository.ts';
-import { OSV_ECOSYSTEM } from './advisory-match.policy.ts';
 
 /** The part of an OSV record (https://ossf.github.io/osv-schema/) the service uses; other fields are ignored. */
 export const OsvRecord = z.object({
@@ -39,7 +38,7 @@ export const OsvRecord = z.object({
 });
 export type OsvRecord = z.infer<typeof OsvRecord>;
 
-const managerOf = new Map(Object.entries(OSV_ECOSYSTEM).map(([manager, osv]) => [osv, manager as PackageManager]));
+const managerOf = new Map<string, PackageManager>(Object.entries(OSV_ECOSYSTEMS).map(([manager, osv]) => [osv, manager as PackageManager]));
 
 /**
  * Stores OSV advisories (a record, or an array of them, as parsed JSON): each replaces any earlier copy

@@ -27,8 +27,10 @@ interface Window {
  * runs in the background: a window that has closed is found so when the key is next asked about.
  *
  * Two ways to use it: count only some events and ask before acting ({@link retryAfterSeconds}, then {@link hit},
- * as the failed-authentication limit does), or spend as you go ({@link take}, as the code-host budget does).
- * Answers are synchronous, so two requests cannot both pass the last unit.
+ * as code-host's failed-authentication limit does), or spend as you go ({@link take}, as code-host's per-token budget
+ * and the GitHub emulator's rate limits do, the emulator giving a unit back with {@link refund} and reporting
+ * {@link usage} in GitHub's `x-ratelimit-*` headers). Answers are synchronous, so two requests cannot both pass the last
+ * unit.
  *
  * A fixed window lets a key spend up to twice `limit` across the boundary of two windows; the simplicity (no
  * timestamps per unit, two numbers per key) is worth that here.
@@ -83,6 +85,26 @@ export class FixedWindowLimiter {
     if (spent + cost > this.limit) return window ? this.secondsUntil(window.endsAt, now) : this.secondsUntil(now + this.windowMs, now);
     this.hit(key, cost);
     return undefined;
+  }
+
+  /**
+   * Gives back up to `cost` units (default 1) `key` spent in its open window (never below nothing spent): for a request
+   * counted that should not have been (GitHub does not count a `304 Not Modified`). Nothing when the key has no open
+   * window.
+   */
+  refund(key: string, cost = 1): void {
+    const window = this.current(key, this.now());
+    if (window) window.count = Math.max(0, window.count - cost);
+  }
+
+  /**
+   * What `key` has spent in its open window and when that window closes (`resetsAt`, ms on the limiter's clock); for a
+   * key without an open window, nothing spent and the end a window opened now would have. Spends nothing.
+   */
+  usage(key: string): { used: number; resetsAt: number } {
+    const now = this.now();
+    const window = this.current(key, now);
+    return window ? { used: window.count, resetsAt: window.endsAt } : { used: 0, resetsAt: now + this.windowMs };
   }
 
   /** `key`'s open window, or undefined when it has none (never had one, forgotten, or closed: then it is dropped). */

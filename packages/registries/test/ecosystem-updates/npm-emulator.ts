@@ -1,9 +1,14 @@
-import { createNpmRegistry, type RegistryCredentials, type RegistryVersionDetails } from '@switchyard/registries';
+import {
+  type LockfileRegistry,
+  type LockfileRequest,
+  npmAndYarn,
+  type RegistryCredentials,
+  type RegistryVersionDetails,
+} from '@switchyard/ecosystems';
 import { artifactDigests, type SeedInput, startRegistryEmulator } from '@switchyard/registry-emulator';
 import { createLogger, type Listening } from '@switchyard/service-kit';
 import { afterAll, beforeAll } from 'vitest';
-import type { LockfileRegistry, LockfileRequest } from '../src/index.ts';
-import { npmAndYarn } from '../src/index.ts';
+import { createNpmRegistry } from '../../src/index.ts';
 
 const releasedAt = '2026-01-02T03:04:05.000Z';
 const v = (version: string, dependencies: Record<string, string> = {}) => ({ version, releasedAt, dependencies });

@@ -2,11 +2,10 @@ import { readdir } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { RegistryError } from '@switchyard/registries';
+import { ManifestParseError, npmAndYarn, RegistryError } from '@switchyard/ecosystems';
 import { expect, describe as group, it } from 'vitest';
-import { ManifestParseError, npmAndYarn } from '../src/index.ts';
-import { CORPUS_PRESENT, corpusDirectories } from './corpus.ts';
-import { describe, emulatorForTests, lockEntry, PRIVATE_TOKEN, requestFor } from './lockfile-npm-emulator.ts';
+import { CORPUS_PRESENT, corpusDirectories } from '../../../ecosystems/test/corpus.ts';
+import { describe, emulatorForTests, lockEntry, PRIVATE_TOKEN, requestFor } from './npm-emulator.ts';
 
 const manifest = (dependencies: Record<string, string>, indent = 2) =>
   `${JSON.stringify({ name: 'app', version: '1.0.0', dependencies }, null, indent)}\n`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddressKey, FixedWindowLimiter } from '../src/index.ts';
+import { FixedWindowLimiter } from '../src/index.ts';
 
 /** A clock the test moves by hand, in milliseconds. */
 function manualClock(start = 1_000_000) {
@@ -68,27 +68,33 @@ describe('FixedWindowLimiter', () => {
     expect(() => new FixedWindowLimiter({ limit: 0, windowMs: 1_000 })).toThrow(RangeError);
     expect(() => new FixedWindowLimiter({ limit: 1, windowMs: 0 })).toThrow(RangeError);
   });
-});
 
-describe('clientAddressKey', () => {
-  it('keeps IPv4 addresses, also when written IPv4-mapped', () => {
-    expect(clientAddressKey('203.0.113.9')).toBe('203.0.113.9');
-    expect(clientAddressKey('::ffff:203.0.113.9')).toBe('203.0.113.9');
-    expect(clientAddressKey('::FFFF:127.0.0.1')).toBe('127.0.0.1');
+  it('gives back units spent in the open window, never below nothing, and only while it is open', () => {
+    const clock = manualClock();
+    const limiter = new FixedWindowLimiter({ limit: 2, windowMs: 10_000, now: clock.now });
+    limiter.refund('a');
+    expect(limiter.usage('a')).toEqual({ used: 0, resetsAt: clock.now() + 10_000 });
+    expect(limiter.take('a')).toBeUndefined();
+    expect(limiter.take('a')).toBeUndefined();
+    expect(limiter.take('a')).toBe(10);
+    limiter.refund('a');
+    expect(limiter.usage('a')).toEqual({ used: 1, resetsAt: clock.now() + 10_000 });
+    expect(limiter.take('a')).toBeUndefined();
+    limiter.refund('a', 5);
+    expect(limiter.usage('a').used).toBe(0);
+    clock.advance(10_000);
+    limiter.refund('a');
+    expect(limiter.usage('a')).toEqual({ used: 0, resetsAt: clock.now() + 10_000 });
   });
 
-  it('groups IPv6 addresses by their /64 prefix, however they are written', () => {
-    expect(clientAddressKey('2001:db8:0:1::1')).toBe('2001:db8:0:1::/64');
-    expect(clientAddressKey('2001:0DB8:0000:0001:ffff:0:0:1')).toBe('2001:db8:0:1::/64');
-    expect(clientAddressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
-    expect(clientAddressKey('::1')).toBe('0:0:0:0::/64');
-    expect(clientAddressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
-    expect(clientAddressKey('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
-  });
-
-  it('keeps anything else as it is, and names a missing address', () => {
-    expect(clientAddressKey(undefined)).toBe('unknown');
-    expect(clientAddressKey('')).toBe('unknown');
-    expect(clientAddressKey('not-an-address')).toBe('not-an-address');
+  it('reports what a key spent and when its window closes, spending nothing', () => {
+    const clock = manualClock();
+    const limiter = new FixedWindowLimiter({ limit: 3, windowMs: 60_000, now: clock.now });
+    const opened = clock.now();
+    limiter.hit('a', 2);
+    clock.advance(5_000);
+    expect(limiter.usage('a')).toEqual({ used: 2, resetsAt: opened + 60_000 });
+    expect(limiter.usage('a')).toEqual({ used: 2, resetsAt: opened + 60_000 });
+    expect(limiter.retryAfterSeconds('a')).toBeUndefined();
   });
 });
