@@ -14,7 +14,8 @@
  *   service     the rules, with their I/O: calls policies, repositories and clients
  *   policy      pure rules: no I/O, no clock, no database (unit-tested as they are)
  *   repository  all SQL (Kysely), functions that take `db` or `trx`
- *   table       the types of the tables a repository beside it owns
+ *   table       the types of the tables a repository beside it owns; each adds its table to the service's database
+ *               interface in `db/schema.ts` (`declare module`), and each repository imports the tables it queries
  *   model       domain types the folder's modules share: types only, no logic
  *   client      a caller of another system (a peer, a registry, the code host) behind the service's own words
  *

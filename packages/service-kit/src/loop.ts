@@ -10,6 +10,8 @@ export interface LoopOptions {
   logger: { warn: (context: object, message: string) => void };
   /** Run the first round at once rather than after `intervalMs` (default true). */
   immediately?: boolean;
+  /** Fields of the failed round's log line besides `err` (e.g. `{ job: 12 }`). */
+  context?: Record<string, unknown>;
 }
 
 /** A running periodic loop. `stop()` (also `[Symbol.asyncDispose]`, so `scope.use(startLoop(…))` stops it on shutdown). */
@@ -21,11 +23,12 @@ export interface Loop extends AsyncDisposable {
 /**
  * Runs `round` every `intervalMs`, one round at a time: a tick that finds the previous round still running is skipped,
  * so a slow round never piles rounds up behind it. A round that fails is logged and the loop goes on. The timer is
- * unref'd (a loop alone does not keep the process alive). Every periodic job of a service goes through this (its
- * `*.loop.ts`), and its `stop()` is registered on the service's scope.
+ * unref'd (a loop alone does not keep the process alive). Every periodic job of a service goes through this: a
+ * `*.loop.ts` whose `stop()` is registered on the service's scope, or a heartbeat that lives as long as the work it
+ * keeps claimed (release-svc's pull-request jobs), stopped when that work ends.
  * @throws RangeError when `intervalMs` is not a positive number
  */
-export function startLoop({ name, intervalMs, round, logger, immediately = true }: LoopOptions): Loop {
+export function startLoop({ name, intervalMs, round, logger, immediately = true, context = {} }: LoopOptions): Loop {
   if (!(intervalMs > 0)) throw new RangeError(`intervalMs must be a positive number, not ${intervalMs}`);
   let running: Promise<void> | undefined;
   let stopped = false;
@@ -35,7 +38,7 @@ export function startLoop({ name, intervalMs, round, logger, immediately = true 
       .then(round)
       .then(
         () => undefined,
-        (error: unknown) => logger.warn({ err: error }, `${name} round failed; the next round tries again`),
+        (error: unknown) => logger.warn({ ...context, err: error }, `${name} round failed; the next round tries again`),
       )
       .finally(() => {
         running = undefined;

@@ -11,6 +11,12 @@ export interface BookTable {
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
+
+declare module '../db/schema.ts' {
+  interface CatalogDatabase {
+    book: BookTable;
+  }
+}
 export type BookRow = Selectable<BookTable>;
 export type NewBookRow = Insertable<BookTable>;
 

@@ -25,4 +25,10 @@ export interface AccountTable {
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
+
+declare module '../db/schema.ts' {
+  interface ConfigDatabase {
+    account: AccountTable;
+  }
+}
 export type AccountRow = Selectable<AccountTable>;

@@ -19,4 +19,10 @@ export interface RegistryCredentialTable {
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
+
+declare module '../db/schema.ts' {
+  interface ConfigDatabase {
+    registry_credential: RegistryCredentialTable;
+  }
+}
 export type RegistryCredentialRow = Selectable<RegistryCredentialTable>;

@@ -1,6 +1,7 @@
 import type { CodeHostRepo } from '@switchyard/code-host';
 import { type Kysely, sql } from 'kysely';
 import { type AccountSchedule, scheduleOf } from '../accounts/account.policy.ts';
+import type {} from '../accounts/account.table.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import type { RepoRow } from './repo.table.ts';
 

@@ -17,4 +17,10 @@ export interface RepoTable {
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
+
+declare module '../db/schema.ts' {
+  interface ConfigDatabase {
+    repo: RepoTable;
+  }
+}
 export type RepoRow = Selectable<RepoTable>;

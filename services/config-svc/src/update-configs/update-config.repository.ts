@@ -2,6 +2,7 @@ import type { CreateUpdateConfig, PackageManager, PatchUpdateConfig } from '@swi
 import { LANGUAGE_OF } from '@switchyard/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { ConfigDatabase } from '../db/schema.ts';
+import type {} from '../repos/repo.table.ts';
 import type { UpdateConfigRow } from './update-config.table.ts';
 
 type Db = Kysely<ConfigDatabase>;

@@ -21,4 +21,10 @@ export interface UpdateConfigTable {
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
+
+declare module '../db/schema.ts' {
+  interface ConfigDatabase {
+    update_config: UpdateConfigTable;
+  }
+}
 export type UpdateConfigRow = Selectable<UpdateConfigTable>;

@@ -1,6 +1,7 @@
 import type { PeerDb } from '../db/schema.ts';
 import type { DirectoryEntry } from '../directory/directory-entry.policy.ts';
 import type { ChildPlace } from '../directory/proxy-entries.policy.ts';
+import type {} from './child-entry.table.ts';
 
 /**
  * All SQL of `peer.child_entry`, the places of our child directories. Every function takes the database or a

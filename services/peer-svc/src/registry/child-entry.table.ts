@@ -13,3 +13,9 @@ export interface ChildEntryTable {
   description: string;
   seen_at: Date;
 }
+
+declare module '../db/schema.ts' {
+  interface PeerDatabase {
+    child_entry: ChildEntryTable;
+  }
+}

@@ -17,5 +17,11 @@ export interface DirectoryEntryTable {
   seen_at: Date;
 }
 
+declare module '../db/schema.ts' {
+  interface PeerDatabase {
+    directory_entry: DirectoryEntryTable;
+  }
+}
+
 /** A directory entry as stored. */
 export type EntryRow = DirectoryEntryTable;

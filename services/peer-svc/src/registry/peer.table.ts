@@ -31,3 +31,10 @@ export interface ChildDirectoryTable {
   url: string;
   added_at: Date;
 }
+
+declare module '../db/schema.ts' {
+  interface PeerDatabase {
+    peer: PeerTable;
+    child_directory: ChildDirectoryTable;
+  }
+}

@@ -1,4 +1,5 @@
 import type { PeerDb } from '../db/schema.ts';
+import type {} from './client-place.table.ts';
 
 /** All SQL of `peer.client_place`. Every function takes the database or a transaction (scoped with `withSchema(PEER_SCHEMA)`). */
 

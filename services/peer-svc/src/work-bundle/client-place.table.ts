@@ -3,3 +3,9 @@ export interface ClientPlaceTable {
   name: string;
   queue: string;
 }
+
+declare module '../db/schema.ts' {
+  interface PeerDatabase {
+    client_place: ClientPlaceTable;
+  }
+}

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { PeerDb } from '../db/schema.ts';
+import type {} from './work-bundle.table.ts';
 
 /**
  * All SQL of `peer.work_bundle`, the client places' queues without a broker. Every function takes the database or a

@@ -13,3 +13,9 @@ export interface WorkBundleTable {
   body: string;
   enqueued_at: Generated<Date>;
 }
+
+declare module '../db/schema.ts' {
+  interface PeerDatabase {
+    work_bundle: WorkBundleTable;
+  }
+}

@@ -2,6 +2,7 @@ import { OSV_ECOSYSTEMS } from '@switchyard/contracts';
 import type { Ecosystem } from '@switchyard/ecosystems';
 import type { Kysely } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
+import type {} from './advisory.table.ts';
 import type { AffectedPackage, OsvRange } from './advisory-match.policy.ts';
 
 /**

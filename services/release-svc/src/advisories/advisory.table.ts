@@ -21,3 +21,10 @@ export interface AdvisoryAffectedTable {
   /** OSV `versions`: versions affected, listed one by one. */
   versions: string[];
 }
+
+declare module '../db/schema.ts' {
+  interface ReleaseDatabase {
+    advisory: AdvisoryTable;
+    advisory_affected: AdvisoryAffectedTable;
+  }
+}

@@ -41,5 +41,11 @@ export interface PullRequestJobTable {
   claimed_at: Date | null;
 }
 
+declare module '../db/schema.ts' {
+  interface ReleaseDatabase {
+    pull_request_job: PullRequestJobTable;
+  }
+}
+
 /** A recorded pull-request job. */
 export type PullRequestJobRow = Selectable<PullRequestJobTable>;

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { RELEASE_SCHEMA, type ReleaseDatabase } from '../db/schema.ts';
+import type {} from '../pipeline/record/scan-result.table.ts';
 import type { AcceptedNotification, RejectedNotification } from './notification.policy.ts';
 import type { NotificationRow, RejectedNotificationRow, StoredNotificationRow } from './notification.table.ts';
 

@@ -24,6 +24,12 @@ export interface NotificationTable {
   finished_at: Date | null;
 }
 
+declare module '../db/schema.ts' {
+  interface ReleaseDatabase {
+    notification: NotificationTable;
+  }
+}
+
 /** A stored notification of any status, as the status view reads it. */
 export type StoredNotificationRow = Selectable<NotificationTable>;
 /** A stored notification that is scanned (any status but `rejected`): its package manager is a canonical one. */

@@ -23,3 +23,9 @@ export interface AccountTable {
   /** At most `OPEN_PULL_REQUEST_LIMIT` open pull requests per config. */
   limit_open_pull_requests: Generated<boolean>;
 }
+
+declare module '../db/schema.ts' {
+  interface ReleaseDatabase {
+    account: AccountTable;
+  }
+}

@@ -1,7 +1,9 @@
 import type { AccountState, PackageManager, RegistryCredentialState, RepoState, UpdateConfigState } from '@switchyard/contracts';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
+import type {} from './account.table.ts';
 import type { RegistryCredentialTable } from './registry-credential.table.ts';
+import type {} from './repo.table.ts';
 import type { ScanTarget } from './scan-target.model.ts';
 import type { UpdateConfigTable } from './update-config.table.ts';
 

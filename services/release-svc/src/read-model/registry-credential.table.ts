@@ -18,3 +18,9 @@ export interface RegistryCredentialTable {
   deleted: boolean;
   revision: number;
 }
+
+declare module '../db/schema.ts' {
+  interface ReleaseDatabase {
+    registry_credential: RegistryCredentialTable;
+  }
+}

@@ -11,3 +11,9 @@ export interface RepoTable {
   archived: boolean;
   revision: number;
 }
+
+declare module '../db/schema.ts' {
+  interface ReleaseDatabase {
+    repo: RepoTable;
+  }
+}

@@ -26,5 +26,11 @@ export interface UpdateConfigTable {
   next_run_at: Date | null;
 }
 
+declare module '../db/schema.ts' {
+  interface ReleaseDatabase {
+    update_config: UpdateConfigTable;
+  }
+}
+
 /** An update config as the read model holds it. */
 export type UpdateConfigRow = Selectable<UpdateConfigTable>;

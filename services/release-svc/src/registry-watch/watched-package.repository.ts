@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
 import type { LivePackage } from '../pipeline/record/config-dependency.repository.ts';
+import type {} from './watched-package.table.ts';
 
 /**
  * Records `latest` as the newest version the watch has seen of the package for its account, in the caller's

@@ -9,3 +9,9 @@ export interface WatchedPackageTable {
   latest_version: string | null;
   checked_at: Generated<Date>;
 }
+
+declare module '../db/schema.ts' {
+  interface ReleaseDatabase {
+    watched_package: WatchedPackageTable;
+  }
+}

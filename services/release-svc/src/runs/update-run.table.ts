@@ -44,6 +44,13 @@ export interface UpdateRunDependencyTable {
   job_id: number | null;
 }
 
+declare module '../db/schema.ts' {
+  interface ReleaseDatabase {
+    update_run: UpdateRunTable;
+    update_run_dependency: UpdateRunDependencyTable;
+  }
+}
+
 /** A recorded update run. */
 export type UpdateRunRow = Selectable<UpdateRunTable>;
 /** One dependency of a recorded update run. */

@@ -9,3 +9,9 @@ export interface WebhookDeliveryTable {
   outcome: string;
   received_at: Generated<Date>;
 }
+
+declare module '../db/schema.ts' {
+  interface ReleaseDatabase {
+    webhook_delivery: WebhookDeliveryTable;
+  }
+}

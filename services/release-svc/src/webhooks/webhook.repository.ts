@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
+import type {} from './webhook-delivery.table.ts';
 
 type Db = Kysely<ReleaseDatabase>;
 

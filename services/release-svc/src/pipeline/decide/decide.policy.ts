@@ -27,7 +27,7 @@ export type Decision =
 
 /** What {@link decide} decides on. */
 export interface DecisionInput {
-  /** The config, as {@link readableTarget} found it readable. */
+  /** The config, as `readableTarget` found it readable. */
   target: ReadableTarget;
   /**
    * The released dependency and the version to decide on: the notified one, or the registry's newer one

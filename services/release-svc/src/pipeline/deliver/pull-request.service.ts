@@ -106,7 +106,8 @@ export async function executeJob(deps: JobExecutorDeps, jobId: number, lastAttem
     throw new JobBusyError(jobId);
   }
   const heartbeat = startLoop({
-    name: `the claim heartbeat of pull-request job ${jobId}`,
+    name: "a pull-request job's claim heartbeat",
+    context: { job: jobId },
     intervalMs: Math.max(250, Math.floor(leaseMs / 4)),
     immediately: false,
     logger: deps.logger,

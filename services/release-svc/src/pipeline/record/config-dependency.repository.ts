@@ -1,6 +1,8 @@
 import type { PackageManager } from '@switchyard/contracts';
 import type { Kysely } from 'kysely';
 import type { ReleaseDatabase } from '../../db/schema.ts';
+import type {} from '../../read-model/update-config.table.ts';
+import type {} from './config-dependency.table.ts';
 
 type Db = Kysely<ReleaseDatabase>;
 

@@ -3,3 +3,9 @@ export interface ConfigDependencyTable {
   update_config_id: number;
   name: string;
 }
+
+declare module '../../db/schema.ts' {
+  interface ReleaseDatabase {
+    config_dependency: ConfigDependencyTable;
+  }
+}

@@ -1,6 +1,7 @@
 import type { ScanOutcome } from '@switchyard/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { ReleaseDatabase } from '../../db/schema.ts';
+import type {} from './scan-result.table.ts';
 
 type Db = Kysely<ReleaseDatabase>;
 

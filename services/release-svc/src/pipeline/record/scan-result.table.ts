@@ -11,3 +11,9 @@ export interface ScanResultTable {
   reason: string;
   recorded_at: Generated<Date>;
 }
+
+declare module '../../db/schema.ts' {
+  interface ReleaseDatabase {
+    scan_result: ScanResultTable;
+  }
+}

@@ -19,8 +19,9 @@ export interface Resolver {
 
 /**
  * A resolver for one run or one batch of a notification's fan-out: each package is asked of the registries once per
- * account, and its advisories once (a batch is about one dependency, so its configs share one answer; a failure is
- * shared too, so the batch's configs wait for the same later attempt).
+ * account, and its advisories once (a batch is about one dependency, so its configs share one answer). A registry that
+ * fails is an answer too (`failed`: the decide stage reports it); an advisory lookup that throws (the code host down)
+ * throws for every config of the batch that asks it, so they all wait for the same later attempt.
  */
 export function createResolver(registries: RegistryAccess, advisories: AdvisoryLookup): Resolver {
   const asked = new Map<string, Promise<Resolved>>();
