@@ -32,7 +32,7 @@ module.exports = {
     'peer-svc': [['http'], ['registry', 'work-bundle'], ['security'], ['directory'], ['db']],
     'release-svc': [
       ['http'],
-      ['notifications', 'update-runs', 'schedules', 'registry-watch', 'webhooks', 'pull-requests'],
+      ['notifications', 'update-runs', 'schedules', 'registry-watch', 'webhooks', 'pull-requests', 'config-changes'],
       ['pipeline'],
       ['jobs', 'runs'],
       ['advisories'],

@@ -228,6 +228,11 @@ export interface PullRequestUpdate {
 /** A pull request as the port sees it. */
 export interface CodeHostPullRequest {
   number: number;
+  /**
+   * The pull request's global id (GitHub's `node_id`): unlike the number, never given to another pull request, so a
+   * caller that stored it knows when a number it remembers names another pull request now. Null when the host gives none.
+   */
+  nodeId: string | null;
   htmlUrl: string;
   /** `closed` also for a merged pull request (then `merged` is true). */
   state: 'open' | 'closed';

@@ -4,13 +4,13 @@ import type { Logger } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
 import type { AdvisoryLookup } from './advisories/advisory-source.service.ts';
 import type { ReleaseConfig } from './config.ts';
+import { consumeConfigState } from './config-changes/config-change.consumer.ts';
 import type { ReleaseDatabase } from './db/schema.ts';
 import { consumeFanOut } from './notifications/fan-out.consumer.ts';
 import { consumeNotifications } from './notifications/notification.consumer.ts';
 import { consumePullRequestJobs } from './pipeline/deliver/pull-request.consumer.ts';
 import type { RegistryAccess } from './pipeline/resolve/registry-access.client.ts';
 import { consumeUpdateRuns } from './pipeline/update-run.consumer.ts';
-import { consumeConfigState } from './read-model/read-model.consumer.ts';
 
 /** The worker's consumers, each on its queue `<QUEUE_PREFIX>.<name>` (with its parking and retry queues). */
 export const RELEASE_CONSUMERS = ['read-model', 'notifications', 'scans', 'update-runs'] as const;
@@ -49,7 +49,8 @@ export interface ReleaseConsumerDeps {
 /**
  * Starts the worker's consumers of catalogued events, each on its own queue (an event of another type or version, or
  * whose payload fails its schema, is parked by `consumeEvents`):
- * - `<QUEUE_PREFIX>.read-model`: config-svc's state events into the read model (`read-model/read-model.consumer.ts`);
+ * - `<QUEUE_PREFIX>.read-model`: config-svc's state events into the read model, settings changes on to the open pull
+ *   requests (`config-changes/config-change.consumer.ts`);
  * - `<QUEUE_PREFIX>.notifications`: notifications planned into fan-out batches at their checkpoint
  *   (`notifications/notification.consumer.ts`);
  * - `<QUEUE_PREFIX>.scans`: the fan-out batches through the pipeline (`notifications/fan-out.consumer.ts`),

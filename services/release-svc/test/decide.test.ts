@@ -19,6 +19,7 @@ function config(overrides: Partial<KnownUpdateConfig> = {}): KnownUpdateConfig {
     automergeRuleDevelopmentDeps: 'never',
     lockfileOnly: false,
     securityUpdatesOnly: false,
+    revision: 1,
     deleted: false,
     ...overrides,
   };

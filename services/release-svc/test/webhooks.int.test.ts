@@ -91,6 +91,37 @@ describe('POST /webhooks/github: signed code-host deliveries move jobs', () => {
     expect(res.status).toBe(413);
   });
 
+  it('moves nothing for a delivery about another pull request under the number of the job (another head branch or global id)', async () => {
+    const other = (head: string, nodeId?: string) => {
+      const event = pullRequestEvent('closed', true);
+      return { ...event, pull_request: { ...event.pull_request, head: { ref: head }, ...(nodeId ? { node_id: nodeId } : {}) } };
+    };
+    expect((await deliver(other('someone/notes'))).body).toEqual({ outcome: 'ignored' });
+    await h.db.updateTable('pull_request_job').set({ pull_request_node_id: 'PR_kwDOjob41' }).where('id', '=', jobId).execute();
+    expect((await deliver(other('dependabot/npm_and_yarn/lodash-4.17.21', 'PR_kwDOanother'))).body).toEqual({ outcome: 'ignored' });
+    expect((await job()).status).toBe('open');
+  });
+
+  it('a pull request closed unmerged by a person: the job is closed and its version ignored; reopened, open again', async () => {
+    expect((await deliver(pullRequestEvent('closed', false))).body).toEqual({ outcome: 'applied' });
+    const closed = await h.db
+      .selectFrom('pull_request_job')
+      .select(['status', 'ignored'])
+      .where('id', '=', jobId)
+      .executeTakeFirstOrThrow();
+    expect(closed).toEqual({ status: 'closed', ignored: true });
+    expect((await job()).status_reason).toBe(
+      'closed unmerged on the code host by alice: this version is not proposed again for the config until the pull request is reopened',
+    );
+    expect((await deliver(pullRequestEvent('reopened', false))).body).toEqual({ outcome: 'applied' });
+    const reopened = await h.db
+      .selectFrom('pull_request_job')
+      .select(['status', 'ignored'])
+      .where('id', '=', jobId)
+      .executeTakeFirstOrThrow();
+    expect(reopened).toEqual({ status: 'open', ignored: false });
+  });
+
   it('moves the job to merged on a merged pull request, once per delivery id', async () => {
     const id = randomUUID();
     expect(await deliver(pullRequestEvent('closed', true), { id })).toEqual({ status: 202, body: { outcome: 'applied' } });

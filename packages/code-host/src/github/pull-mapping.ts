@@ -16,7 +16,7 @@ function branchOf(value: unknown, what: string): { ref: string; sha: string } {
 /**
  * GitHub's `pull-request` or `pull-request-simple` object (https://docs.github.com/rest/pulls/pulls) as a
  * {@link CodeHostPullRequest}: `merged` from `merged` or else `merged_at`; `mergeable` and `mergeable_state` null when
- * absent (listings).
+ * absent (listings); `nodeId` from `node_id`, null when absent.
  * @throws CodeHostError `unavailable` when the body is not a pull request
  */
 export function toPullRequest(json: unknown, what: string): CodeHostPullRequest {
@@ -28,6 +28,7 @@ export function toPullRequest(json: unknown, what: string): CodeHostPullRequest 
   const labels = Array.isArray(p.labels) ? p.labels : [];
   return {
     number: p.number as number,
+    nodeId: stringOrNull(p.node_id),
     htmlUrl: p.html_url,
     state: p.state,
     merged: typeof p.merged === 'boolean' ? p.merged : typeof p.merged_at === 'string',

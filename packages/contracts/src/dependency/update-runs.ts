@@ -9,16 +9,24 @@ import { PageNumber } from './requests.ts';
  * original's undocumented endpoint, https://github.com/dependabot/dependabot-core/issues/3080).
  */
 
-/** What started a run: the schedule's slot, the registry watch (`live`), a release notification, or a person ("bump now"). */
-export const UPDATE_RUN_TRIGGERS = ['schedule', 'live', 'notification', 'manual'] as const;
+/**
+ * What started a run: the schedule's slot, the registry watch (`live`), a release notification, a person ("bump now"),
+ * or a change of the config's settings that its pull requests follow (`settings`: a new target branch, whose pull
+ * requests replace those against the old one).
+ */
+export const UPDATE_RUN_TRIGGERS = ['schedule', 'live', 'notification', 'manual', 'settings'] as const;
 export type UpdateRunTrigger = (typeof UPDATE_RUN_TRIGGERS)[number];
 
 /** `queued` until a worker takes it, `running`, then `done` (each dependency decided) or `failed` (the manifests could not be read). */
 export const UPDATE_RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 export type UpdateRunStatus = (typeof UPDATE_RUN_STATUSES)[number];
 
-/** What a run decided for one dependency: a job recorded, already up to date, skipped by a rule, or an error. */
-export const DEPENDENCY_CHECK_OUTCOMES = ['job-recorded', 'up-to-date', 'skipped', 'error'] as const;
+/**
+ * What a run decided for one dependency: a job recorded; `pr-open`, the update's job recorded earlier is still under way
+ * (its pull request open, or being opened: the dependency's `pull-request-job-id` names it); up to date; skipped by a
+ * rule (lockfile-only, security-only, a version a person ignored, the first run's job limit…); or an error.
+ */
+export const DEPENDENCY_CHECK_OUTCOMES = ['job-recorded', 'pr-open', 'up-to-date', 'skipped', 'error'] as const;
 export type DependencyCheckOutcome = (typeof DEPENDENCY_CHECK_OUTCOMES)[number];
 
 /**

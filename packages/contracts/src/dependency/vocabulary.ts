@@ -58,8 +58,11 @@ export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday',
 
 /**
  * A pull-request job's status: `pending` until a worker takes it, `running`, `queued-limit` while the config has as many
- * open pull requests as `limit-open-pull-requests` allows, `open` (its pull request), then `merged`, `closed` (by a
- * person, unmerged), `superseded` (a newer version's job replaced it) or `failed` (with the reason).
+ * open pull requests as `limit-open-pull-requests` allows, `open` (its pull request), then `merged`, `closed` (unmerged:
+ * by a person, whose decision makes that version ignored for the config until the pull request is reopened, or by this
+ * service when the change is not needed any more; `status-reason` says which), `superseded` (a newer version's job
+ * replaced it), `failed` (with the reason) or `vanished` (its pull request is gone from the code host, or the number now
+ * names another one: the next run proposes the update again).
  */
 export const PULL_REQUEST_JOB_STATUSES = [
   'pending',
@@ -70,6 +73,7 @@ export const PULL_REQUEST_JOB_STATUSES = [
   'closed',
   'superseded',
   'failed',
+  'vanished',
 ] as const;
 
 /**

@@ -2,6 +2,7 @@ import type { PullRequestJobCreated, PullRequestJobStatus } from '@switchyard/co
 import type { VersionScheme } from '@switchyard/ecosystems';
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
+import { LIVE_STATUSES } from './job.policy.ts';
 import type { PullRequestJobRow } from './job.table.ts';
 
 type Db = Kysely<ReleaseDatabase>;
@@ -9,31 +10,44 @@ type Db = Kysely<ReleaseDatabase>;
 /** A job to record: a `pull_request_job.created` event's payload without the job's id (the database assigns it). */
 export type NewJob = Omit<PullRequestJobCreated, 'id'>;
 
+/** What {@link insertJobOnce} did: the job recorded, or the earlier job of that version that stands in its way. */
+export type JobRecording = { recorded: PullRequestJobRow } | { blockedBy: PullRequestJobRow };
+
 /**
- * Records a job unless one exists for the same update config, dependency and target version (however
- * often a notification is redelivered or repeated, and however the version is spelled: `v2.32.0`,
- * `2.32.0` and `2.32` are one version to pip). Must run in a transaction: a transaction-scoped advisory
- * lock on the config and dependency makes concurrent notifications take turns.
+ * Records a job unless an earlier one of the same update config, dependency and target version (however the version is
+ * spelled: `v2.32.0`, `2.32.0` and `2.32` are one version to pip) stands in its way: one still under way against the
+ * same target branch ({@link LIVE_STATUSES}), one whose pull request a person closed unmerged (`ignored`: Dependabot's "won't notify you
+ * about this version again"), or one that failed, in that order. A job whose pull request vanished, was closed by this
+ * service, was superseded or merged does not: the run read the files, and they still call for the update. Must run in a
+ * transaction: a transaction-scoped advisory lock on the config and dependency makes concurrent runs take turns.
  * @param versions the ecosystem's version scheme, to recognise equal versions spelled differently
- * @returns the new row, or undefined when the job was already recorded
+ * @param inRange whether the update is within the manifest's requirement (kept for the `in_range` automerge rule)
+ * @returns the new row, or the earlier job in the way
  */
 export async function insertJobOnce(
   trx: Db,
   versions: Pick<VersionScheme, 'compare' | 'isValid'> | undefined,
   job: NewJob,
-): Promise<PullRequestJobRow | undefined> {
+  inRange = false,
+): Promise<JobRecording> {
   await sql`select pg_advisory_xact_lock(hashtextextended(${`${job.updateConfigId}:${job.dependencyName}`}, 0))`.execute(trx);
   const earlier = await trx
     .selectFrom('pull_request_job')
-    .select('target_version')
+    .selectAll()
     .where('update_config_id', '=', job.updateConfigId)
     .where('dependency_name', '=', job.dependencyName)
+    .orderBy('id', 'desc')
     .execute();
   const same = (a: string) =>
     a === job.targetVersion ||
     (versions?.isValid(a) && versions.isValid(job.targetVersion) && versions.compare(a, job.targetVersion) === 0);
-  if (earlier.some((row) => same(row.target_version))) return undefined;
-  return trx
+  const ofVersion = earlier.filter((row) => same(row.target_version));
+  const blocking =
+    ofVersion.find((row) => LIVE_STATUSES.includes(row.status) && row.target_branch === job.targetBranch) ??
+    ofVersion.find((row) => row.ignored) ??
+    ofVersion.find((row) => row.status === 'failed');
+  if (blocking) return { blockedBy: blocking };
+  const recorded = await trx
     .insertInto('pull_request_job')
     .values({
       notification_id: job.notificationId,
@@ -52,10 +66,11 @@ export async function insertJobOnce(
       security_fix: job.securityFix,
       target_branch: job.targetBranch,
       directory: job.directory,
+      in_range: inRange,
     })
-    .onConflict((oc) => oc.columns(['update_config_id', 'dependency_name', 'target_version']).doNothing())
     .returningAll()
-    .executeTakeFirst();
+    .executeTakeFirstOrThrow();
+  return { recorded };
 }
 
 /** Filters of a job listing; `repoIds` bounds it to the repos the caller can see. */
@@ -105,6 +120,8 @@ export const EXECUTABLE_STATUSES: readonly PullRequestJobStatus[] = ['pending', 
 export interface OpenedPullRequest {
   branch: string;
   number: number;
+  /** The pull request's global id on the code host (GitHub's `node_id`), when it gives one. */
+  nodeId: string | null;
   url: string;
   headSha?: string;
   /** The target branch's commit the branch's commit was made on. */
@@ -112,8 +129,8 @@ export interface OpenedPullRequest {
 }
 
 /**
- * Moves a job to `status` (with `reason` and its pull request when given); an open one is looked at again in
- * `lookInMs` ms (default at once), any other is no longer looked at.
+ * Moves a job to `status` (with `reason` and its pull request when given; `ignored` set when given: a person closed it);
+ * an open one is looked at again in `lookInMs` ms (default at once), any other is no longer looked at.
  */
 export async function setStatus(
   db: Db,
@@ -122,6 +139,7 @@ export async function setStatus(
   reason: string | null,
   pullRequest?: OpenedPullRequest,
   lookInMs = 0,
+  options: { ignored?: boolean } = {},
 ): Promise<void> {
   await db
     .updateTable('pull_request_job')
@@ -130,10 +148,12 @@ export async function setStatus(
       status_reason: reason,
       status_changed_at: sql`now()`,
       maintain_at: status === 'open' ? fromNow(lookInMs) : null,
+      ...(options.ignored === undefined ? {} : { ignored: options.ignored }),
       ...(pullRequest
         ? {
             branch: pullRequest.branch,
             pull_request_number: pullRequest.number,
+            pull_request_node_id: pullRequest.nodeId,
             pull_request_url: pullRequest.url,
             ...(pullRequest.headSha ? { head_sha: pullRequest.headSha } : {}),
             ...(pullRequest.baseSha ? { base_sha: pullRequest.baseSha } : {}),
@@ -189,25 +209,32 @@ export async function markRunning(db: Db, jobId: number): Promise<void> {
   await db.updateTable('pull_request_job').set({ status: 'running', status_changed_at: sql`now()` }).where('id', '=', jobId).execute();
 }
 
-/** The jobs of a config whose pull request is open. */
-export async function openPullRequestCount(db: Db, configId: number): Promise<number> {
-  const open = await db
+/**
+ * The jobs of a config whose pull request is open or being opened (`running`), other than `exceptJobId`: what counts
+ * against the open pull-request limit (a job in flight holds its slot, so a queued job does not take it meanwhile).
+ */
+export async function openPullRequestCount(db: Db, configId: number, exceptJobId?: number): Promise<number> {
+  let query = db
     .selectFrom('pull_request_job')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('update_config_id', '=', configId)
-    .where('status', '=', 'open')
-    .executeTakeFirstOrThrow();
+    .where('status', 'in', ['open', 'running']);
+  if (exceptJobId !== undefined) query = query.where('id', '!=', exceptJobId);
+  const open = await query.executeTakeFirstOrThrow();
   return Number(open.n);
 }
 
-/** The other jobs of the same config and dependency as `job` whose pull request is open: their id, number and version. */
+/**
+ * The other jobs of the same config and dependency as `job` whose pull request is open: their id, number, version,
+ * branch and the commit this service made on it.
+ */
 export function findOtherOpenJobs(
   db: Db,
   job: Pick<PullRequestJobRow, 'id' | 'update_config_id' | 'dependency_name'>,
-): Promise<Array<{ id: number; pull_request_number: number | null; target_version: string }>> {
+): Promise<Array<Pick<PullRequestJobRow, 'id' | 'pull_request_number' | 'target_version' | 'branch' | 'head_sha'>>> {
   return db
     .selectFrom('pull_request_job')
-    .select(['id', 'pull_request_number', 'target_version'])
+    .select(['id', 'pull_request_number', 'target_version', 'branch', 'head_sha'])
     .where('update_config_id', '=', job.update_config_id)
     .where('dependency_name', '=', job.dependency_name)
     .where('id', '!=', job.id)
@@ -245,8 +272,9 @@ export async function listStalledJobs(db: Db, stalledAfterMs: number, leaseMs: n
 }
 
 /**
- * Takes up to `limit` open jobs whose look is due (`maintain_at` passed), earliest first, each for one worker only
- * (`for update skip locked`), and leases them for `leaseMs` ms (their `maintain_at` moves that far ahead).
+ * Takes up to `limit` jobs whose look is due (`maintain_at` passed), earliest first, each for one worker only
+ * (`for update skip locked`), and leases them for `leaseMs` ms (their `maintain_at` moves that far ahead): open jobs, and
+ * ignored ones whose notice is still to be posted.
  */
 export function takeDueOpenJobs(db: Db, leaseMs: number, limit: number): Promise<PullRequestJobRow[]> {
   return db
@@ -256,7 +284,7 @@ export function takeDueOpenJobs(db: Db, leaseMs: number, limit: number): Promise
       eb
         .selectFrom('pull_request_job')
         .select('id')
-        .where('status', '=', 'open')
+        .where((eb) => eb.or([eb('status', '=', 'open'), eb.and([eb('status', '=', 'closed'), eb('ignored', '=', true)])]))
         .where('maintain_at', '<=', sql<Date>`now()`)
         .orderBy('maintain_at')
         .limit(limit)
@@ -275,6 +303,30 @@ export async function lookAgainIn(db: Db, jobId: number, ms: number): Promise<vo
     .where('id', '=', jobId)
     .where('status', '=', 'open')
     .execute();
+}
+
+/** Looks at the job no more (an ignored job's notice was posted). */
+export async function stopLooking(db: Db, jobId: number): Promise<void> {
+  await db.updateTable('pull_request_job').set({ maintain_at: null }).where('id', '=', jobId).execute();
+}
+
+/** Sets whether an open job's pull request is merged automatically (its config's rules changed). */
+export async function setAutomerge(db: Db, jobId: number, automerge: boolean): Promise<void> {
+  await db.updateTable('pull_request_job').set({ automerge }).where('id', '=', jobId).where('status', '=', 'open').execute();
+}
+
+/**
+ * Makes the open jobs of one config, or of every config of an account, due at once (their settings changed), or every
+ * open job when `which` is `all` (a worker starting: whatever happened on the code host meanwhile is reconciled).
+ * @returns how many became due
+ */
+export async function makeOpenJobsDue(trx: Db, which: { configId: number } | { accountId: number } | 'all'): Promise<number> {
+  let query = trx.updateTable('pull_request_job').set({ maintain_at: sql`now()` }).where('status', '=', 'open');
+  if (which !== 'all') {
+    query = 'configId' in which ? query.where('update_config_id', '=', which.configId) : query.where('account_id', '=', which.accountId);
+  }
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** Says why an open job's pull request stays as it is (the job stays `open`). */
@@ -306,26 +358,42 @@ export async function makeDue(trx: Db, on: { repoId: number; branch: string } | 
   return Number(result.numUpdatedRows);
 }
 
+/** A pull request as a webhook names it: its repo, number, global id and head branch (the last two when it gives them). */
+export interface PullRequestRef {
+  repoId: number;
+  number: number;
+  nodeId?: string | null;
+  headRef?: string | null;
+}
+
 /**
- * Moves the job of pull request `number` of repo `repoId` to `status` (with `reason`), unless it already is in one of
- * `unless` (a merged job is not closed again; a superseded one stays superseded).
+ * Moves the job of the pull request `pull` names to `status` (with `reason`; `ignored` set or cleared when given), when
+ * the job's status is one of `from`. The job is the one whose pull request has that repo and number and, where the job
+ * and the webhook both know them, the same global id and head branch: a number the code host gave to another pull
+ * request (a renumbered or recreated repository) moves no job. An `open` job is looked at at once; so is an `ignored`
+ * one (its notice to post), any other is not looked at again.
  * @returns how many jobs changed (0 or 1)
  */
 export async function setPullRequestStatus(
   trx: Db,
-  repoId: number,
-  number: number,
-  status: PullRequestJobStatus,
-  reason: string | null,
-  unless: readonly PullRequestJobStatus[],
+  pull: PullRequestRef,
+  change: { status: PullRequestJobStatus; reason: string | null; ignored?: boolean; from: readonly PullRequestJobStatus[] },
 ): Promise<number> {
   let query = trx
     .updateTable('pull_request_job')
-    .set({ status, status_reason: reason, status_changed_at: sql`now()`, maintain_at: status === 'open' ? sql`now()` : null })
-    .where('repo_id', '=', repoId)
-    .where('pull_request_number', '=', number)
-    .where('status', '!=', status);
-  if (unless.length > 0) query = query.where('status', 'not in', [...unless]);
+    .set({
+      status: change.status,
+      status_reason: change.reason,
+      status_changed_at: sql`now()`,
+      maintain_at: change.status === 'open' || change.ignored ? sql`now()` : null,
+      ...(change.ignored === undefined ? {} : { ignored: change.ignored }),
+    })
+    .where('repo_id', '=', pull.repoId)
+    .where('pull_request_number', '=', pull.number)
+    .where('status', 'in', [...change.from]);
+  if (pull.nodeId)
+    query = query.where((eb) => eb.or([eb('pull_request_node_id', 'is', null), eb('pull_request_node_id', '=', pull.nodeId ?? '')]));
+  if (pull.headRef) query = query.where((eb) => eb.or([eb('branch', 'is', null), eb('branch', '=', pull.headRef ?? '')]));
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

@@ -35,6 +35,12 @@ export interface PullRequestJobTable {
   base_sha: string | null;
   /** When the open pull request is next looked at (rebase, automerge, reconciliation); null once it is not open. */
   maintain_at: Date | null;
+  /** The pull request's global id on the code host (GitHub's `node_id`), once opened: what identifies it, with `branch`. */
+  pull_request_node_id: string | null;
+  /** Whether the update was within the manifest's requirement (the `in_range` automerge rule), as decided. */
+  in_range: Generated<boolean>;
+  /** A person closed its pull request unmerged: the version is not proposed again for the config until it is reopened. */
+  ignored: Generated<boolean>;
   /** The execution that holds the job (a token of its own), or null. */
   claimed_by: string | null;
   /** That execution's last heartbeat; a claim older than the lease is free to take. */

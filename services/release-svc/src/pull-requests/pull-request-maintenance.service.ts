@@ -1,13 +1,26 @@
 import { type ChecksState, CodeHostError, type CodeHostPullRequest, type RepoRef, transientCodeHostError } from '@switchyard/code-host';
 import type { Kysely } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
-import { lookAgainIn, recordRebase, setOpenReason, setStatus, takeDueOpenJobs } from '../jobs/job.repository.ts';
+import { IGNORED, ignoredNotice } from '../jobs/job.policy.ts';
+import {
+  lookAgainIn,
+  makeOpenJobsDue,
+  recordRebase,
+  setAutomerge,
+  setOpenReason,
+  setStatus,
+  stopLooking,
+  takeDueOpenJobs,
+} from '../jobs/job.repository.ts';
 import type { PullRequestJobRow } from '../jobs/job.table.ts';
+import { automergeAllowed } from '../pipeline/decide/decide.policy.ts';
 import { type ChangedFiles, computeChange, inDirectory, JobOutcome } from '../pipeline/deliver/change.service.ts';
 import { type JobExecutorDeps, RECONCILE_INTERVAL_MS } from '../pipeline/deliver/pull-request.service.ts';
 import { pullRequestTitle } from '../pipeline/deliver/pull-request-text.policy.ts';
 import { isRegistryError } from '../pipeline/resolve/registry-access.client.ts';
 import { findAccountSettings, findScanTargets } from '../read-model/read-model.repository.ts';
+import type { KnownUpdateConfig } from '../read-model/scan-target.model.ts';
+import { requestRun } from '../runs/run-request.service.ts';
 
 type Db = Kysely<ReleaseDatabase>;
 
@@ -16,14 +29,23 @@ export const PENDING_CHECKS_INTERVAL_MS = 60_000;
 /** How long a worker holds the open pull requests it took before another worker may take them, ms. */
 const LEASE_MS = 5 * 60_000;
 
-/** What one look at an open pull request did. */
-export type MaintenanceOutcome = 'merged' | 'closed' | 'rebased' | 'waiting-for-checks' | 'unchanged';
+/** What one look at a job's pull request did. */
+export type MaintenanceOutcome =
+  | 'merged'
+  | 'closed'
+  | 'vanished'
+  | 'retargeted'
+  | 'rebased'
+  | 'waiting-for-checks'
+  | 'ignore-noted'
+  | 'unchanged';
 
 /**
- * Looks at the open pull requests that are due (`maintain_at` passed: just opened, a webhook said their target branch
- * moved or their checks changed, or {@link RECONCILE_INTERVAL_MS} went by), at most `limit` of them, each taken by one
- * worker only (`for update skip locked`, then leased for 5 min). See {@link maintainPullRequest}. A look that fails
- * (code host down) is logged and retried when the lease ends.
+ * Looks at the pull requests that are due (`maintain_at` passed: just opened, a webhook said their target branch
+ * moved, their checks changed or a person closed one, their config's settings changed, a worker started, or
+ * {@link RECONCILE_INTERVAL_MS} went by), at most `limit` of them, each taken by one worker only (`for update skip
+ * locked`, then leased for 5 min). See {@link maintainPullRequest}. A look that fails (code host down) is logged and
+ * retried when the lease ends.
  * @returns how many were looked at
  */
 export async function maintainDuePullRequests(deps: JobExecutorDeps, limit = 50): Promise<number> {
@@ -38,17 +60,33 @@ export async function maintainDuePullRequests(deps: JobExecutorDeps, limit = 50)
 }
 
 /**
- * One look at a job's open pull request, as Dependabot kept its pull requests:
- * 1. **Reconciliation**: a pull request merged or closed on the code host (a webhook missed) moves the job to `merged`
- *    or `closed`; one that is gone is `closed`.
- * 2. **Rebase** (the account's `automatically-rebase-prs`): when the target branch moved from the commit the change was
+ * Makes every open job due at once: a worker starting reconciles what happened on the code host while it was away.
+ * @returns how many became due
+ */
+export function lookAtEveryOpenPullRequest(db: Db): Promise<number> {
+  return makeOpenJobsDue(db, 'all');
+}
+
+/**
+ * One look at a job's pull request; the code host is the source of truth, so what the job says is compared with it:
+ * 1. **A person's decision**: a job `closed` and `ignored` (a person closed its pull request unmerged, as a webhook said)
+ *    gets the notice that its version is not proposed again (`ignoredNotice`), once.
+ * 2. **Identity and reconciliation**: the pull request is read by its number and must be the job's (the same global id
+ *    and head branch): one that is gone, or whose number names another pull request now (a repository recreated, an
+ *    emulator restarted fresh), makes the job `vanished`, and the next run proposes the update again. One merged on the
+ *    code host makes the job `merged`; one closed unmerged while the job is `open` was closed by a person (this service
+ *    marks its own closes first): the job is `closed` and `ignored`, with the notice.
+ * 3. **Settings reach it**: the automerge rule of the config as it is now decides `automerge`; a config that now targets
+ *    another branch closes the pull request (deleting its branch when no one else pushed to it) and asks for a run
+ *    (`settings`), whose pull requests target the new branch.
+ * 4. **Rebase** (the account's `automatically-rebase-prs`): when the target branch moved from the commit the change was
  *    made on, the change is recomputed on the new head and its commit recreated there (the branch is moved by force). A
  *    branch whose head is not this service's commit (a person pushed to it) is left alone, and the reason says so. When
- *    the target branch now holds the version (or another), the pull request is closed with a comment.
- * 3. **Automerge** (the job's `automerge`, from the config's rule for its dependency type and update kind): once the
- *    head's commit statuses and check runs pass, or at once in a repository without checks (neither the head nor the
- *    target branch's head has any), the pull request is merged with the
- *    account's method (`create-merge-commits`: a merge commit, else squash); pending checks are looked at again after
+ *    the target branch now holds the version (or another), the pull request is closed with a comment and its branch
+ *    deleted.
+ * 5. **Automerge**: once the head's commit statuses and check runs pass, or at once in a repository without checks
+ *    (neither the head nor the target branch's head has any), the pull request is merged with the account's method
+ *    (`create-merge-commits`: a merge commit, else squash); pending checks are looked at again after
  *    {@link PENDING_CHECKS_INTERVAL_MS} (or on their webhook), failed ones leave it open.
  * @returns what the look did
  * @throws CodeHostError when the code host is down, rate-limited or refuses; RegistryError (a rebase's lockfile update)
@@ -62,15 +100,41 @@ export async function maintainPullRequest(deps: JobExecutorDeps, job: PullReques
   const repo: RepoRef = { owner, name };
   const number = job.pull_request_number;
 
+  if (job.status === 'closed' && job.ignored) {
+    await host.comment?.(token, repo, number, ignoredNotice(job));
+    await stopLooking(db, job.id);
+    return 'ignore-noted';
+  }
   const pr = await host.getPullRequest(token, repo, number);
   if (!pr) {
-    await setStatus(db, job.id, 'closed', `pull request #${number} is gone from the code host`);
+    await setStatus(db, job.id, 'vanished', `pull request #${number} is gone from the code host: the next run proposes the update again`);
+    return 'vanished';
+  }
+  if (!isTheJobs(job, pr)) {
+    await setStatus(
+      db,
+      job.id,
+      'vanished',
+      `pull request #${number} on the code host is another pull request now: the next run proposes the update again`,
+    );
+    return 'vanished';
+  }
+  if (pr.merged) {
+    await setStatus(db, job.id, 'merged', 'merged on the code host');
+    return 'merged';
+  }
+  if (pr.state === 'closed') {
+    await setStatus(db, job.id, 'closed', `closed unmerged on the code host: ${IGNORED}`, undefined, 0, { ignored: true });
+    await host.comment?.(token, repo, number, ignoredNotice(job));
+    await stopLooking(db, job.id);
     return 'closed';
   }
-  if (pr.merged || pr.state === 'closed') {
-    await setStatus(db, job.id, pr.merged ? 'merged' : 'closed', `${pr.merged ? 'merged' : 'closed'} on the code host`);
-    return pr.merged ? 'merged' : 'closed';
-  }
+  const config = target.config;
+  const branchNow = config.targetBranch ?? target.repo.defaultBranch;
+  if (job.target_branch !== branchNow) return retarget(deps, job, repo, pr, config, branchNow);
+  const rule = job.dependency_type === 'runtime' ? config.automergeRuleRuntimeDeps : config.automergeRuleDevelopmentDeps;
+  const automerge = automergeAllowed(rule, job.update_kind, job.in_range, job.security_fix);
+  if (automerge !== job.automerge) await setAutomerge(db, job.id, automerge);
   const account = await findAccountSettings(db, job.account_id);
 
   const baseHead = await host.getBranchHead?.(token, repo, job.target_branch);
@@ -84,7 +148,7 @@ export async function maintainPullRequest(deps: JobExecutorDeps, job: PullReques
     }
   }
 
-  if (job.automerge && host.mergePullRequest) {
+  if (automerge && host.mergePullRequest) {
     const checks = await checksOf(deps, repo, pr.head.sha, baseHead);
     if (checks === 'pending') return later(db, job, PENDING_CHECKS_INTERVAL_MS, 'waiting-for-checks');
     if (checks === 'failure') {
@@ -111,7 +175,52 @@ export async function maintainPullRequest(deps: JobExecutorDeps, job: PullReques
   return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
 }
 
-/** Step 2 of {@link maintainPullRequest}: the change recomputed on `baseHead` and its commit recreated there. */
+/**
+ * Whether the pull request the code host has under the job's number is the job's: the same global id (where both know
+ * it) and head branch. Numbers are per repository and a recreated repository (or an emulator started fresh) gives them
+ * again.
+ */
+function isTheJobs(job: PullRequestJobRow, pr: CodeHostPullRequest): boolean {
+  if (job.pull_request_node_id !== null && pr.nodeId !== null && pr.nodeId !== job.pull_request_node_id) return false;
+  return job.branch === null || pr.head.ref === job.branch;
+}
+
+/**
+ * Step 3 of {@link maintainPullRequest} for a config that now targets `branch`: the pull request against the old target
+ * is closed with a comment (its job marked first, so its close is not taken for a person's) and its branch deleted when
+ * no one else pushed to it; a run of the config (`settings`, once per config revision) proposes the updates against the
+ * new target. A pull request someone pushed to is left open, and its job says why.
+ */
+async function retarget(
+  deps: JobExecutorDeps,
+  job: PullRequestJobRow,
+  repo: RepoRef,
+  pr: CodeHostPullRequest,
+  config: KnownUpdateConfig,
+  branch: string,
+): Promise<MaintenanceOutcome> {
+  const { db, codeHost: host, token } = deps;
+  if (pr.head.sha !== job.head_sha) {
+    await setReason(db, job, `not retargeted to ${branch}: a person pushed to its branch`);
+    return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
+  }
+  await setStatus(db, job.id, 'closed', `closed: the config now targets ${branch}`);
+  await host.comment?.(token, repo, pr.number, `The configuration now targets \`${branch}\`: a pull request against it replaces this one.`);
+  await host.closePullRequest?.(token, repo, pr.number);
+  await host.deleteBranch?.(token, repo, pr.head.ref);
+  await db.transaction().execute((trx) =>
+    requestRun(trx, {
+      updateConfigId: config.id,
+      repoId: config.repoId,
+      accountId: config.accountId,
+      trigger: 'settings',
+      triggerKey: `settings:r${config.revision}`,
+    }),
+  );
+  return 'retargeted';
+}
+
+/** Step 4 of {@link maintainPullRequest}: the change recomputed on `baseHead` and its commit recreated there. */
 async function rebase(
   deps: JobExecutorDeps,
   job: PullRequestJobRow,
@@ -127,9 +236,11 @@ async function rebase(
   } catch (error) {
     if (error instanceof JobOutcome) {
       if (error.status === 'closed') {
+        // Marked first: the webhook of this close then finds the job closed by this service, not by a person.
+        await setStatus(db, job.id, 'closed', error.reason);
         await host.comment?.(token, repo, pr.number, `${error.reason}, so this pull request is no longer needed.`);
         await host.closePullRequest?.(token, repo, pr.number);
-        await setStatus(db, job.id, 'closed', error.reason);
+        await host.deleteBranch?.(token, repo, pr.head.ref);
         return 'closed';
       }
       await setReason(db, job, `not rebased: ${error.reason}`);

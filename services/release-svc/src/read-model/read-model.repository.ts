@@ -136,6 +136,7 @@ export async function findScanTargets(db: Db, ids: readonly number[]): Promise<M
           automergeRuleDevelopmentDeps: row.automerge_rule_development_deps,
           lockfileOnly: row.lockfile_only,
           securityUpdatesOnly: row.security_updates_only,
+          revision: row.revision,
           deleted: row.deleted,
         },
         repo:

@@ -16,6 +16,7 @@ export type KnownUpdateConfig = Pick<
   | 'automergeRuleDevelopmentDeps'
   | 'lockfileOnly'
   | 'securityUpdatesOnly'
+  | 'revision'
 > & { deleted: boolean };
 
 /** What the read model knows of a repo that the scan needs: its full name and default branch. */

@@ -137,7 +137,7 @@ export async function insertDependencyOnce(trx: Db, row: UpdateRunDependencyTabl
     .updateTable('update_run')
     .set((eb) => ({
       dependencies_checked: eb('dependencies_checked', '+', 1),
-      jobs_recorded: row.job_id === null ? eb.ref('jobs_recorded') : eb('jobs_recorded', '+', 1),
+      jobs_recorded: row.outcome === 'job-recorded' ? eb('jobs_recorded', '+', 1) : eb.ref('jobs_recorded'),
     }))
     .where('id', '=', row.run_id)
     .execute();
@@ -215,11 +215,23 @@ export async function linkRunJob(trx: Db, runId: string, name: string, jobId: nu
     .execute();
 }
 
-/** Marks a finished run's dependency as covered by an earlier job (no job recorded now), saying so in its reason. */
-export async function noteRunJobExisted(trx: Db, runId: string, name: string): Promise<void> {
+/**
+ * Records that a finished run's dependency is covered by an earlier job (no job recorded now): its outcome (`pr-open`,
+ * with that job's id, or `skipped`) and `note` added to its reason.
+ */
+export async function noteRunJobExisted(
+  trx: Db,
+  runId: string,
+  name: string,
+  earlier: { outcome: 'pr-open' | 'skipped'; note: string; jobId: number },
+): Promise<void> {
   await trx
     .updateTable('update_run_dependency')
-    .set((eb) => ({ outcome: 'up-to-date', reason: sql<string>`${eb.ref('reason')} || ' (job already recorded earlier)'` }))
+    .set((eb) => ({
+      outcome: earlier.outcome,
+      reason: sql<string>`${eb.ref('reason')} || ${`; ${earlier.note}`}`,
+      job_id: earlier.outcome === 'pr-open' ? earlier.jobId : null,
+    }))
     .where('run_id', '=', runId)
     .where('name', '=', name)
     .execute();

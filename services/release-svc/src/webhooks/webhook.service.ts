@@ -1,5 +1,7 @@
+import { PULL_REQUEST_JOB_STATUSES } from '@switchyard/contracts';
 import type { Kysely } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
+import { IGNORED } from '../jobs/job.policy.ts';
 import { makeDue, setPullRequestStatus } from '../jobs/job.repository.ts';
 import { recordDeliveryOnce } from './webhook.repository.ts';
 
@@ -18,7 +20,14 @@ interface CodeHostEvent {
   action?: unknown;
   number?: unknown;
   repository?: { id?: unknown };
-  pull_request?: { merged?: unknown; merged_by?: { login?: unknown } | null; user?: { login?: unknown } };
+  pull_request?: {
+    merged?: unknown;
+    merged_by?: { login?: unknown } | null;
+    user?: { login?: unknown };
+    /** The pull request's global id and head branch: what tells it from another pull request given the same number. */
+    node_id?: unknown;
+    head?: { ref?: unknown };
+  };
   sender?: { login?: unknown };
   /** `push`: the full ref pushed (`refs/heads/main`) and whether it was deleted. */
   ref?: unknown;
@@ -33,9 +42,12 @@ interface CodeHostEvent {
  * Applies a verified code-host webhook delivery once, by its delivery id (a redelivery, GitHub's "Redeliver" or a
  * retry after a timeout, changes nothing), in one transaction with its record
  * (https://docs.github.com/webhooks/webhook-events-and-payloads):
- * - `pull_request` `closed`: the job of that pull request becomes `merged` (`pull_request.merged`) or `closed`, naming
- *   who did it; a job already `superseded` stays so (this service closed it), a `merged` one is not closed again;
- * - `pull_request` `reopened`: the job is `open` again;
+ * - `pull_request` `closed`: the job of that pull request (its number, and its global id and head branch where known:
+ *   a number the code host gave to another pull request moves nothing) becomes `merged` (`pull_request.merged`), naming
+ *   who did it; closed unmerged, an `open` job becomes `closed` and `ignored`: a person closed it (this service records
+ *   its own reason before it closes a pull request), so that version is not proposed again for the config, and the
+ *   worker says so on the pull request; a job this service closed, superseded or saw merged stays as it is;
+ * - `pull_request` `reopened`: the job is `open` again, and its version no longer ignored;
  * - `push` to a branch: the open pull requests targeting it are looked at at once (a rebase may be due);
  * - `status`, `check_run` and `check_suite` `completed`: the open pull requests whose head is that commit are looked at
  *   at once (an automerge may be due); see `maintainPullRequest`;
@@ -52,18 +64,28 @@ export async function applyDelivery(db: Kysely<ReleaseDatabase>, delivery: Webho
       const repoId = payload.repository?.id;
       if (delivery.event === 'pull_request' && typeof payload.number === 'number' && typeof repoId === 'number') {
         const who = payload.sender?.login;
-        if (action === 'closed') {
-          const merged = payload.pull_request?.merged === true;
-          changed = await setPullRequestStatus(
-            trx,
-            repoId,
-            payload.number,
-            merged ? 'merged' : 'closed',
-            `${merged ? 'merged' : 'closed'} on the code host${typeof who === 'string' ? ` by ${who}` : ''}`,
-            merged ? [] : ['merged', 'superseded'],
-          );
+        const by = typeof who === 'string' ? ` by ${who}` : '';
+        const nodeId = payload.pull_request?.node_id;
+        const headRef = payload.pull_request?.head?.ref;
+        const pull = {
+          repoId,
+          number: payload.number,
+          nodeId: typeof nodeId === 'string' ? nodeId : null,
+          headRef: typeof headRef === 'string' ? headRef : null,
+        };
+        if (action === 'closed' && payload.pull_request?.merged === true) {
+          changed = await setPullRequestStatus(trx, pull, { status: 'merged', reason: `merged on the code host${by}`, from: NOT_MERGED });
+        } else if (action === 'closed') {
+          // This service records why it closes a pull request before it closes it: an open job's pull request closed
+          // unmerged was closed by a person, whose decision stands (the worker says so on the pull request).
+          changed = await setPullRequestStatus(trx, pull, {
+            status: 'closed',
+            reason: `closed unmerged on the code host${by}: ${IGNORED}`,
+            ignored: true,
+            from: ['open'],
+          });
         } else if (action === 'reopened') {
-          changed = await setPullRequestStatus(trx, repoId, payload.number, 'open', null, ['merged']);
+          changed = await setPullRequestStatus(trx, pull, { status: 'open', reason: null, ignored: false, from: REOPENABLE });
         }
       } else if (delivery.event === 'push' && typeof repoId === 'number' && typeof payload.ref === 'string' && payload.deleted !== true) {
         if (payload.ref.startsWith('refs/heads/'))
@@ -85,6 +107,12 @@ export async function applyDelivery(db: Kysely<ReleaseDatabase>, delivery: Webho
       throw error;
     });
 }
+
+/** Every status but `merged`: a merge on the code host is news to a job in any of them. */
+const NOT_MERGED = PULL_REQUEST_JOB_STATUSES.filter((status) => status !== 'merged');
+
+/** The statuses a reopened pull request brings back to `open`. */
+const REOPENABLE = PULL_REQUEST_JOB_STATUSES.filter((status) => status !== 'merged' && status !== 'open');
 
 /** Thrown inside the transaction of a delivery seen before, to roll it back. */
 class DuplicateDelivery extends Error {}

@@ -1,5 +1,12 @@
-import type { AutomergeRule, DependencyCheckOutcome, PullRequestJobCreated, ScanOutcome, UpdateRunErrorKind } from '@switchyard/contracts';
-import { assessUpdate, type DependencyUse, type UpdateKind } from '@switchyard/ecosystems';
+import type {
+  AutomergeRule,
+  DependencyCheckOutcome,
+  PackageManager,
+  PullRequestJobCreated,
+  ScanOutcome,
+  UpdateRunErrorKind,
+} from '@switchyard/contracts';
+import { assessUpdate, type DependencyUse, ecosystemFor, type UpdateKind } from '@switchyard/ecosystems';
 import type { RegistryError } from '@switchyard/registries';
 import { type AffectedPackage, fixedAdvisories } from '../../advisories/advisory-match.policy.ts';
 import type { ReadableTarget, RunScope } from '../read/target.policy.ts';
@@ -237,6 +244,8 @@ export interface DependencyDecision {
   latest: string | null;
   latestAllowed: string | null;
   job?: JobAttributes;
+  /** Whether the job's update is within the manifest's requirement (the `in_range` automerge rule). */
+  inRange?: boolean;
 }
 
 /**
@@ -291,7 +300,16 @@ export function decideDependency(
     unverified: false,
     updateRunId,
   });
-  return { ...seen, latestAllowed: choice.target, outcome: 'job-recorded', reason: choice.reason, job };
+  return { ...seen, latestAllowed: choice.target, outcome: 'job-recorded', reason: choice.reason, job, inRange: choice.inRange };
+}
+
+/**
+ * Whether updating `use` to `version` stays within the manifest's requirement, by the ecosystem's rules
+ * (`assessUpdate`); false when the package manager has no ecosystem or the dependency is not known.
+ */
+export function updateInRange(packageManager: PackageManager, use: DependencyUse | undefined, version: string): boolean {
+  const ecosystem = ecosystemFor(packageManager);
+  return ecosystem !== undefined && use !== undefined && assessUpdate(ecosystem, use, version).inRange;
 }
 
 /** The error kind of a registry failure. */

@@ -23,6 +23,7 @@ import {
   openPullRequestCount,
   releaseClaim,
   renewClaim,
+  setOpenReason,
   setStatus,
 } from '../../jobs/job.repository.ts';
 import type { PullRequestJobRow } from '../../jobs/job.table.ts';
@@ -171,6 +172,8 @@ async function openPullRequestOf(
   }
   const target = (await findScanTargets(db, [job.update_config_id])).get(job.update_config_id);
   if (!target || target.config.deleted || !target.repo) throw fail('the update config was deleted');
+  const branchNow = target.config.targetBranch ?? target.repo.defaultBranch;
+  if (job.target_branch !== branchNow) throw new JobOutcome('closed', `closed: the config now targets ${branchNow}`);
   const [owner = '', name = ''] = target.repo.fullName.split('/');
   const repo: RepoRef = { owner, name };
   const branch = branchName(job);
@@ -182,7 +185,14 @@ async function openPullRequestOf(
       ? {
           status: statusOf(existing),
           reason: null,
-          pullRequest: { branch, number: existing.number, url: existing.htmlUrl, headSha: existing.head.sha, baseSha: existing.base.sha },
+          pullRequest: {
+            branch,
+            number: existing.number,
+            nodeId: existing.nodeId,
+            url: existing.htmlUrl,
+            headSha: existing.head.sha,
+            baseSha: existing.base.sha,
+          },
         }
       : undefined;
   };
@@ -246,17 +256,33 @@ async function openPullRequestOf(
   return {
     status: 'open',
     reason: null,
-    pullRequest: { branch, number: opened.number, url: opened.htmlUrl, baseSha: baseHead, headSha },
+    pullRequest: { branch, number: opened.number, nodeId: opened.nodeId, url: opened.htmlUrl, baseSha: baseHead, headSha },
   };
 }
 
-/** @throws JobOutcome `queued-limit` when the account limits open pull requests and the config is at the limit */
+/**
+ * The account's `limit-open-pull-requests`: at most {@link OPEN_PULL_REQUEST_LIMIT} open pull requests per config, not
+ * counting those this job's pull request will supersede (older versions of the same dependency): a newer version takes
+ * their place rather than waiting behind them.
+ * @throws JobOutcome `queued-limit` when the account limits open pull requests and the config is at the limit
+ */
 async function limitOpenPullRequests(db: Db, job: PullRequestJobRow): Promise<void> {
   const account = await findAccountSettings(db, job.account_id);
   if (account && !account.limitOpenPullRequests) return;
-  if ((await openPullRequestCount(db, job.update_config_id)) >= OPEN_PULL_REQUEST_LIMIT) {
+  const open = await openPullRequestCount(db, job.update_config_id, job.id);
+  if (open < OPEN_PULL_REQUEST_LIMIT) return;
+  const replaced = (await findOtherOpenJobs(db, job)).filter((other) => olderThan(job, other.target_version)).length;
+  if (open - replaced >= OPEN_PULL_REQUEST_LIMIT) {
     throw new JobOutcome('queued-limit', `the config has ${OPEN_PULL_REQUEST_LIMIT} open pull requests, the account's limit`);
   }
+}
+
+/** Whether `version` is older than the job's target version, by its ecosystem's order (else: whether it differs). */
+function olderThan(job: Pick<PullRequestJobRow, 'package_manager' | 'target_version'>, version: string): boolean {
+  const scheme = ecosystemFor(job.package_manager)?.versions;
+  return scheme?.isValid(version) && scheme.isValid(job.target_version)
+    ? scheme.compare(version, job.target_version) < 0
+    : version !== job.target_version;
 }
 
 /** The source and changelog links of the dependency from its registry, or none when the registry cannot say. */
@@ -270,20 +296,25 @@ async function linksOf(deps: JobExecutorDeps, job: PullRequestJobRow): Promise<{
   return { sourceUrl: null, changelogUrl: null };
 }
 
-/** Closes the open pull requests of older jobs of the same dependency in the same config, saying which replaced them. */
+/**
+ * Closes the open pull requests of older jobs of the same dependency in the same config, saying which replaced them, and
+ * deletes their branches. Each job is marked `superseded` before its pull request is closed, so the code host's webhook
+ * of that close finds it so (a pull request closed while its job is `open` was closed by a person). A pull request whose
+ * branch has a commit that is not this service's (someone pushed to it) is left open and its job says why.
+ */
 async function supersedeOlder(deps: JobExecutorDeps, job: PullRequestJobRow, repo: RepoRef, opened: CodeHostPullRequest): Promise<void> {
   const { db, codeHost: host, token } = deps;
-  const older = await findOtherOpenJobs(db, job);
-  const scheme = ecosystemFor(job.package_manager)?.versions;
-  const lower = (version: string) =>
-    scheme?.isValid(version) && scheme.isValid(job.target_version)
-      ? scheme.compare(version, job.target_version) < 0
-      : version !== job.target_version;
-  for (const row of older.filter((o) => lower(o.target_version))) {
+  for (const row of (await findOtherOpenJobs(db, job)).filter((o) => olderThan(job, o.target_version))) {
     const number = row.pull_request_number as number;
+    const current = await host.getPullRequest?.(token, repo, number);
+    if (current && current.head.sha !== row.head_sha) {
+      await setOpenReason(db, row.id, `not superseded by #${opened.number}: its branch has commits by someone else`);
+      continue;
+    }
+    await setStatus(db, row.id, 'superseded', `superseded by #${opened.number} (${job.dependency_name} ${job.target_version})`);
     await host.comment?.(token, repo, number, `Superseded by #${opened.number}.`);
     await host.closePullRequest?.(token, repo, number);
-    await setStatus(db, row.id, 'superseded', `superseded by #${opened.number} (${job.dependency_name} ${job.target_version})`);
+    if (row.branch) await host.deleteBranch?.(token, repo, row.branch);
   }
 }
 

@@ -15,9 +15,10 @@ import {
   noteRunJobExisted,
 } from '../../runs/update-run.repository.ts';
 import type { UpdateRunDependencyTable } from '../../runs/update-run.table.ts';
-import type { DependencyDecision, ScanDecision } from '../decide/decide.policy.ts';
+import { type DependencyDecision, type ScanDecision, updateInRange } from '../decide/decide.policy.ts';
 import type { RunScope } from '../read/target.policy.ts';
 import { replaceConfigDependencies } from './config-dependency.repository.ts';
+import { earlierJobOutcome } from './earlier-job.policy.ts';
 import { appendToReason, insertResultsOnce } from './scan-result.repository.ts';
 
 type Db = Kysely<ReleaseDatabase>;
@@ -72,12 +73,15 @@ export async function recordFanOut(
       if (decision.outcome !== 'job-recorded') continue;
       const runId = runs.get(configId);
       const data = { notificationId: scope.notificationId, ...decision.job, updateRunId: runId ?? null };
-      const job = await insertJobOnce(trx, versions, data);
-      if (!job) {
-        await appendToReason(trx, scope.notificationId, configId, ' (job already recorded by an earlier notification)');
-        if (runId && dependency) await noteRunJobExisted(trx, runId, dependency.name);
+      const inRange = updateInRange(scope.packageManager, dependency, data.targetVersion);
+      const recording = await insertJobOnce(trx, versions, data, inRange);
+      if ('blockedBy' in recording) {
+        const earlier = earlierJobOutcome(recording.blockedBy);
+        await appendToReason(trx, scope.notificationId, configId, ` (job already recorded: ${earlier.note})`);
+        if (runId && dependency) await noteRunJobExisted(trx, runId, dependency.name, { ...earlier, jobId: recording.blockedBy.id });
         continue;
       }
+      const job = recording.recorded;
       if (runId && dependency) await linkRunJob(trx, runId, dependency.name, job.id);
       events.push(releaseOutbox.event(PullRequestJobCreatedEvent, { id: job.id, ...data }));
     }
@@ -152,7 +156,8 @@ async function recordFinishedRuns(
  * Records one dependency of a run of every dependency as decided, in one transaction (the run's progress shows as
  * `dependencies-checked`), unless it was recorded already: an update becomes a job with its event, unless the run's job
  * limit is reached (`skipped`, saying so: the dependencies of a limited run are recorded one at a time, in the
- * manifests' order) or a job to that version exists (`up-to-date`, saying so).
+ * manifests' order) or an earlier job to that version stands in the way (`pr-open` while it is under way, `skipped` when a
+ * person ignored that version or it failed; `earlierJobOutcome`).
  * @throws Error when the same dependency of the run was recorded twice at once (a bug: one execution holds a run);
  *   the database's errors
  */
@@ -194,15 +199,18 @@ export async function recordDependency(
       return;
     }
     const data = { notificationId: run.notificationId, ...job };
-    const recorded = await insertJobOnce(trx, ecosystemFor(job.packageManager)?.versions, data);
-    if (!recorded) {
+    const recording = await insertJobOnce(trx, ecosystemFor(job.packageManager)?.versions, data, decided.inRange ?? false);
+    if ('blockedBy' in recording) {
+      const earlier = earlierJobOutcome(recording.blockedBy);
       await insertDependencyOnce(trx, {
         ...row,
-        outcome: 'up-to-date',
-        reason: `${decided.reason}; a job to ${job.targetVersion} was already recorded`,
+        outcome: earlier.outcome,
+        reason: `${decided.reason}; a job to ${job.targetVersion} was already recorded: ${earlier.note}`,
+        job_id: earlier.outcome === 'pr-open' ? recording.blockedBy.id : null,
       });
       return;
     }
+    const recorded = recording.recorded;
     if (!(await insertDependencyOnce(trx, { ...row, job_id: recorded.id }))) {
       throw new Error(`dependency ${use.name} of run ${run.id} was decided twice at once`);
     }
