@@ -4,6 +4,7 @@ import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import { type EmulatorFault, playFaults } from './faults.ts';
 import { GitHubApiError, notFound, sendError, setCommonHeaders } from './github-http.ts';
 import { mountGraphQLRoutes } from './graphql-routes.ts';
+import { openWorld } from './persistence/world-store.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { EmulatorState } from './repo-state.ts';
 import { mountRequestCounter } from './request-counter.ts';
@@ -71,8 +72,9 @@ const githubErrors: ErrorRequestHandler = (error, req, res, _next) => {
  * `/user/installations` and `/user/installations/{installation_id}/repositories`; `POST /graphql` for one query
  * shape (blobs of a repository by expression, `graphql-query.ts`); and, on in-memory state of this
  * instance (git data built from the seed's files, tags and gitlinks, pull requests, labels, comments, statuses), the
- * git data API, branches, tags, releases, pull requests (open, edit, merge), labels, issue comments and commit statuses
- * (see the README), with
+ * git data API, branches, tags, releases, pull requests (open, edit, merge), labels, issue comments and commit statuses,
+ * and what reviewers read (a pull request's files and commits, comparisons, commits with files, blobs, the diff and
+ * patch media types: `review-routes.ts`) (see the README), with
  * `push`, `pull_request` and `status` webhooks to `options.webhooks.url`. Bodies are GitHub's objects (validated against `@octokit/openapi` in the
  * tests), errors GitHub's `basic-error` bodies (401 `Bad credentials`, 404 `Not Found`, 403 rate limits, 422), lists
  * are paginated with `page`/`per_page` and a `Link` header, and every answer carries `x-ratelimit-*` headers. JSON
@@ -82,11 +84,17 @@ const githubErrors: ErrorRequestHandler = (error, req, res, _next) => {
  * The web pages the `html_url`s of pull requests and repositories point at when `htmlBaseUrl` is the emulator's own
  * origin, `GET /{owner}/{repo}` and `GET /{owner}/{repo}/pull/{number}` (HTML, no token needed, not rate limited, no
  * faults played: `web/routes.ts`), are mounted after every API route.
- * `/healthz` and `/readyz` come from service-kit. Authorization headers are redacted from its request logs.
+ * `/healthz` and `/readyz` come from service-kit. Authorization headers are redacted from its request logs. Each call
+ * makes a new world (a new world id, so node ids never repeat those of another, see `node-ids.ts`), kept in memory.
  * @throws SeedError when the seed is invalid
  */
 export function createGitHubEmulator(options: GitHubEmulatorOptions): Express {
   const seed = parseSeed(options.seed);
+  return assemble(options, seed, new EmulatorState(options.now ?? Date.now));
+}
+
+/** The app of {@link createGitHubEmulator} on a given world (`seed`, `state`); `onChange` hears of every write request answered. */
+function assemble(options: GitHubEmulatorOptions, seed: ParsedSeed, state: EmulatorState, onChange?: () => void): Express {
   const now = options.now ?? Date.now;
   const logger = options.logger.child(
     { component: 'github-emulator' },
@@ -98,7 +106,7 @@ export function createGitHubEmulator(options: GitHubEmulatorOptions): Express {
       : createWebhookSender(options.webhooks ?? {}, logger.child({ component: 'github-emulator-webhooks' }));
   const context = {
     world: createWorld(seed),
-    state: new EmulatorState(now),
+    state,
     webhooks,
     limiter: createRateLimiter(seed.rateLimit.limit, seed.rateLimit.windowSeconds, now),
     graphqlLimiter: createRateLimiter(seed.rateLimit.limit, seed.rateLimit.windowSeconds, now),
@@ -112,6 +120,7 @@ export function createGitHubEmulator(options: GitHubEmulatorOptions): Express {
     routes: (app) => {
       app.set('trust proxy', false);
       mountRequestCounter(app);
+      if (onChange) app.use(noteWrites(onChange));
       // The web pages get neither the API's headers nor its faults.
       app.use(forWebPages(false, commonHeaders));
       app.use(forWebPages(false, playFaults(options.faults ?? [], now)));
@@ -125,11 +134,62 @@ export function createGitHubEmulator(options: GitHubEmulatorOptions): Express {
   });
 }
 
+/** Options of {@link startGitHubEmulator}: those of {@link createGitHubEmulator}, where it listens, and where the world is kept. */
+export interface StartGitHubEmulatorOptions extends GitHubEmulatorOptions {
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /**
+   * A folder to keep the world in (made when missing): the world saved there is loaded at start (its own seed, state and
+   * world id; `seed` then only makes a fresh world and is otherwise ignored, with a warning when it differs), or, when
+   * the folder holds none, a fresh world is made from `seed` and saved at once. Every change is saved at most 200 ms
+   * later and on `close()`, atomically (see the README, "Saved state"). Without it nothing is written: the world lives
+   * in memory only.
+   */
+  dataDir?: string;
+}
+
+/**
+ * Calls `onChange` once each request that may change the world (any method but GET, HEAD and OPTIONS) is over: answered,
+ * or its client gone (`close` comes in both cases).
+ */
+function noteWrites(onChange: () => void): RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') res.once('close', onChange);
+    next();
+  };
+}
+
 /**
  * Starts {@link createGitHubEmulator} on `host:port` (default `127.0.0.1`, port 0 = a free port); the returned
- * `url` is the `baseUrl` to give `createGitHubCodeHost`. Close it with `close()`.
- * @throws SeedError when the seed is invalid; the listen error (e.g. `EADDRINUSE`)
+ * `url` is the `baseUrl` to give `createGitHubCodeHost`. With `dataDir` the world is loaded from and saved to that
+ * folder (`persistence/world-store.ts`). Close it with `close()`, which (with `dataDir`) saves the world last.
+ * @throws SeedError when the seed (or a saved world's seed) is invalid; SavedStateError when the saved world cannot be
+ *   read back; the file system's errors; the listen error (e.g. `EADDRINUSE`)
  */
-export function startGitHubEmulator(options: GitHubEmulatorOptions & { port?: number; host?: string }): Promise<Listening> {
-  return listen(createGitHubEmulator(options), options.port ?? 0, options.host ?? '127.0.0.1');
+export async function startGitHubEmulator(options: StartGitHubEmulatorOptions): Promise<Listening> {
+  const port = options.port ?? 0;
+  const host = options.host ?? '127.0.0.1';
+  if (options.dataDir === undefined) return listen(createGitHubEmulator(options), port, host);
+  const world = await openWorld({
+    dataDir: options.dataDir,
+    seed: parseSeed(options.seed),
+    now: options.now ?? Date.now,
+    logger: options.logger.child({ component: 'github-emulator-state' }),
+  });
+  const app = assemble(options, world.seed, world.state, () => world.saver.changed());
+  let listening: Listening;
+  try {
+    listening = await listen(app, port, host);
+  } catch (error) {
+    await world.saver.close();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  const close = (graceMs?: number) => {
+    closing ??= listening.close(graceMs).then(() => world.saver.close());
+    return closing;
+  };
+  return { server: listening.server, url: listening.url, port: listening.port, close, [Symbol.asyncDispose]: () => close() };
 }

@@ -101,12 +101,11 @@ export function entityTagOf(text: string): string {
 }
 
 /**
- * Sends `body` as `application/json; charset=utf-8` with `status`. A 200 answer to a GET or HEAD carries an `ETag`
- * ({@link entityTagOf}); when the request's `If-None-Match` names it, the answer is `304 Not Modified` without a body
- * instead, and the request is not counted against the rate limit (GitHub's rule for conditional requests).
+ * Sends `text` as `type` with `status`. A 200 answer to a GET or HEAD carries an `ETag` ({@link entityTagOf}); when the
+ * request's `If-None-Match` names it, the answer is `304 Not Modified` without a body instead, and the request is not
+ * counted against the rate limit (GitHub's rule for conditional requests).
  */
-export function sendJson(res: Response, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+export function sendText(res: Response, status: number, type: string, text: string): void {
   const method = res.req.method;
   if (status === 200 && (method === 'GET' || method === 'HEAD')) {
     const etag = entityTagOf(text);
@@ -117,7 +116,12 @@ export function sendJson(res: Response, status: number, body: unknown): void {
       return;
     }
   }
-  res.status(status).type('application/json; charset=utf-8').send(text);
+  res.status(status).type(type).send(text);
+}
+
+/** Sends `body` as `application/json; charset=utf-8` with `status`, conditional as {@link sendText} says. */
+export function sendJson(res: Response, status: number, body: unknown): void {
+  sendText(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
 }
 
 /** Sends a {@link GitHubApiError} as GitHub would. */

@@ -33,7 +33,13 @@ function issueOf(req: Request, access: RepoAccess, docs: string): PullRequestRec
 }
 
 /** A new label record; `color` without `#`, 6 hex digits (422 otherwise). */
-function newLabel(id: number, name: string, color: string | undefined, description: string | undefined, docs: string): LabelRecord {
+function newLabel(
+  ids: { id: number; nodeId: string },
+  name: string,
+  color: string | undefined,
+  description: string | undefined,
+  docs: string,
+): LabelRecord {
   const hex = (color ?? DEFAULT_LABEL_COLOR).replace(/^#/, '').toLowerCase();
   if (!/^[0-9a-f]{6}$/.test(hex)) {
     throw new GitHubApiError(422, 'Validation Failed', docs, { errors: [{ resource: 'Label', code: 'invalid', field: 'color' }] });
@@ -41,7 +47,7 @@ function newLabel(id: number, name: string, color: string | undefined, descripti
   if (name.trim() === '' || name.length > 50) {
     throw new GitHubApiError(422, 'Validation Failed', docs, { errors: [{ resource: 'Label', code: 'invalid', field: 'name' }] });
   }
-  return { id, name, color: hex, description: description ?? null, default: false };
+  return { ...ids, name, color: hex, description: description ?? null, default: false };
 }
 
 /** The label names of `POST /issues/{n}/labels`: `{"labels": ["a", {"name": "b"}]}`, or the array itself. */
@@ -80,7 +86,13 @@ export function mountIssueRoutes(app: Express, context: RouteContext, auth: Requ
     const access = repoAccess(req, res, context, 'write', docs);
     const body = bodyOf(req, docs);
     const name = requiredString(body, 'name', docs);
-    const record = newLabel(state.nextId(), name, optionalString(body, 'color', docs), optionalString(body, 'description', docs), docs);
+    const record = newLabel(
+      state.nextObject('Label'),
+      name,
+      optionalString(body, 'color', docs),
+      optionalString(body, 'description', docs),
+      docs,
+    );
     if (access.state.labels.has(name.toLowerCase())) {
       throw new GitHubApiError(422, 'Validation Failed', docs, { errors: [{ resource: 'Label', code: 'already_exists', field: 'name' }] });
     }
@@ -105,7 +117,8 @@ export function mountIssueRoutes(app: Express, context: RouteContext, auth: Requ
     const current = access.state.issueLabels.get(issue.number) ?? [];
     for (const name of names) {
       const key = name.toLowerCase();
-      if (!access.state.labels.has(key)) access.state.labels.set(key, newLabel(state.nextId(), name, undefined, undefined, docs));
+      if (!access.state.labels.has(key))
+        access.state.labels.set(key, newLabel(state.nextObject('Label'), name, undefined, undefined, docs));
       if (!current.includes(key)) current.push(key);
     }
     access.state.issueLabels.set(issue.number, current);
@@ -134,7 +147,7 @@ export function mountIssueRoutes(app: Express, context: RouteContext, auth: Requ
         errors: [{ resource: 'IssueComment', code: 'missing_field', field: 'body' }],
       });
     }
-    const comment = { id: state.nextId(), issue: issue.number, body, user: userOf(res), createdAt: state.timestamp() };
+    const comment = { ...state.nextObject('IssueComment'), issue: issue.number, body, user: userOf(res), createdAt: state.timestamp() };
     access.state.comments.push(comment);
     issue.comments += 1;
     issue.updatedAt = comment.createdAt;
@@ -155,7 +168,7 @@ export function mountIssueRoutes(app: Express, context: RouteContext, auth: Requ
       });
     }
     const record: StatusRecord = {
-      id: state.nextId(),
+      ...state.nextObject('StatusContext'),
       sha,
       state: wanted as StatusRecord['state'],
       targetUrl: optionalString(body, 'target_url', docs) ?? null,

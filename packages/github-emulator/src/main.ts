@@ -15,6 +15,7 @@ await runService('github-emulator', async () => {
     webhooks: { url: config.CODE_HOST_WEBHOOK_URL, secret: config.CODE_HOST_WEBHOOK_SECRET },
     port: config.PORT,
     host: config.HOST,
+    ...(config.DATA_DIR === undefined ? {} : { dataDir: config.DATA_DIR }),
   });
   logger.info(
     {
@@ -23,6 +24,7 @@ await runService('github-emulator', async () => {
       users: seed.users.map((u) => u.login),
       repos: seed.repos.length,
       webhooks: config.CODE_HOST_WEBHOOK_URL ?? null,
+      dataDir: config.DATA_DIR ?? null,
     },
     'GitHub emulator listening',
   );

@@ -6,27 +6,36 @@ export const DEFAULT_PER_PAGE = 30;
 /** GitHub's largest page size. */
 export const MAX_PER_PAGE = 100;
 
+/** An endpoint's own page sizes, where GitHub's differ from 30 and 100 (e.g. a commit's files: 300 a page). */
+export interface PageSizes {
+  perPage: number;
+  maxPerPage: number;
+}
+
+const LIST_PAGES: PageSizes = { perPage: DEFAULT_PER_PAGE, maxPerPage: MAX_PER_PAGE };
+
 /**
- * `page` (1-based, default 1) and `per_page` (default 30, at most 100) of a list request, as GitHub reads them:
- * a missing, non-numeric or non-positive value takes the default; a larger `per_page` is capped at 100.
+ * `page` (1-based, default 1) and `per_page` (default 30, at most 100, or the endpoint's `sizes`) of a list request,
+ * as GitHub reads them: a missing, non-numeric or non-positive value takes the default; a larger `per_page` is capped.
  * See https://docs.github.com/rest/using-the-rest-api/using-pagination-in-the-rest-api
  */
-export function pageOf(req: Request): { page: number; perPage: number } {
+export function pageOf(req: Request, sizes: PageSizes = LIST_PAGES): { page: number; perPage: number } {
   const number = (name: string) => {
     const raw = queryValue(req, name);
     const value = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
     return Number.isSafeInteger(value) && value > 0 ? value : undefined;
   };
-  return { page: number('page') ?? 1, perPage: Math.min(number('per_page') ?? DEFAULT_PER_PAGE, MAX_PER_PAGE) };
+  return { page: number('page') ?? 1, perPage: Math.min(number('per_page') ?? sizes.perPage, sizes.maxPerPage) };
 }
 
 /**
  * One page of `items` and its RFC 8288 (formerly 5988) `Link` header as GitHub builds it: absolute URLs of the same
  * request with `page` (and `per_page`) set, `rel="prev"`, `rel="next"`, `rel="last"`, `rel="first"` in that order,
- * prev/first only after page 1, next/last only before the last page; no header when everything fits on page 1.
+ * prev/first only after page 1, next/last only before the last page; no header when everything fits on page 1. Page
+ * sizes as {@link pageOf} reads them.
  */
-export function paginate<T>(req: Request, items: readonly T[]): { items: T[]; link: string | undefined } {
-  const { page, perPage } = pageOf(req);
+export function paginate<T>(req: Request, items: readonly T[], sizes: PageSizes = LIST_PAGES): { items: T[]; link: string | undefined } {
+  const { page, perPage } = pageOf(req, sizes);
   const last = Math.max(1, Math.ceil(items.length / perPage));
   const url = new URL(`${apiBaseOf(req)}${req.url}`);
   const at = (n: number) => {

@@ -2,9 +2,11 @@ import type { Express, Request, RequestHandler, Response } from 'express';
 import { notifyPush, userSignature } from './git-routes.ts';
 import { GitHubApiError, notFound, queryValue, sendJson } from './github-http.ts';
 import { type MergeMethod, mergeabilityOf, mergeCommits, mergedTree } from './pulls/mergeability.ts';
+import { pullDiff } from './pulls/pull-diff.ts';
 import { currentBaseSha, currentHeadSha, pullRequest, pullRequestSimple, type RepoView } from './pulls/representations.ts';
 import type { PullRequestRecord } from './repo-state.ts';
 import { bodyOf, invalidRequest, optionalBoolean, optionalString, requiredString } from './request-body.ts';
+import { diffMediaType, rangeText, sendDiffText } from './review/media-types.ts';
 import { ownerOf, type RepoAccess, type RouteContext, repoAccess, sendOne, sendPage, urlsOf, userOf } from './route-helpers.ts';
 import { pullRequestPayload } from './webhook-payloads.ts';
 
@@ -36,7 +38,7 @@ function viewOf(context: RouteContext, access: RepoAccess): RepoView {
 }
 
 /** The pull request `:number` of the repository. @throws GitHubApiError 404 when there is none */
-function pullOf(req: Request, access: RepoAccess, docs: string): PullRequestRecord {
+export function pullOf(req: Request, access: RepoAccess, docs: string): PullRequestRecord {
   const text = String(req.params.number);
   const number = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
   const found = access.state.pulls.find((pr) => pr.number === number);
@@ -46,8 +48,8 @@ function pullOf(req: Request, access: RepoAccess, docs: string): PullRequestReco
 
 /**
  * Mounts GitHub's pull request endpoints (https://docs.github.com/rest/pulls/pulls) under `/repos/{owner}/{repo}`:
- * `POST /pulls`, `GET /pulls` (`state`, `head`, `base`, `sort`, `direction`, pagination), `GET` and `PATCH
- * /pulls/{n}`, `GET` and `PUT /pulls/{n}/merge` and `PUT /pulls/{n}/update-branch`. Heads are branches of the same
+ * `POST /pulls`, `GET /pulls` (`state`, `head`, `base`, `sort`, `direction`, pagination), `GET` (JSON, or the
+ * `application/vnd.github.diff` / `.patch` media types: `review/media-types.ts`) and `PATCH /pulls/{n}`, `GET` and `PUT /pulls/{n}/merge` and `PUT /pulls/{n}/update-branch`. Heads are branches of the same
  * repository (no forks). Reads need read access; opening, editing and merging need write (403), as on GitHub for a
  * repository's own branches. Opening, closing, reopening and merging send `pull_request` webhooks; a merge also a
  * `push` of the base branch.
@@ -88,7 +90,7 @@ export function mountPullRoutes(app: Express, context: RouteContext, auth: Reque
       throw pullValidation(docs, { code: 'custom', message: `A pull request already exists for ${access.repo.owner}:${head}.` });
     const now = state.timestamp();
     const pr: PullRequestRecord = {
-      id: state.nextId(),
+      ...state.nextObject('PullRequest'),
       number: access.state.pulls.length + 1,
       title,
       body: text,
@@ -148,11 +150,17 @@ export function mountPullRoutes(app: Express, context: RouteContext, auth: Reque
     sendPage(req, res, matching, (pr) => pullRequestSimple(urls, world, view, access.state, pr));
   });
 
-  // https://docs.github.com/rest/pulls/pulls#get-a-pull-request
+  // https://docs.github.com/rest/pulls/pulls#get-a-pull-request (and its diff and patch media types)
   app.get(`${base}/:number`, auth, (req, res) => {
     const docs = PULL_DOCS.get;
     const access = repoAccess(req, res, context, 'read', docs);
     const pr = pullOf(req, access, docs);
+    const kind = diffMediaType(req);
+    if (kind) {
+      const changes = pullDiff(access.state, currentBaseSha(access.state, pr), currentHeadSha(access.state, pr));
+      sendDiffText(res, kind, rangeText(access.state, kind, changes.files, changes.commits));
+      return;
+    }
     sendOne(res, pullRequest(urlsOf(req, context), world, viewOf(context, access), access.state, pr));
   });
 

@@ -1,10 +1,14 @@
+import { FileDiffs } from './diff/file-diffs.ts';
 import { type GitRepository, GitStore } from './git/repository-store.ts';
+import { newWorldId, type WorldObjectKind, worldNodeId } from './node-ids.ts';
 import type { EmulatedRepo, EmulatedUser } from './world.ts';
 
 /** A pull request (also issue `number` of its repository, as on GitHub). Same-repository heads only (no forks). */
 export interface PullRequestRecord {
   /** Unique across the emulator instance. */
   id: number;
+  /** Unique across emulator worlds (`node-ids.ts`). */
+  nodeId: string;
   number: number;
   title: string;
   body: string | null;
@@ -32,6 +36,7 @@ export interface PullRequestRecord {
 /** A repository label. `color` is 6 hex digits without `#`. */
 export interface LabelRecord {
   id: number;
+  nodeId: string;
   name: string;
   color: string;
   description: string | null;
@@ -41,6 +46,7 @@ export interface LabelRecord {
 /** An issue comment (on a pull request: issues are pull requests here). */
 export interface CommentRecord {
   id: number;
+  nodeId: string;
   issue: number;
   body: string;
   user: EmulatedUser;
@@ -50,6 +56,7 @@ export interface CommentRecord {
 /** A commit status (https://docs.github.com/rest/commits/statuses). */
 export interface StatusRecord {
   id: number;
+  nodeId: string;
   sha: string;
   state: 'error' | 'failure' | 'pending' | 'success';
   targetUrl: string | null;
@@ -59,9 +66,8 @@ export interface StatusRecord {
   createdAt: string;
 }
 
-/** What the emulator keeps per repository beyond the seed: git data, pull requests, labels, comments, statuses. */
-export interface RepoState {
-  git: GitRepository;
+/** What the emulator keeps per repository beyond its git data: pull requests, labels, comments, statuses. */
+export interface RepoRecords {
   pulls: PullRequestRecord[];
   /** By lower-cased name (GitHub's label names are case-insensitive). */
   labels: Map<string, LabelRecord>;
@@ -72,31 +78,69 @@ export interface RepoState {
   statuses: StatusRecord[];
 }
 
+/** What the emulator keeps per repository beyond the seed: git data and {@link RepoRecords}, and the instance's diffs. */
+export interface RepoState extends RepoRecords {
+  git: GitRepository;
+  /** The line diffs of this emulator instance (shared by its repositories). */
+  diffs: FileDiffs;
+}
+
+/** A world as saved (`persistence/`): its id, the next id to hand out, and each repository's git data and records. */
+export interface WorldStateInit {
+  worldId: string;
+  nextId: number;
+  repos: ReadonlyMap<number, RepoRecords & { git: GitRepository }>;
+}
+
 /**
- * The writable state of one emulator instance, in memory: per repository a {@link RepoState} (made on first use, its
- * git data from the seed), and the ids of new pull requests, labels, comments and statuses. A new instance starts
- * again from the seed.
+ * The writable state of one emulator world, in memory: its id (random, made with the world, see `node-ids.ts`), per
+ * repository a {@link RepoState} (made on first use, its git data from the seed), and the ids of new pull requests,
+ * labels, comments and statuses. A new instance starts a new world from the seed, unless given a saved one (`init`).
  */
 export class EmulatorState {
   private readonly git = new GitStore();
   private readonly repos = new Map<number, RepoState>();
-  private nextIdValue = 1;
+  private readonly diffs = new FileDiffs();
+  private nextIdValue: number;
 
   /** The clock of timestamps, epoch milliseconds. */
   readonly now: () => number;
+  /** The world's id: 16 base64url characters, kept with its saved state. */
+  readonly worldId: string;
 
-  constructor(now: () => number) {
+  constructor(now: () => number, init?: WorldStateInit) {
     this.now = now;
+    this.worldId = init?.worldId ?? newWorldId();
+    this.nextIdValue = init?.nextId ?? 1;
+    for (const [id, records] of init?.repos ?? []) this.repos.set(id, { ...records, diffs: this.diffs });
   }
 
   /** The state of `repo`. */
   of(repo: EmulatedRepo): RepoState {
     let state = this.repos.get(repo.id);
     if (!state) {
-      state = { git: this.git.of(repo), pulls: [], labels: new Map(), issueLabels: new Map(), comments: [], statuses: [] };
+      state = {
+        git: this.git.of(repo),
+        diffs: this.diffs,
+        pulls: [],
+        labels: new Map(),
+        issueLabels: new Map(),
+        comments: [],
+        statuses: [],
+      };
       this.repos.set(repo.id, state);
     }
     return state;
+  }
+
+  /** The repositories whose state was asked for (or restored), by repository id. */
+  repoStates(): ReadonlyMap<number, RepoState> {
+    return this.repos;
+  }
+
+  /** The id the next object will get. */
+  peekNextId(): number {
+    return this.nextIdValue;
   }
 
   /** A new id, unique across everything this instance creates. */
@@ -104,6 +148,12 @@ export class EmulatorState {
     const id = this.nextIdValue;
     this.nextIdValue += 1;
     return id;
+  }
+
+  /** A new id ({@link nextId}) and the node id of a `kind` object with it, unique across worlds. */
+  nextObject(kind: WorldObjectKind): { id: number; nodeId: string } {
+    const id = this.nextId();
+    return { id, nodeId: worldNodeId(this.worldId, kind, id) };
   }
 
   /** Now as GitHub writes timestamps: ISO 8601 in whole seconds, UTC. */

@@ -41,14 +41,14 @@ function acceptedBy(method: string, path: string): { scopes: string; permissions
     return { scopes: 'admin:org, read:org, repo, user, write:org', permissions: '' };
   }
   const reading = method === 'GET' || method === 'HEAD';
-  if (/^\/repos\/[^/]+\/[^/]+\/(contents|git|branches)/.test(path)) {
+  if (/^\/repos\/[^/]+\/[^/]+\/(statuses|commits\/.+\/(status|check-runs)$)/.test(path))
+    return { scopes: '', permissions: reading ? 'statuses=read' : 'statuses=write' };
+  if (/^\/repos\/[^/]+\/[^/]+\/(contents|git|branches|compare|commits)/.test(path)) {
     return { scopes: '', permissions: reading ? 'contents=read' : 'contents=write' };
   }
   if (/^\/repos\/[^/]+\/[^/]+\/pulls/.test(path))
     return { scopes: '', permissions: reading ? 'pull_requests=read' : 'pull_requests=write' };
   if (/^\/repos\/[^/]+\/[^/]+\/(issues|labels)/.test(path)) return { scopes: '', permissions: reading ? 'issues=read' : 'issues=write' };
-  if (/^\/repos\/[^/]+\/[^/]+\/(statuses|commits)/.test(path))
-    return { scopes: '', permissions: reading ? 'statuses=read' : 'statuses=write' };
   if (path.startsWith('/advisories') || path.startsWith('/user/installations')) return { scopes: '', permissions: '' };
   return { scopes: '', permissions: 'metadata=read' };
 }

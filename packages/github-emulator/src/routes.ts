@@ -34,6 +34,7 @@ import {
   privateUser,
   repository,
 } from './representations.ts';
+import { mountReviewRoutes } from './review-routes.ts';
 import {
   authenticate,
   countRequest,
@@ -114,7 +115,8 @@ const rawAccept = /application\/vnd\.github(?:\.v3)?\.raw/i;
  * `GET /repos/{owner}/{repo}/contents/{path}` (from the git data: what was pushed is what is read), `GET /advisories`,
  * `GET /advisories/{ghsa_id}`, `GET /user/installations` and `GET /user/installations/{installation_id}/repositories`;
  * then the git data endpoints (`git-routes.ts`), pull requests (`pull-routes.ts`), labels, comments and statuses
- * (`issue-routes.ts`), and the repository, its tags and releases (`release-routes.ts`).
+ * (`issue-routes.ts`), the repository, its tags and releases (`release-routes.ts`), and what clients review changes with
+ * (`review-routes.ts`: a pull request's files and commits, comparisons, commits with their files, blobs).
  */
 export function mountGitHubRoutes(app: Express, context: RouteContext): void {
   const { world } = context;
@@ -368,4 +370,6 @@ export function mountGitHubRoutes(app: Express, context: RouteContext): void {
   mountPullRoutes(app, context, auth);
   mountIssueRoutes(app, context, auth);
   mountReleaseRoutes(app, context, auth);
+  // After the issue routes, whose `/commits/{ref}/status` and `/check-runs` the review routes' `/commits/{ref}` would match.
+  mountReviewRoutes(app, context, auth);
 }

@@ -70,8 +70,10 @@ export function pushPayload(
 }
 
 /**
- * The `pull_request` event payload: `action` (`opened`, `closed`, `reopened`, `edited`, `synchronize` when its head
- * branch moved), the pull request (with `merged`), `repository`, `sender`.
+ * The `pull_request` event payload (https://docs.github.com/webhooks/webhook-events-and-payloads#pull_request):
+ * `action` (`opened`, `closed`, `reopened`, `edited`, `synchronize` when its head branch moved), `number`,
+ * `pull_request` (the `pull-request` the API answers: `node_id`, `head.ref`, `merged`, `merged_by`, `additions`, …),
+ * `repository`, `sender`.
  */
 export function pullRequestPayload(
   urls: Urls,

@@ -40,6 +40,37 @@ const FULL_SHA = /^[0-9a-f]{40}$/;
 export class GitRepository {
   private readonly objects = new Map<string, GitObject>();
   private readonly refs = new Map<string, string>();
+  /** How many objects the seed made ({@link markSeeded}); the objects after them in `objects` came later. */
+  private seededObjects = 0;
+  /** The refs as the seed made them, to tell whether any moved since. */
+  private seededRefs: ReadonlyMap<string, string> = new Map();
+
+  /**
+   * Records the objects and refs held now as the seed's: {@link addedObjects} and {@link changedSinceSeed} are about
+   * what comes after. Called once the repository is built from the seed.
+   */
+  markSeeded(): void {
+    this.seededObjects = this.objects.size;
+    this.seededRefs = new Map(this.refs);
+  }
+
+  /** The objects stored since {@link markSeeded}, oldest first (every object when it was never called). */
+  addedObjects(): GitObject[] {
+    return [...this.objects.values()].slice(this.seededObjects);
+  }
+
+  /** True when an object was stored or a ref created, moved or deleted since {@link markSeeded}. */
+  changedSinceSeed(): boolean {
+    if (this.objects.size > this.seededObjects || this.refs.size !== this.seededRefs.size) return true;
+    for (const [name, sha] of this.refs) if (this.seededRefs.get(name) !== sha) return true;
+    return false;
+  }
+
+  /** Replaces every ref with `refs` (full ref name → commit id). */
+  replaceRefs(refs: Iterable<readonly [string, string]>): void {
+    this.refs.clear();
+    for (const [name, sha] of refs) this.refs.set(name, sha);
+  }
 
   /** The object `sha` when it is a blob, else undefined. */
   blob(sha: string): GitBlob | undefined {
@@ -145,6 +176,22 @@ export class GitRepository {
     }
     const lower = ref.toLowerCase();
     return FULL_SHA.test(lower) && this.commit(lower) ? lower : undefined;
+  }
+
+  /**
+   * The commit an abbreviated id names (4 to 40 hex digits, case-insensitive), as git's `rev-parse` reads one; undefined
+   * when no commit or more than one starts with it.
+   */
+  commitByPrefix(prefix: string): string | undefined {
+    const lower = prefix.toLowerCase();
+    if (!/^[0-9a-f]{4,40}$/.test(lower)) return undefined;
+    let found: string | undefined;
+    for (const object of this.objects.values()) {
+      if (object.type !== 'commit' || !object.sha.startsWith(lower)) continue;
+      if (found !== undefined) return undefined;
+      found = object.sha;
+    }
+    return found;
   }
 
   /** The entry at `path` (`''` for the root) of tree `treeSha`: a blob, a sub-tree or a submodule; undefined when absent. */
@@ -307,6 +354,7 @@ export function repositoryFromSeed(repo: EmulatedRepo): GitRepository {
     const sha = commits.get(key);
     if (sha !== undefined) git.setRef(`${TAGS}${tag}`, sha);
   }
+  git.markSeeded();
   return git;
 }
 

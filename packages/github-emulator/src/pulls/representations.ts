@@ -1,9 +1,10 @@
-import { objectNodeId } from '../git/representations.ts';
+import { lineTotals } from '../diff/changed-files.ts';
 import type { CommentRecord, LabelRecord, PullRequestRecord, RepoState, StatusRecord } from '../repo-state.ts';
 import { minimalRepository, repository, simpleUser, type Urls } from '../representations.ts';
 import type { RepoRole } from '../seed.ts';
 import type { EmulatedAccount, EmulatedRepo, EmulatedUser, World } from '../world.ts';
-import { commitsSince, mergeabilityOf } from './mergeability.ts';
+import { mergeabilityOf } from './mergeability.ts';
+import { pullDiff } from './pull-diff.ts';
 
 /**
  * Builders of GitHub's pull request, label, issue comment and commit status objects
@@ -35,7 +36,7 @@ export function authorAssociation(world: World, user: EmulatedUser, repo: Emulat
 export function label(urls: Urls, repo: EmulatedRepo, record: LabelRecord) {
   return {
     id: record.id,
-    node_id: objectNodeId('Label', record.id),
+    node_id: record.nodeId,
     url: `${repoApi(urls, repo)}/labels/${encodeURIComponent(record.name)}`,
     name: record.name,
     description: record.description,
@@ -84,7 +85,7 @@ export function pullRequestSimple(urls: Urls, world: World, view: RepoView, stat
   return {
     url: self,
     id: pr.id,
-    node_id: objectNodeId('PullRequest', pr.id),
+    node_id: pr.nodeId,
     html_url: `${html}/pull/${pr.number}`,
     diff_url: `${html}/pull/${pr.number}.diff`,
     patch_url: `${html}/pull/${pr.number}.patch`,
@@ -132,18 +133,15 @@ export function pullRequestSimple(urls: Urls, world: World, view: RepoView, stat
 
 /**
  * GitHub's `pull-request` (one pull request): {@link pullRequestSimple} plus `merged`, `mergeable` (null once closed,
- * as GitHub stops computing it), `mergeable_state` (see `mergeability.ts`; `unknown` once closed), the counts of
- * commits and changed files since the merge base, and `merged_by`. `additions`/`deletions` are not counted (0).
+ * as GitHub stops computing it), `mergeable_state` (see `mergeability.ts`; `unknown` once closed), `merged_by`, and
+ * what it changes ({@link pullDiff}): `commits`, `changed_files`, and the lines added and removed (`additions`,
+ * `deletions`; 0 for binary files, as GitHub counts them).
  */
 export function pullRequest(urls: Urls, world: World, view: RepoView, state: RepoState, pr: PullRequestRecord) {
   const simple = pullRequestSimple(urls, world, view, state, pr);
-  const open = pr.state === 'open';
-  const mergeability = open ? mergeabilityOf(state.git, simple.base.sha, simple.head.sha) : undefined;
-  const mergeBase = mergeability?.mergeBase ?? state.git.mergeBase(simple.base.sha, simple.head.sha);
-  const commits = mergeBase === undefined ? 0 : commitsSince(state.git, mergeBase, simple.head.sha).length;
-  const headTree = state.git.commit(simple.head.sha)?.tree;
-  const baseTree = mergeBase === undefined ? undefined : state.git.commit(mergeBase)?.tree;
-  const changedFiles = headTree === undefined ? 0 : state.git.diff(baseTree, headTree).length;
+  const mergeability = pr.state === 'open' ? mergeabilityOf(state.git, simple.base.sha, simple.head.sha) : undefined;
+  const changes = pullDiff(state, simple.base.sha, simple.head.sha);
+  const { additions, deletions } = lineTotals(changes.files);
   return {
     ...simple,
     merged: pr.mergedAt !== null,
@@ -154,10 +152,10 @@ export function pullRequest(urls: Urls, world: World, view: RepoView, state: Rep
     comments: pr.comments,
     review_comments: 0,
     maintainer_can_modify: false,
-    commits,
-    additions: 0,
-    deletions: 0,
-    changed_files: changedFiles,
+    commits: changes.commits.length,
+    additions,
+    deletions,
+    changed_files: changes.files.length,
   };
 }
 
@@ -166,7 +164,7 @@ export function issueComment(urls: Urls, world: World, repo: EmulatedRepo, comme
   const api = repoApi(urls, repo);
   return {
     id: comment.id,
-    node_id: objectNodeId('IssueComment', comment.id),
+    node_id: comment.nodeId,
     url: `${api}/issues/comments/${comment.id}`,
     html_url: `${repoHtml(urls, repo)}/pull/${comment.issue}#issuecomment-${comment.id}`,
     body: comment.body,
@@ -184,7 +182,7 @@ export function commitStatus(urls: Urls, repo: EmulatedRepo, status: StatusRecor
     url: `${repoApi(urls, repo)}/statuses/${status.sha}`,
     avatar_url: null,
     id: status.id,
-    node_id: objectNodeId('StatusContext', status.id),
+    node_id: status.nodeId,
     state: status.state,
     description: status.description,
     target_url: status.targetUrl,

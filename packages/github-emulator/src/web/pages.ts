@@ -101,7 +101,7 @@ export function pullPage(at: PageRoot, view: PullPageView): SafeHtml {
       ? html`<p class="muted">The changed files are not known.</p>`
       : view.files.length === 0
         ? html`<p class="muted">No files changed.</p>`
-        : html`<ul class="files">${view.files.map((file) => html`<li><span class="muted">${file.status}</span> ${file.path}</li>`)}</ul>${
+        : html`<ul class="files">${view.files.map((file) => html`<li><span class="muted">${file.status}</span> ${file.previousPath === undefined ? null : html`${file.previousPath} → `}${file.path}</li>`)}</ul>${
             view.filesNotListed > 0 ? html`<p class="muted">and ${view.filesNotListed} more.</p>` : null
           }`;
   return page(

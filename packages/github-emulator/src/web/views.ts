@@ -1,3 +1,4 @@
+import { type FileStatus, treeChanges } from '../diff/tree-changes.ts';
 import { currentBaseSha, currentHeadSha } from '../pulls/representations.ts';
 import type { PullRequestRecord, RepoState } from '../repo-state.ts';
 import type { EmulatedRepo } from '../world.ts';
@@ -39,10 +40,11 @@ export interface RepoPageView {
 /** A pull request's state as its page shows it: `merged` rather than `closed` once merged. */
 export type PullPageState = 'open' | 'closed' | 'merged';
 
-/** A path the pull request changes since the merge base, with GitHub's file `status` words. */
+/** A path the pull request changes since the merge base, with GitHub's file `status` words (and a rename's old path). */
 export interface ChangedFile {
   path: string;
-  status: 'added' | 'modified' | 'removed';
+  status: FileStatus;
+  previousPath?: string;
 }
 
 /** The pull request page. */
@@ -99,8 +101,8 @@ export function repoPageView(repo: EmulatedRepo, state: RepoState): RepoPageView
 }
 
 /**
- * The paths that differ between the merge base of base and head and the head, as the API's `changed_files` counts
- * them; undefined when a commit is missing. The same work `GET /pulls/{n}` does: one flattening of each tree.
+ * The files that differ between the merge base of base and head and the head, as the API's `changed_files` counts
+ * them (an exact rename is one file); undefined when a commit is missing.
  */
 function changedFiles(state: RepoState, pr: PullRequestRecord): ChangedFile[] | undefined {
   const { git } = state;
@@ -109,13 +111,11 @@ function changedFiles(state: RepoState, pr: PullRequestRecord): ChangedFile[] | 
   if (headTree === undefined) return undefined;
   const mergeBase = git.mergeBase(currentBaseSha(state, pr), headSha);
   const baseTree = mergeBase === undefined ? undefined : git.commit(mergeBase)?.tree;
-  return git
-    .diff(baseTree, headTree)
-    .map(({ path, entry }): ChangedFile => {
-      if (entry === null) return { path, status: 'removed' };
-      return { path, status: baseTree !== undefined && git.entryAt(baseTree, path) ? 'modified' : 'added' };
-    })
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return treeChanges(git, baseTree, headTree).map(({ path, status, previousPath }) => ({
+    path,
+    status,
+    ...(previousPath === undefined ? {} : { previousPath }),
+  }));
 }
 
 /** The page of pull request `pr` of `repo`. */
