@@ -5,7 +5,10 @@ import { InvalidRequirementError } from './errors.ts';
 export interface UpdateAssessment {
   /** The released version is an update for the version in use (see {@link assessUpdate} for the rules). */
   outdated: boolean;
-  /** Set when `outdated`: by the scheme's major/minor/patch positions. */
+  /**
+   * Set when `outdated`: the scheme's `updateKind`, which says what the ecosystem treats as compatible (`major` for a
+   * breaking update, including a 0.x bump its default requirement does not allow, e.g. Cargo's `0.7.3 → 0.8.5`).
+   */
   kind?: UpdateKind;
   /** The manifest requirement allows the released version (true when there is no requirement). */
   inRange: boolean;
@@ -29,7 +32,8 @@ function sameRelease(scheme: VersionScheme, a: string, b: string): boolean {
  *   counts when the version in use is itself a pre-release of the same major.minor.patch (`1.0.0-rc.1` →
  *   `1.0.0-rc.2`), or the requirement explicitly asks for pre-releases (names a pre-release version, e.g.
  *   `^2.0.0-beta.1`, `>=2.0b1`, or a Composer stability flag `@beta`);
- * - `outdated` when the baseline is lower than `released`; `kind` is then the scheme's `updateKind`;
+ * - `outdated` when the baseline is lower than `released`; `kind` is then the scheme's `updateKind` from the baseline
+ *   (each scheme's compatibility rule: the README's "Update kinds" table);
  * - `inRange`: `use.requirement` is null, or satisfied by `released` (the scheme's own `satisfies`, so with
  *   its pre-release rule; a Maven soft requirement is always satisfied); an unreadable requirement is not in range.
  * An invalid `released` gives `{ outdated: false, inRange: false, reason }` rather than an error.

@@ -10,7 +10,11 @@ import type { RegistryCredentials, RegistryVersionDetails } from './registry-dat
 /** `runtime`: needed to run the project; `development`: only to build/test it (devDependencies, test scope, dev groups...). */
 export type DependencyType = 'runtime' | 'development';
 
-/** The kind of an update, by the scheme's major/minor/patch positions (see each scheme's `updateKind`). */
+/**
+ * The kind of an update as its ecosystem reads compatibility (see each scheme's `updateKind`): `major` is breaking (a new
+ * major, or a bump the ecosystem's default requirement would not allow, such as npm's and Cargo's `0.7.3 → 0.8.5`);
+ * `minor` and `patch` are compatible, by position.
+ */
 export type UpdateKind = 'patch' | 'minor' | 'major';
 
 /**
@@ -45,7 +49,11 @@ export interface VersionScheme {
   /** Does `version` satisfy the manifest requirement `requirement`? @throws InvalidVersionError / InvalidRequirementError */
   satisfies(version: string, requirement: string): boolean;
   isPrerelease(version: string): boolean;
-  /** The kind of update from `from` to `to` (to > from). @throws InvalidVersionError */
+  /**
+   * The kind of update from `from` to `to` (to > from): `major` when the ecosystem does not treat `to` as compatible with
+   * `from` (outside the requirement its tool writes by default for `from`, or Go's unstable v0), else `minor`/`patch` by
+   * position. @throws InvalidVersionError
+   */
   updateKind(from: string, to: string): UpdateKind;
   /** `[major, minor, patch]` of a version (missing positions are 0). @throws InvalidVersionError */
   release?(version: string): readonly [number, number, number];

@@ -17,7 +17,7 @@ export * from './elm/ecosystem.ts';
 export { elmVersions, parseElmConstraint } from './elm/versions.ts';
 export * from './errors.ts';
 export * from './github-actions/ecosystem.ts';
-export { actionVersionAtPrecision, githubActionsVersions, parseActionVersion, printActionVersion } from './github-actions/versions.ts';
+export { githubActionsVersions, parseActionVersion, printActionVersion } from './github-actions/versions.ts';
 export * from './go/ecosystem.ts';
 export { type GoMod, type ReadGoModOptions, readGoMod } from './go/go-mod.ts';
 export {

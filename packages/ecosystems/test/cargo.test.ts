@@ -133,7 +133,7 @@ describe('Cargo versions', () => {
   });
   it('tells pre-releases and update kinds', () => {
     expect(cargoVersions.isPrerelease('0.8.0-alpha.1')).toBe(true);
-    expect(cargoVersions.updateKind('0.8.5', '0.9.0')).toBe('minor');
+    expect(cargoVersions.updateKind('0.8.5', '0.9.0')).toBe('major');
     expect(cargoVersions.lowestAllowed?.('0.8')).toBe('0.8.0');
   });
 });

@@ -109,7 +109,7 @@ describe('dep version scheme', () => {
     expect(depVersions.satisfies('v1.3.0', '~1.2')).toBe(false);
     expect(depVersions.satisfies('v1.3.0-rc.1', '^1.2.0')).toBe(false);
     expect(depVersions.lowestAllowed?.('0.8.0')).toBe('0.8.0');
-    expect(depVersions.updateKind('v0.8.0', 'v0.9.1')).toBe('minor');
+    expect(depVersions.updateKind('v0.8.0', 'v0.9.1')).toBe('major');
   });
 });
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readActionReferences } from '../src/github-actions/workflow.ts';
 import {
-  actionVersionAtPrecision,
   ecosystemFor,
   githubActions,
   githubActionsVersions,
@@ -263,16 +262,5 @@ describe('github_actions versions', () => {
     expect(v.allowsPrereleases?.('main')).toBe(false);
     expect(() => v.satisfies('v4', '^4.0.0')).toThrow(InvalidRequirementError);
     expect(() => v.lowestAllowed?.('>= 4')).toThrow(InvalidRequirementError);
-  });
-  it('writes a target at the precision and prefix of a tag', () => {
-    expect(actionVersionAtPrecision('v2', 'v4.1.0')).toBe('v4');
-    expect(actionVersionAtPrecision('v2.1', 'v4.1.0')).toBe('v4.1');
-    expect(actionVersionAtPrecision('v2.1.0', 'v4.1.0')).toBe('v4.1.0');
-    expect(actionVersionAtPrecision('2.1.0', 'v4.1.0')).toBe('4.1.0');
-    expect(actionVersionAtPrecision('v2', '4.1.0')).toBe('v4');
-    expect(actionVersionAtPrecision('v2.1.0', 'v4')).toBe('v4');
-    expect(actionVersionAtPrecision('v2', 'v5.0.0-beta.1')).toBe('v5.0.0-beta.1');
-    expect(actionVersionAtPrecision('v2.0.0-rc.1', 'v2.0.0')).toBe('v2.0.0');
-    expect(() => actionVersionAtPrecision('main', 'v4')).toThrow(InvalidVersionError);
   });
 });

@@ -183,7 +183,7 @@ describe('Go module version scheme', () => {
     expect(() => goVersions.satisfies('v1.0.0', '>=1.0')).toThrow(InvalidRequirementError);
     expect(goVersions.lowestAllowed?.('v1.3.0')).toBe('v1.3.0');
     expect(goVersions.updateKind('v1.2.3', 'v1.3.0')).toBe('minor');
-    expect(goVersions.updateKind('v0.1.0', 'v0.1.1')).toBe('patch');
+    expect(goVersions.updateKind('v0.1.0', 'v0.1.1')).toBe('major');
     expect(goVersions.release?.('v2.3.4+incompatible')).toEqual([2, 3, 4]);
   });
   it('knows which versions a module path holds (major version suffixes)', () => {

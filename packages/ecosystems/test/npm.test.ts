@@ -236,7 +236,7 @@ describe('npm versions (node-semver)', () => {
     expect(npmVersions.updateKind('1.2.3', '1.2.4')).toBe('patch');
     expect(npmVersions.updateKind('1.2.3', '1.3.0')).toBe('minor');
     expect(npmVersions.updateKind('1.2.3', '2.0.0')).toBe('major');
-    expect(npmVersions.updateKind('0.1.0', '0.2.0')).toBe('minor');
+    expect(npmVersions.updateKind('0.1.0', '0.2.0')).toBe('major');
     expect(npmVersions.updateKind('1.0.0-rc.1', '1.0.0')).toBe('patch');
   });
   it('names the lowest version a range allows, null without a lower bound', () => {

@@ -116,26 +116,32 @@ function lockRequest(f: Record<string, string>, name: string, target: RegistryVe
 /** The `[[projects]]` block of `name` in a lock text. */
 const block = (text: string, name: string) => text.split('\n\n').find((b) => b.includes(`name = "${name}"`)) ?? '';
 
+/** The fixture's lock as dep before 0.5 wrote it: no per-project `digest`. */
+const undigested = lock.replace(/ {2}digest = "[^"]+"\n/g, '');
+const unverified = { ...files, 'Gopkg.lock': undigested };
+
 describe('dep updateLockfiles (Gopkg.lock)', () => {
-  it('writes the tag and its commit and drops the digest it cannot compute', async () => {
-    const result = await dep.updateLockfiles?.(lockRequest(files, 'github.com/pkg/errors', tag('github.com/pkg/errors', 'v0.9.1')));
-    const before = block(lock, 'github.com/pkg/errors');
-    const after = before
-      .replace(/ {2}digest = "[^"]+"\n/, '')
-      .replace(/revision = "[0-9a-f]{40}"/, `revision = "${COMMIT}"`)
-      .replace('version = "v0.8.0"', 'version = "v0.9.1"');
-    expect(result).toEqual({ files: { 'Gopkg.lock': lock.replace(before, after) } });
+  it('writes the tag and its commit in a lock without per-project digests', async () => {
+    const result = await dep.updateLockfiles?.(lockRequest(unverified, 'github.com/pkg/errors', tag('github.com/pkg/errors', 'v0.9.1')));
+    const before = block(undigested, 'github.com/pkg/errors');
+    const after = before.replace(/revision = "[0-9a-f]{40}"/, `revision = "${COMMIT}"`).replace('version = "v0.8.0"', 'version = "v0.9.1"');
+    expect(result).toEqual({ files: { 'Gopkg.lock': undigested.replace(before, after) } });
     expect(after).toContain('packages = ["."]');
-    expect(after).not.toContain('digest');
+  });
+  it("needs resolution for an entry with a digest, which hashes the new version's source tree the updater does not have", async () => {
+    const result = await dep.updateLockfiles?.(lockRequest(files, 'github.com/pkg/errors', tag('github.com/pkg/errors', 'v0.9.1')));
+    expect(result).toEqual({
+      needsResolution: expect.stringMatching(/digest of github\.com\/pkg\/errors .*source tree at v0\.9\.1 pruned by pruneopts "UT"/),
+    });
   });
   it('updates the lock also when the constraint stays', async () => {
-    const request = lockRequest(files, 'github.com/pkg/errors', tag('github.com/pkg/errors', 'v0.8.1'));
-    expect(request.updated).toBe(files);
+    const request = lockRequest(unverified, 'github.com/pkg/errors', tag('github.com/pkg/errors', 'v0.8.1'));
+    expect(request.updated).toBe(unverified);
     const result = await dep.updateLockfiles?.(request);
     expect('files' in (result ?? {}) && (result as { files: Record<string, string> }).files['Gopkg.lock']).toContain('version = "v0.8.1"');
   });
   it('updates a Gopkg.lock that starts with a byte order mark', async () => {
-    const f = { 'Gopkg.toml': `\uFEFF${toml}`, 'Gopkg.lock': `\uFEFF${lock}` };
+    const f = { 'Gopkg.toml': `\uFEFF${toml}`, 'Gopkg.lock': `\uFEFF${undigested}` };
     const result = await dep.updateLockfiles?.(lockRequest(f, 'github.com/pkg/errors', tag('github.com/pkg/errors', 'v0.9.1')));
     const out = (result as { files: Record<string, string> }).files['Gopkg.lock'] ?? '';
     expect(out.startsWith('\uFEFF')).toBe(true);
@@ -151,11 +157,11 @@ describe('dep updateLockfiles (Gopkg.lock)', () => {
     );
   });
   it('keeps CRLF line endings', async () => {
-    const f = { 'Gopkg.toml': toml.replaceAll('\n', '\r\n'), 'Gopkg.lock': lock.replaceAll('\n', '\r\n') };
+    const f = { 'Gopkg.toml': toml.replaceAll('\n', '\r\n'), 'Gopkg.lock': undigested.replaceAll('\n', '\r\n') };
     const result = await dep.updateLockfiles?.(lockRequest(f, 'github.com/pkg/errors', tag('github.com/pkg/errors', 'v0.9.1')));
     const out = (result as { files: Record<string, string> }).files['Gopkg.lock'] ?? '';
     expect(out.replaceAll('\r\n', '')).not.toContain('\n');
-    expect(out.split('\r\n').length).toBe(lock.split('\n').length - 1);
+    expect(out.split('\r\n').length).toBe(undigested.split('\n').length);
   });
   it('needs resolution without a commit, for a branch pin, a constraint that does not allow the target, or dep < 0.5 inputs-digest', async () => {
     const needs = async (request: LockfileRequest, reason: string) =>
@@ -176,7 +182,7 @@ describe('dep updateLockfiles (Gopkg.lock)', () => {
 });
 
 describe('dep demo directory update', () => {
-  it('moves github.com/acme-oss/errors from v0.8.0 to a new tag v0.9.2 in Gopkg.toml and Gopkg.lock', async () => {
+  it('moves github.com/acme-oss/errors from v0.8.0 to v0.9.2 in Gopkg.toml, and leaves Gopkg.lock, whose digest it cannot compute, to dep', async () => {
     const seed = JSON.parse(readFileSync(new URL('../../github-emulator/src/demo-seeds/dep.json', import.meta.url), 'utf8')) as {
       files: Record<string, Record<string, string>>;
     };
@@ -188,15 +194,9 @@ describe('dep demo directory update', () => {
     const name = 'github.com/acme-oss/errors';
     const request = lockRequest(demo, name, tag(name, 'v0.9.2'));
     expect(request.updated['Gopkg.toml']).toBe((demo['Gopkg.toml'] ?? '').replace('version = "0.8.0"', 'version = "0.9.2"'));
-    const result = await dep.updateLockfiles?.(request);
-    const lockText = demo['Gopkg.lock'] ?? '';
-    expect(result).toEqual({
-      files: {
-        'Gopkg.lock': lockText
-          .replace(/ {2}digest = "[^"]+"\n/, '')
-          .replace(/revision = "[0-9a-f]{40}"/, `revision = "${COMMIT}"`)
-          .replace('version = "v0.8.0"', 'version = "v0.9.2"'),
-      },
+    // never a lock with the digest line missing (nor the old version's digest kept)
+    expect(await dep.updateLockfiles?.(request)).toEqual({
+      needsResolution: expect.stringContaining(`Gopkg.lock's digest of ${name}`),
     });
   });
 });

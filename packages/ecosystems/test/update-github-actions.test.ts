@@ -46,11 +46,13 @@ function update(f: Record<string, string>, name: string, target: string, details
 const SHA = '11bd71901bbe5b1630ceea73d27597364c9af683';
 
 describe('github_actions updateManifest', () => {
-  it('moves every tag ref at the version in use to the target at its precision, across files', () => {
+  it('moves every tag ref at the version in use to the target tag itself, across files', () => {
     expect(update(files, 'actions/checkout', 'v5.0.0', described('actions/checkout', 'v5.0.0', SHA))).toEqual({
       files: {
-        [CI]: ci.replace('actions/checkout@v4\n', 'actions/checkout@v5\n').replace("'actions/checkout@v4'", "'actions/checkout@v5'"),
-        [DEPLOY]: deploy.replace('actions/checkout@v4\r\n', 'actions/checkout@v5\r\n'),
+        [CI]: ci
+          .replace('actions/checkout@v4\n', 'actions/checkout@v5.0.0\n')
+          .replace("'actions/checkout@v4'", "'actions/checkout@v5.0.0'"),
+        [DEPLOY]: deploy.replace('actions/checkout@v4\r\n', 'actions/checkout@v5.0.0\r\n'),
       },
       requirement: null,
     });
@@ -90,9 +92,9 @@ describe('github_actions updateManifest', () => {
       requirement: null,
     });
   });
-  it('rewrites a reusable workflow ref at its precision and a pin @ comment', () => {
+  it('rewrites a reusable workflow ref to the target tag and a pin @ comment', () => {
     expect(update(files, 'acme/shared-workflows', 'v2.0.1')).toEqual({
-      files: { [RELEASE]: release.replace('publish.yml@v1.2\n', 'publish.yml@v2.0\n') },
+      files: { [RELEASE]: release.replace('publish.yml@v1.2\n', 'publish.yml@v2.0.1\n') },
       requirement: null,
     });
     const commit = 'c95fe1489396fe8a9eb87c0abf8aa5b2ef267fda';
@@ -103,21 +105,23 @@ describe('github_actions updateManifest', () => {
   });
   it('rewrites a flow-mapping step and an action in a subdirectory (every path of the repository)', () => {
     expect(update(files, 'actions/upload-artifact', 'v4.3.1')).toEqual({
-      files: { [RELEASE]: release.replace('actions/upload-artifact@v3,', 'actions/upload-artifact@v4,') },
+      files: { [RELEASE]: release.replace('actions/upload-artifact@v3,', 'actions/upload-artifact@v4.3.1,') },
       requirement: null,
     });
     expect(update(files, 'github/codeql-action', 'v3.25.0')).toEqual({
       files: {
-        [CI]: ci.replace('codeql-action/init@v2', 'codeql-action/init@v3').replace('codeql-action/analyze@v2', 'codeql-action/analyze@v3'),
+        [CI]: ci
+          .replace('codeql-action/init@v2', 'codeql-action/init@v3.25.0')
+          .replace('codeql-action/analyze@v2', 'codeql-action/analyze@v3.25.0'),
       },
       requirement: null,
     });
   });
-  it('is unchanged when the refs already name the target at their precision', () => {
-    expect(update(files, 'actions/checkout', 'v4.2.2', described('actions/checkout', 'v4.2.2', SHA))).toEqual({
-      unchanged: expect.stringContaining('already names v4.2.2'),
+  it('is unchanged when the refs already are the target tag', () => {
+    expect(update(files, 'actions/checkout', 'v4', described('actions/checkout', 'v4', SHA))).toEqual({
+      unchanged: expect.stringContaining('already pins v4'),
     });
-    expect(update(files, 'actions/setup-python', 'v5.1.0')).toEqual({ unchanged: expect.any(String) });
+    expect(update(files, 'actions/setup-python', 'v5')).toEqual({ unchanged: expect.any(String) });
   });
   it('writes a pre-release target whole, keeping the comment in step', () => {
     const text = `jobs:\n  j:\n    steps:\n      - uses: o/r@v2\n      - uses: o/r@${'a'.repeat(40)} # v2\n`;
@@ -136,7 +140,7 @@ describe('github_actions updateManifest', () => {
     const f = { '.github/workflows/w.yml': text };
     expect(useOf(f, 'o/r').version).toBe('v1');
     expect(update(f, 'o/r', 'v4.0.0')).toEqual({
-      files: { '.github/workflows/w.yml': text.replace('o/r@v1\n', 'o/r@v4\n').replace('O/R@1.0.0', 'O/R@4.0.0') },
+      files: { '.github/workflows/w.yml': text.replace('o/r@v1\n', 'o/r@v4.0.0\n').replace('O/R@1.0.0', 'O/R@v4.0.0') },
       requirement: null,
     });
   });
@@ -166,5 +170,43 @@ describe('github_actions updateManifest', () => {
   });
   it('throws on a target that is not a version tag', () => {
     expect(() => githubActions.updateManifest(files, useOf(files, 'actions/checkout'), 'main')).toThrow(InvalidVersionError);
+  });
+});
+
+describe('github_actions updateManifest pins the chosen tag itself (the demo repo acme/polyglot)', () => {
+  // The demo repository's workflow (packages/github-emulator/src/demo-seeds/code-host-ecosystems.json), in short.
+  const PIN = 'a57eefa7eaf77c4ddb38fa2c8fe7727c187fa556';
+  const workflow = [
+    'jobs:',
+    '  test:',
+    '    runs-on: ubuntu-latest',
+    '    steps:',
+    '      - uses: acme-oss/checkout@v3',
+    '      - name: Set up the acme tool',
+    `        uses: acme-oss/setup-tool@${PIN} # v1.2.0`,
+    '',
+  ].join('\n');
+  const demo = { '.github/workflows/ci.yml': workflow };
+  /** The commits of setup-tool's tags: the moving major tag v2 is not where v2.0.0 is. */
+  const V2_0_0 = 'c0ffee0000000000000000000000000000002000';
+
+  it('moves acme-oss/checkout@v3 to @v4.1.0, the version the pull request names, not the moving tag @v4', () => {
+    expect(update(demo, 'acme-oss/checkout', 'v4.1.0')).toEqual({
+      files: { '.github/workflows/ci.yml': workflow.replace('acme-oss/checkout@v3\n', 'acme-oss/checkout@v4.1.0\n') },
+      requirement: null,
+    });
+  });
+  it("pins setup-tool to the commit of tag v2.0.0 commented '# v2.0.0'", () => {
+    expect(update(demo, 'acme-oss/setup-tool', 'v2.0.0', described('acme-oss/setup-tool', 'v2.0.0', V2_0_0))).toEqual({
+      files: { '.github/workflows/ci.yml': workflow.replace(`${PIN} # v1.2.0`, `${V2_0_0} # v2.0.0`) },
+      requirement: null,
+    });
+  });
+  it('writes the whole target tag into a shorter version comment, so that it names the tag whose commit is pinned', () => {
+    const short = { '.github/workflows/ci.yml': workflow.replace(`${PIN} # v1.2.0`, `${PIN} # v1`) };
+    expect(update(short, 'acme-oss/setup-tool', 'v2.0.0', described('acme-oss/setup-tool', 'v2.0.0', V2_0_0))).toEqual({
+      files: { '.github/workflows/ci.yml': workflow.replace(`${PIN} # v1.2.0`, `${V2_0_0} # v2.0.0`) },
+      requirement: null,
+    });
   });
 });

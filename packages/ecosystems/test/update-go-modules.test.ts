@@ -112,32 +112,28 @@ describe('go_modules updateLockfiles (go.sum)', () => {
   const line = (name: string, version: string) => sum.split('\n').find((l) => l.startsWith(`${name} ${version} `)) ?? '';
   const modLine = (name: string, version: string) => sum.split('\n').find((l) => l.startsWith(`${name} ${version}/go.mod `)) ?? '';
 
-  it("swaps the old version's zip line for the target lines and keeps its go.mod line, in place", async () => {
+  it("swaps both lines of the old version for the target's two, in place, as go mod tidy leaves go.sum", async () => {
     const result = await goModules.updateLockfiles?.(
       lockRequest(files, 'github.com/google/uuid', details('github.com/google/uuid', 'v1.4.0')),
     );
-    // another module's go.mod may still require v1.3.0 (unpruned graphs before go 1.17): its /go.mod line stays
-    const old = modLine('github.com/google/uuid', 'v1.3.0');
+    const old = `${line('github.com/google/uuid', 'v1.3.0')}\n${modLine('github.com/google/uuid', 'v1.3.0')}`;
     expect(result).toEqual({
-      files: {
-        'go.sum': sum
-          .replace(`${line('github.com/google/uuid', 'v1.3.0')}\n`, '')
-          .replace(old, `${old}\ngithub.com/google/uuid v1.4.0 ${H('Z')}\ngithub.com/google/uuid v1.4.0/go.mod ${H('M')}`),
-      },
+      files: { 'go.sum': sum.replace(old, `github.com/google/uuid v1.4.0 ${H('Z')}\ngithub.com/google/uuid v1.4.0/go.mod ${H('M')}`) },
     });
+    const out = (result as { files: Record<string, string> }).files['go.sum'] ?? '';
+    expect(out).not.toContain('github.com/google/uuid v1.3.0');
   });
-  it('inserts the target lines where go mod tidy sorts them and keeps other versions lines', async () => {
+  it("inserts the target lines where go mod tidy sorts them and keeps other versions' lines", async () => {
     const target = details('github.com/pkg/errors', 'v0.10.0', [['golang.org/x/text', 'v0.14.0']]);
     const result = await goModules.updateLockfiles?.(lockRequest(files, 'github.com/pkg/errors', target));
     const out = 'files' in (result ?? {}) ? ((result as { files: Record<string, string> }).files['go.sum'] ?? '') : '';
     const errors = out.split('\n').filter((l) => l.startsWith('github.com/pkg/errors '));
     expect(errors).toEqual([
       modLine('github.com/pkg/errors', 'v0.8.1'),
-      modLine('github.com/pkg/errors', 'v0.9.1'),
       `github.com/pkg/errors v0.10.0 ${H('Z')}`,
       `github.com/pkg/errors v0.10.0/go.mod ${H('M')}`,
     ]);
-    expect(out.split('\n').length).toBe(sum.split('\n').length + 1);
+    expect(out.split('\n').length).toBe(sum.split('\n').length);
   });
   it('moves lines to their sorted place and keeps CRLF and a last line without a break', async () => {
     const text = `a.com/x v1.9.0 ${H('a')}\r\na.com/x v1.9.0/go.mod ${H('b')}\r\nb.com/y v1.0.0/go.mod ${H('c')}`;
@@ -145,12 +141,7 @@ describe('go_modules updateLockfiles (go.sum)', () => {
     const result = await goModules.updateLockfiles?.(lockRequest(f, 'a.com/x', details('a.com/x', 'v1.10.0')));
     expect(result).toEqual({
       files: {
-        'go.sum': [
-          `a.com/x v1.9.0/go.mod ${H('b')}`,
-          `a.com/x v1.10.0 ${H('Z')}`,
-          `a.com/x v1.10.0/go.mod ${H('M')}`,
-          `b.com/y v1.0.0/go.mod ${H('c')}`,
-        ].join('\r\n'),
+        'go.sum': [`a.com/x v1.10.0 ${H('Z')}`, `a.com/x v1.10.0/go.mod ${H('M')}`, `b.com/y v1.0.0/go.mod ${H('c')}`].join('\r\n'),
       },
     });
     const last = { 'go.mod': 'module m\nrequire z.com/x v1.0.0\n', 'go.sum': `a.com/q v1.0.0/go.mod ${H('c')}` };

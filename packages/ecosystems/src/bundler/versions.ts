@@ -1,7 +1,7 @@
 import * as ruby from '@renovatebot/ruby-semver';
 import type { VersionScheme } from '../ecosystem.ts';
 import { InvalidRequirementError, InvalidVersionError } from '../errors.ts';
-import { triple, updateKindOf } from '../shared/update-kind.ts';
+import { kindWithin, triple } from '../shared/update-kind.ts';
 
 /** One `Gem::Requirement` clause: optional operator (`=`, `!=`, `>`, `<`, `>=`, `<=`, `~>`) and a version. */
 const CLAUSE = /^\s*(=|!=|>=|<=|>|<|~>)?\s*([0-9]+(?:\.[0-9a-zA-Z]+)*(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?)\s*$/;
@@ -30,6 +30,11 @@ function release(version: string): [number, number, number] {
  * pre-release (`1.0.0.pre < 1.0.0`, `1.0.0.rc1`), requirements are comma-separated clauses with `=`, `!=`,
  * `>`, `<`, `>=`, `<=` and the pessimistic `~>` (`~> 1.2` = `>= 1.2, < 2.0`; `~> 1.2.3` = `>= 1.2.3, < 1.3`).
  * `satisfies` is `Gem::Requirement#satisfied_by?`: it has no pre-release rule of its own.
+ *
+ * `updateKind` follows the pessimistic requirement `bundle add` writes for a version (rubygems/rubygems
+ * `bundler/lib/bundler/injector.rb` `conservative_version`: `~> 7.1` from 1.0 on, `~> 0.7.3` below; RubyGems' guide
+ * recommends `~>` for semantic versioning): a release it does not allow is `major` (`0.7.3 → 0.8.0`), within it the kind
+ * is positional (`0.0.3 → 0.0.4` `patch`: `~> 0.0.3` allows `< 0.1`).
  */
 export const rubyVersions: VersionScheme = {
   isValid: (version) => ruby.valid(version) !== null,
@@ -44,7 +49,11 @@ export const rubyVersions: VersionScheme = {
     return ruby.satisfies(version, requirement);
   },
   isPrerelease: (version) => ruby.valid(version) !== null && ruby.prerelease(version) !== null,
-  updateKind: (from, to) => updateKindOf(release(from), release(to)),
+  updateKind(from, to) {
+    const [a, b] = [release(from), release(to)];
+    const pessimistic = a[0] === 0 ? `~> 0.${a[1]}.${a[2]}` : `~> ${a[0]}.${a[1]}`;
+    return kindWithin(a, b, ruby.satisfies(b.join('.'), pessimistic));
+  },
   release,
   lowestAllowed(requirement) {
     let lowest: string | null = null;

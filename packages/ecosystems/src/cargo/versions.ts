@@ -29,9 +29,15 @@ export function cargoToSemverRange(requirement: string): string {
  * Cargo's version scheme: SemVer 2.0 versions (no `v` prefix) and Cargo requirements mapped by
  * {@link cargoToSemverRange} onto npm semver, whose pre-release rule is Cargo's too (a pre-release only
  * matches a requirement naming a pre-release of the same major.minor.patch).
+ *
+ * `updateKind` follows the default requirement, a bare version, which is a caret (`cargo add` writes the version in use
+ * bare; https://doc.rust-lang.org/cargo/reference/specifying-dependencies.html#caret-requirements): `0.7.3` allows
+ * `>=0.7.3, <0.8.0` and `0.0.3` only `0.0.3`, so `rand 0.7.3 → 0.8.5` and `0.0.3 → 0.0.4` are `major`; within the caret
+ * the kind is positional (`0.7.3 → 0.7.4` `patch`, `1.2.3 → 1.3.0` `minor`).
  */
 export const cargoVersions: VersionScheme = semverScheme({
   name: 'Cargo',
   version: (version) => (/^\d/.test(version.trim()) ? semver.valid(version.trim()) : null),
   range: (requirement) => ({ range: cargoToSemverRange(requirement), includePrerelease: false }),
+  defaultRange: (release) => cargoToSemverRange(release),
 });

@@ -3,10 +3,21 @@ import { InvalidVersionError } from '../errors.ts';
 import { semverScheme } from '../shared/semver-scheme.ts';
 import { compareComposerVersions, composerSatisfies, composerToSemverRange, composerVersionToSemver } from './constraint.ts';
 
+/**
+ * The constraint `composer require` writes for a release (composer/composer
+ * `VersionSelector::findRecommendedRequireVersion`): `^major.minor` from 1.0 on (`1.2.3` → `^1.2`), `^0.minor.patch` below
+ * (`0.7.3` → `^0.7.3`).
+ */
+const recommended = (release: string): string => {
+  const [major = '0', minor = '0', patch = '0'] = release.split('.');
+  return major === '0' ? `^0.${minor}.${patch}` : `^${major}.${minor}`;
+};
+
 const mapped = semverScheme({
   name: 'Composer',
   version: composerVersionToSemver,
   range: composerToSemverRange,
+  defaultRange: (release) => composerToSemverRange(recommended(release)).range,
 });
 
 /**
@@ -17,6 +28,11 @@ const mapped = semverScheme({
  * constraint's range and its minimum stability (stability flags like `@beta`, or the stability of a pre-release version
  * the constraint names). `release`, `updateKind`, `isPrerelease`, `lowestAllowed` and `allowsPrereleases` read the
  * semver mapping ({@link composerVersionToSemver}, {@link composerToSemverRange}).
+ *
+ * `updateKind` follows the caret `composer require` writes (`^1.2`, `^0.7.3`), which composer/semver reads as
+ * `>=1.2.0 <2.0.0`, `>=0.7.3 <0.8.0` and `^0.0.3` as `>=0.0.3 <0.0.4`
+ * (https://getcomposer.org/doc/articles/versions.md#caret-version-range-, "for pre-1.0 versions it also acts with safety
+ * in mind"): a release outside it is `major` (`0.7.3 → 0.8.0`, `0.0.3 → 0.0.4`), within it the kind is positional.
  */
 export const composerVersions: VersionScheme = {
   ...mapped,

@@ -9,16 +9,18 @@ const LOCKFILE = 'Gopkg.lock';
 /**
  * Rewrites the project's `[[projects]]` entry of Gopkg.lock (https://golang.github.io/dep/docs/Gopkg.lock.html) for the
  * target tag: `version` becomes the tag (`request.target.version`, e.g. `v0.9.2`) and `revision` the tag's commit, which the
- * code host adapter gives as `request.target.artifacts[0].attributes.commit`. The entry's `digest` (dep 0.5's hash of the
- * project's pruned source tree, `1:<hex>`) cannot be computed without the source, so its line is removed: dep reads a
- * project without a digest as not verified and `dep ensure` writes it again, whereas the old digest would vouch for the
- * old version's files. (Dependabot ran `dep ensure -update` itself, which recomputes it from the fetched source.) Every
- * other byte stays, `packages` and `pruneopts` included.
+ * code host adapter gives as `request.target.artifacts[0].attributes.commit`. Every other byte stays, `packages` and
+ * `pruneopts` included. That is the whole entry of a lock without per-project digests (dep before 0.5).
  *
  * `needsResolution` when: the target carries no commit (40 hex); the lock does not hold the project, or holds it at a
  * branch or bare revision rather than a version; Gopkg.toml (as updated) has a constraint on the project that does not
  * allow the target; the manifest changed and the lock has dep < 0.5's `inputs-digest` (a hash of the manifest's inputs,
- * which dep recomputes and this does not); the lock's strings are not written as dep writes them.
+ * which dep recomputes and this does not); the lock's strings are not written as dep writes them; the entry has a
+ * `digest` (dep 0.5+): that is `1:` and the hex SHA-256 of the project's source tree at the new revision as vendored and
+ * pruned by its `pruneopts` (golang/dep `gps/verify/digest.go` `DigestFromDirectory`: every path, node type and file of the
+ * tree, CRLF read as LF), and the updater has only the tag's commit, not that tree. Keeping the old digest would vouch for
+ * the old version's files and dropping the line leaves an entry without the hash dep 0.5 checks the vendor tree against,
+ * so the lock is left to `dep ensure -update`, which Dependabot ran for this.
  * A request without a Gopkg.lock updates nothing (`files` empty).
  * @throws ManifestParseError when Gopkg.lock or Gopkg.toml does not parse
  */
@@ -60,15 +62,14 @@ export function updateGopkgLock(request: LockfileRequest): LockfileUpdate {
     { start: version.start, end: version.end, text: target.version },
     { start: revision.start, end: revision.end, text: commit.toLowerCase() },
   ];
-  const digest = at('digest');
-  if (digest) {
-    const lineStart = text.lastIndexOf('\n', digest.start) + 1;
-    const newline = text.indexOf('\n', digest.end);
-    const lineEnd = newline === -1 ? text.length : newline + 1;
-    if (!/^\s*digest\s*=\s*"[^"\n]*"\s*\r?\n?$/.test(text.slice(lineStart, lineEnd))) {
-      return { needsResolution: `Gopkg.lock's digest of ${use.name} is not on a line of its own` };
-    }
-    edits.push({ start: lineStart, end: lineEnd, text: '' });
+  if (at('digest')) {
+    const prune = at('pruneopts');
+    const pruned = prune ? ` pruned by pruneopts "${text.slice(prune.start, prune.end)}"` : '';
+    return {
+      needsResolution:
+        `Gopkg.lock's digest of ${use.name} is dep's SHA-256 of the project's source tree at ${target.version}${pruned}, ` +
+        'which the updater does not have (the code host describes the tag by its commit only): dep ensure -update writes it',
+    };
   }
   let out = text;
   for (const edit of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);

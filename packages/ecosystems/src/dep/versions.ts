@@ -63,9 +63,14 @@ export function depToSemverRange(requirement: string): string {
 /**
  * dep's version scheme: semver tags with or without `v` (`v0.8.1` = `0.8.1`), constraints mapped by
  * {@link depToSemverRange}; pre-releases only match a constraint naming one (as Masterminds/semver and npm decide).
+ *
+ * `updateKind` follows dep's default operator, the caret a bare version means
+ * (https://golang.github.io/dep/docs/Gopkg.toml.html#version): `^0.8.0` allows `<0.9.0`, so `v0.8.0 → v0.9.1` is `major`;
+ * `^0.0.3` allows `<0.1.0` (Masterminds/semver's caret on 0.0.x, unlike npm's), so `v0.0.3 → v0.0.4` is `patch`.
  */
 export const depVersions: VersionScheme = semverScheme({
   name: 'dep',
   version: depVersionToSemver,
   range: (requirement) => ({ range: depToSemverRange(requirement), includePrerelease: false }),
+  defaultRange: (release) => depToSemverRange(release),
 });

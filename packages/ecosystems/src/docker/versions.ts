@@ -104,7 +104,9 @@ const numbersOf = (tag: string): number[] => parse(tag).numbers.map((n) => Numbe
  * Docker has no version ranges: a Dockerfile names one tag, so a {@link DependencyUse} of an image has no requirement
  * (`requirement: null`). `satisfies` reads a requirement as one exact tag (equal tags only), `lowestAllowed` is that
  * tag. `isPrerelease`: a pre-release word glued to the numbers (`3.13.0rc1`) or a suffix starting with one (`22-rc`).
- * `updateKind`: by the numbers' positions (`3.11-slim` → `3.12-slim` is minor). `comparable(inUse, released)` tells
+ * `updateKind`: by the numbers' positions (`3.11-slim` → `3.12-slim` is minor, `0.7` → `0.8` too): a tag is a name the
+ * image's publisher chose, Docker gives it no compatibility meaning (https://docs.docker.com/reference/cli/docker/image/tag/),
+ * so there is no default requirement or 0.x rule to apply. `comparable(inUse, released)` tells
  * which tags are update candidates for a tag in use ({@link sameTagFormat}); `VersionScheme` has no such member yet, so
  * `assessUpdate` does not consult it.
  */

@@ -43,7 +43,10 @@ const parse = (version: string): [number, number, number] => {
 
 /**
  * Elm's version scheme: `MAJOR.MINOR.PATCH` without pre-releases (the package site enforces semantic versioning by API
- * diff), constraints of {@link parseElmConstraint}.
+ * diff), constraints of {@link parseElmConstraint}. `updateKind` is positional: the package site computes each
+ * version from the API diff (`elm bump`: MAJOR for a breaking change, MINOR for an addition, PATCH otherwise) and packages
+ * start at 1.0.0, so there is no 0.x; `elm install` writes `1.0.0 <= v < 2.0.0`, the same major
+ * (https://github.com/elm/compiler/blob/master/docs/elm.json/package.md).
  */
 export const elmVersions: VersionScheme = {
   isValid: (version) => parseElmVersion(version) !== undefined,

@@ -2,7 +2,7 @@ import type { DependencyUse, ManifestUpdate } from '../ecosystem.ts';
 import { InvalidVersionError } from '../errors.ts';
 import type { RegistryVersionDetails } from '../registry-data.ts';
 import type { Span } from '../update/declarations.ts';
-import { actionVersionAtPrecision, githubActionsVersions } from './versions.ts';
+import { githubActionsVersions } from './versions.ts';
 import type { ActionReference } from './workflow.ts';
 
 type Files = Readonly<Record<string, string>>;
@@ -29,7 +29,7 @@ function commitOf(targetVersion: string, target: RegistryVersionDetails | undefi
   return { commit };
 }
 
-/** The edits that move one reference to the target, or why it cannot be moved. */
+/** The edits that move one reference to the target tag itself, or why it cannot be moved. */
 function editsOf(
   reference: ActionReference,
   targetVersion: string,
@@ -37,30 +37,31 @@ function editsOf(
 ): Edit[] | { cannot: string } {
   const at = `${reference.file} (${reference.where})`;
   if (reference.refSpan === null) return { cannot: `${at}: the reference is written with escapes or as a block scalar` };
-  if (reference.kind === 'tag') {
-    return [{ ...reference.refSpan, text: actionVersionAtPrecision(reference.ref, targetVersion) }];
-  }
+  if (reference.kind === 'tag') return [{ ...reference.refSpan, text: targetVersion }];
   const found = commit();
   if ('cannot' in found) return { cannot: `${at}: ${found.cannot}` };
   const edits: Edit[] = [{ ...reference.refSpan, text: found.commit }];
-  if (reference.comment)
-    edits.push({ ...reference.comment.span, text: actionVersionAtPrecision(reference.comment.version, targetVersion) });
+  if (reference.comment) edits.push({ ...reference.comment.span, text: targetVersion });
   return edits;
 }
 
 /**
  * Moves every `uses:` reference of `use.name` (owner/repo, any case) whose version in use equals `use.version` (in the
- * scheme's order: `v4` = `v4.0.0`) to `targetVersion`, a tag the registry lists, the way Dependabot's github_actions
- * file updater does (https://github.com/dependabot/dependabot-core, `github_actions/lib/dependabot/github_actions/file_updater.rb`):
- * - a tag ref takes the target at its own precision and `v` prefix ({@link actionVersionAtPrecision}: `v2` → `v4`,
- *   `v2.1` → `v4.1` for `v4.1.0`);
+ * scheme's order: `v4` = `v4.0.0`) to `targetVersion`, a tag the registry lists, pinning exactly that tag so that the
+ * file, its comment and the pull request's "to <target>" name the same release (https://docs.github.com/actions/writing-workflows/workflow-syntax-for-github-actions#jobsjob_idstepsuses:
+ * a ref is a tag, branch or commit; Dependabot's github_actions file updater, https://github.com/dependabot/dependabot-core
+ * `github_actions/lib/dependabot/github_actions/file_updater.rb`, rewrites the same spans):
+ * - a tag ref becomes the target tag as the registry names it (`@v3` → `@v4.1.0`), never a shorter tag such as the moving
+ *   major tag `v4`, which may name another commit than the target's;
  * - a commit pin takes the target tag's commit, `target.artifacts[0].attributes.commit` (the registry adapter's
- *   `describeVersion`), and its version comment the target at the comment's precision (`# v4.1.0` → `# v4.2.0`).
+ *   `describeVersion` of that very tag), and its version comment becomes the target tag (`# v1.2.0` → `# v2.0.0`,
+ *   `# tag=v3.1.4` → `# tag=v4.5.0`).
  * Only the ref's characters (and the comment's version) change: quotes, other comments, indentation and line endings stay.
  * References at other versions, branches, and commit pins without a version comment are left as they are.
  * @returns the changed files with `requirement: null` (actions have no requirement); `unchanged` when every such
- *   reference already names the target; `cannot` when the version in use is unknown, no reference is at it, a commit pin
- *   needs a commit `target` does not give (no `target`, another version, no `commit`), or a ref is written with escapes
+ *   reference already is the target tag (or its commit, commented with it); `cannot` when the version in use is unknown,
+ *   no reference is at it, a commit pin needs a commit `target` does not give (no `target`, another version, no
+ *   `commit`), or a ref is written with escapes
  * @throws InvalidVersionError when `targetVersion` is not a version tag; ManifestParseError when a file does not parse
  */
 export function updateActionReferences(
@@ -97,7 +98,7 @@ export function updateActionReferences(
     const changing = edits.filter((edit) => text.slice(edit.start, edit.end) !== edit.text);
     if (changing.length > 0) byFile.set(reference.file, [...(byFile.get(reference.file) ?? []), ...changing]);
   }
-  if (byFile.size === 0) return { unchanged: `every reference to '${use.name}' at ${inUse} already names ${targetVersion}` };
+  if (byFile.size === 0) return { unchanged: `every reference to '${use.name}' at ${inUse} already pins ${targetVersion}` };
   const changed: Record<string, string> = {};
   for (const [file, edits] of byFile) {
     let text = files[file] ?? '';

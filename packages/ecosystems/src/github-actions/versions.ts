@@ -85,20 +85,6 @@ function compareParsed(a: ActionVersion, b: ActionVersion): number {
   return comparePrerelease(a.prerelease, b.prerelease);
 }
 
-/**
- * `target` written at the precision of the tag `written` (Dependabot's github_actions update checker keeps a ref's
- * precision: `v2` → `v4`, `v2.1.0` → `v4.0.0`), with `written`'s own `v` prefix: (`v2`, `v4.1.0`) → `v4`; (`v2.1`,
- * `v4.1.0`) → `v4.1`; (`2.1.0`, `v4.1.0`) → `4.1.0`. The whole `target` as given when it is a pre-release or carries
- * build metadata, or has fewer numbers than `written` (padding would name a tag that may not exist).
- * @throws InvalidVersionError when either is not a version tag
- */
-export function actionVersionAtPrecision(written: string, target: string): string {
-  const old = parse(written);
-  const wanted = parse(target);
-  if (wanted.prerelease !== null || wanted.build !== null || wanted.release.length < old.release.length) return target;
-  return `${old.prefix}${wanted.release.slice(0, old.release.length).join('.')}`;
-}
-
 /** `[major, minor, patch]` of a tag, missing positions 0. */
 const release = (version: string): [number, number, number] => triple(parse(version).release.map(Number));
 
@@ -110,7 +96,11 @@ const release = (version: string): [number, number, number] => triple(parse(vers
  *
  * An action reference has no range: a workflow names one tag (or commit), so a dependency's `requirement` is always
  * null. `satisfies(version, requirement)` reads a requirement as that one tag (true when the two are equal in the
- * order); `lowestAllowed` is the tag itself. `updateKind` is positional (`v2` → `v4` major, `v4.0` → `v4.1` minor).
+ * order); `lowestAllowed` is the tag itself. `updateKind` is positional (`v2` → `v4` major, `v4.0` → `v4.1` minor,
+ * `v0.1` → `v0.2` minor): GitHub asks action authors to keep a major tag (`v1`) moved to the latest release of that
+ * major, which workflows reference to take every compatible release
+ * (https://docs.github.com/actions/sharing-automations/creating-actions/releasing-and-maintaining-actions), so the major
+ * is the compatibility line, `v0` included.
  */
 export const githubActionsVersions: VersionScheme = {
   isValid: (version) => parseActionVersion(version) !== null,

@@ -28,11 +28,15 @@ function compareGoLanguage(a: string, b: string): number {
 
 /**
  * Rewrites go.sum (https://go.dev/ref/mod#go-sum-files) for module `request.use.name` moving from `request.use.version` to
- * `request.target.version`: the old version's zip line (`<mod> <old> h1:…`) is removed, its `<mod> <old>/go.mod h1:…` line
- * kept (another module's go.mod may require that version: graphs of go < 1.17 modules are not pruned, and `go mod tidy`
- * keeps the line then), and the target's are inserted where `go mod tidy` sorts them, with the registry's digests
- * (`describeVersion`'s artifacts `<v>.zip` and `<v>.mod`, algorithm `h1`, golang.org/x/mod/sumdb/dirhash `Hash1`). The
- * zip line is written when the old version had one (a module whose packages are built), the go.mod line always. Every other line stays, line endings included.
+ * `request.target.version`, as `go get <mod>@<target>` then `go mod tidy` leave it: both lines of the old version
+ * (`<mod> <old> h1:…` and `<mod> <old>/go.mod h1:…`) are removed, since go.mod no longer requires it and tidy keeps only the
+ * checksums the module graph needs (cmd/go `modload.keepSums`), and the target's are inserted where `go mod tidy` sorts
+ * them, with the registry's digests (`describeVersion`'s artifacts `<v>.zip` and `<v>.mod`, algorithm `h1`,
+ * golang.org/x/mod/sumdb/dirhash `Hash1`). The zip line is written when the old version had one (a module whose packages
+ * are built), the go.mod line always. Lines of other versions of the module and of other modules stay, line endings
+ * included. (Tidy would keep the old go.mod line only for a module of the graph whose own requirements are loaded unpruned,
+ * a go < 1.17 go.mod, that requires the old version: this updater does not see the graph; the go command then asks for the
+ * line, `go mod download <mod>@<old>` adds it.)
  *
  * `needsResolution` (no go toolchain here to run `go mod tidy`) when: the registry gives no `h1` digest of the target's zip
  * or go.mod, or does not list its go.mod's requirements; go.sum holds a different hash for the target already; a module the
@@ -99,9 +103,8 @@ export function updateGoSum(request: LockfileRequest): LockfileUpdate {
   const kept: { text: string; entry: GoSumLine | undefined }[] = [];
   for (const [index, rawLine] of raw.entries()) {
     const entry = lines.find((l) => l.line === index + 1);
-    // Only the old version's zip line goes: its `/go.mod` line stays, as another module's go.mod may still require that
-    // version (graphs of go < 1.17 modules are not pruned), and `go mod tidy` keeps it then.
-    if (entry && entry.path === name && old !== null && entry.version === old && old !== version && !entry.goMod) continue;
+    // Both lines of the replaced version go, as `go mod tidy` drops them once go.mod requires the target.
+    if (entry && entry.path === name && old !== null && entry.version === old && old !== version) continue;
     kept.push({ text: rawLine, entry });
   }
   for (const line of wanted) {

@@ -1,7 +1,7 @@
 import semver from 'semver';
 import type { VersionScheme } from '../ecosystem.ts';
 import { InvalidRequirementError, InvalidVersionError } from '../errors.ts';
-import { triple, updateKindOf } from '../shared/update-kind.ts';
+import { kindWithin, triple } from '../shared/update-kind.ts';
 
 /**
  * Go module versions (https://go.dev/ref/mod#versions; golang.org/x/mod/semver and `module.Check`): a canonical semantic
@@ -120,7 +120,13 @@ export function versionFitsPath(modulePath: string, version: string): boolean {
  * dependency's `requirement` is null (see the ecosystem) and `satisfies(version, requirement)` reads `requirement` as such
  * a minimum: the version is at or above it and of the same major line (v0/v1 together, each v2+ `+incompatible` or `/vN`
  * major alone; an update never crosses majors, since `/v3` is another module path).
- * `updateKind` is positional (`v0.1.0 → v0.2.0` is minor); pseudo-versions are pre-releases.
+ * Pseudo-versions are pre-releases.
+ *
+ * `updateKind` follows Go's compatibility rule (https://go.dev/ref/mod#versions): "a version is considered unstable if its
+ * major version is 0 or it has a pre-release suffix. Unstable versions are not subject to compatibility requirements", so
+ * an update from or to a v0 or pre-release version (pseudo-versions included) is `major` (`v0.1.0 → v0.1.1`,
+ * `v1.5.0-beta → v1.5.0`); between stable v1+ versions it is positional (`v1.2.3 → v1.3.0` `minor`). A v2+ major is
+ * another module path (`/v2`), never an update of the same module.
  */
 export const goVersions: VersionScheme = {
   isValid: (version) => parseGoVersion(version) !== null,
@@ -136,7 +142,8 @@ export const goVersions: VersionScheme = {
   updateKind: (from, to) => {
     const a = parsed(from);
     const b = parsed(to);
-    return updateKindOf([a.major, a.minor, a.patch], [b.major, b.minor, b.patch]);
+    const stable = (v: GoVersion) => v.major > 0 && v.prerelease === null;
+    return kindWithin([a.major, a.minor, a.patch], [b.major, b.minor, b.patch], stable(a) && stable(b));
   },
   release: (version) => {
     const v = parsed(version);

@@ -76,7 +76,8 @@ function matches(version: string, parsed: GradleRequirement): boolean {
  * `compare`, `isValid`, `isPrerelease`, `updateKind` and `release` are {@link mavenVersions}'. `satisfies` reads
  * Gradle's declarations ({@link parseGradleRequirement}): a plain version is satisfied by itself and every higher
  * version (Gradle's "require"), `x!!` by `x` only, `1.+` by versions whose text starts with `1.`, `latest.release` by
- * every release, `latest.integration` by every version, a range bound by bound.
+ * every release, `latest.integration` by every version, a range bound by bound. `updateKind` is Maven's, positional:
+ * a plain Gradle version is a minimum ("require") with no compatibility meaning, so there is no 0.x rule to apply.
  */
 export const gradleVersions: VersionScheme = {
   isValid: mavenVersions.isValid,

@@ -2,7 +2,7 @@ import semver from 'semver';
 import type { VersionScheme } from '../ecosystem.ts';
 import { InvalidRequirementError } from '../errors.ts';
 import { meetsClause, type PessimisticClause, strictSemver } from '../shared/pessimistic-clause.ts';
-import { triple, updateKindOf } from '../shared/update-kind.ts';
+import { kindWithin, triple } from '../shared/update-kind.ts';
 
 /** One comparison of an Elixir requirement. */
 export interface HexClause extends PessimisticClause {
@@ -41,6 +41,11 @@ const namesPrerelease = (alternative: readonly HexClause[]) => alternative.some(
  * Hex's version scheme, Elixir's `Version` (https://hexdocs.pm/elixir/Version.html): SemVer 2.0 versions (three numbers,
  * no `v`) and the requirements of {@link parseHexRequirement}. A pre-release only satisfies an alternative that names a
  * pre-release (Hex's resolver does not pick pre-releases otherwise: `Version.match?(v, req, allow_pre: false)`).
+ *
+ * `updateKind` follows the requirement hex.pm's install snippet gives for a release (hexpm/hexpm
+ * `lib/hexpm_web/views/package_view.ex` `snippet_version`: `~> 1.2` from 1.0 on, `~> 0.7.3` below), which Elixir reads as
+ * `>= 1.2.0 and < 2.0.0` and `>= 0.7.3 and < 0.8.0` (`~> 0.0.3` as `< 0.1.0`): a release outside it is `major`
+ * (`0.7.3 → 0.8.0`), within it the kind is positional (`0.0.3 → 0.0.4` `patch`, `1.2.0 → 1.3.0` `minor`).
  */
 export const hexVersions: VersionScheme = {
   isValid: (version) => /^\d/.test(version.trim()) && semver.valid(version.trim()) !== null,
@@ -56,7 +61,11 @@ export const hexVersions: VersionScheme = {
     const parsed = /^\d/.test(version.trim()) ? semver.parse(version.trim()) : null;
     return parsed !== null && parsed.prerelease.length > 0;
   },
-  updateKind: (from, to) => updateKindOf(hexVersions.release?.(from) ?? [], hexVersions.release?.(to) ?? []),
+  updateKind(from, to) {
+    const [a, b] = [hexVersions.release?.(from) ?? [0, 0, 0], hexVersions.release?.(to) ?? [0, 0, 0]];
+    const snippet = a[0] === 0 ? `~> 0.${a[1]}.${a[2]}` : `~> ${a[0]}.${a[1]}`;
+    return kindWithin(a, b, hexVersions.satisfies(b.join('.'), snippet));
+  },
   release(version) {
     const v = parseVersion(version);
     return triple([v.major, v.minor, v.patch]);

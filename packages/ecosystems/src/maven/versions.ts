@@ -21,7 +21,9 @@ function check(version: string): string {
  * (see {@link parseMavenRequirement}). A bare version is a soft requirement that every version satisfies;
  * ranges are checked bound by bound, pre-releases included (Maven's ranges have no pre-release rule).
  * `isPrerelease`: the version holds alpha/beta/milestone/rc/cr/snapshot (unknown qualifiers such as `-jre` are
- * releases). `updateKind` uses the first three numeric items (`1.2` = `1.2.0`).
+ * releases). `updateKind` is positional on the first three numeric items (`1.2` = `1.2.0`, `0.7 → 0.8` `minor`): Maven
+ * gives version numbers no compatibility meaning (a bare version is a soft requirement any version satisfies,
+ * https://maven.apache.org/pom.html#dependency-version-requirement-specification), so there is no 0.x rule to apply.
  */
 export const mavenVersions: VersionScheme = {
   isValid: (version) => VERSION.test(version.trim()),

@@ -183,7 +183,9 @@ function matches(version: NuGetVersion, requirement: NuGetRequirement): boolean 
  * labels case-insensitive); requirements by {@link parseNuGetRequirement}. `satisfies`: a bare version is a minimum,
  * an interval is checked bound by bound (pre-releases included, as NuGet's `VersionRange.Satisfies`), a floating
  * version matches the versions it can float to: its fixed numbers, and pre-releases only when the float reaches into
- * the label (`1.*-*`, `1.0.0-beta*`). `updateKind` uses the first three numbers.
+ * the label (`1.*-*`, `1.0.0-beta*`). `updateKind` is positional on the first three numbers: a bare version is a minimum
+ * (`>= 1.0`) and NuGet reads SemVer's major/minor/patch with no 0.x rule
+ * (https://learn.microsoft.com/nuget/concepts/package-versioning).
  */
 export const nugetVersions: VersionScheme = {
   isValid: (version) => parseNuGetVersion(version) !== undefined,

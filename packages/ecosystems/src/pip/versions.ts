@@ -42,7 +42,9 @@ function lowestOf(specifier: string): string | null {
  * (`1.0+ubuntu1`) versions. Requirements are PEP 440 specifier sets (`>=2.0,<3`, `~=1.4`, `==1.2.*`) or, for
  * pyproject's Poetry sections, Poetry constraints (`^1.2`, `~1.2`, `1.2.3`, `>=1 <2`, `||`), converted by
  * {@link poetryToPep440}. `satisfies` follows PEP 440's default: a pre-release only matches a specifier set
- * that names a pre-release. `updateKind` uses the release segments (a different epoch is `major`).
+ * that names a pre-release. `updateKind` is positional on the release segments (a different epoch is `major`): PEP 440
+ * has no caret, and its compatible release `~=` is by precision with no 0.x rule (`~= 0.7` allows 0.8, PEP 440
+ * "Compatible release"); Poetry's `^`, which is npm's caret, is one tool's constraint, not the scheme's.
  */
 export const pep440Versions: VersionScheme = {
   isValid: (version) => pep440.valid(version) !== null,

@@ -1,7 +1,7 @@
 import semver from 'semver';
 import type { VersionScheme } from '../ecosystem.ts';
 import { InvalidRequirementError, InvalidVersionError } from '../errors.ts';
-import { triple, updateKindOf } from './update-kind.ts';
+import { kindWithin, triple, updateKindOf } from './update-kind.ts';
 
 /** A requirement mapped onto an npm `semver` range, and whether pre-releases are matched like releases. */
 export interface MappedRange {
@@ -20,6 +20,12 @@ export interface SemverMapping {
   name: string;
   version(version: string): string | null;
   range(requirement: string): MappedRange;
+  /**
+   * The requirement the ecosystem's tool writes by default for the release `M.m.p` in use, as a semver range (npm's
+   * `^0.7.3` → `^0.7.3`, Composer's `^0.7.3`/`^1.2`): an update whose release it does not allow is `major`. Absent: the
+   * kind is positional.
+   */
+  defaultRange?(release: string): string;
 }
 
 /** Does any comparator of `range` name a pre-release, apart from the `<x.y.z-0` upper bounds semver generates itself? */
@@ -38,6 +44,8 @@ function namesPrerelease(range: semver.Range): boolean {
  * `satisfies` is `semver.satisfies` with npm's pre-release rule (a pre-release only matches a comparator set
  * that names a pre-release of the same major.minor.patch) unless the mapping turns `includePrerelease` on;
  * `lowestAllowed` is `semver.minVersion` when every `||` alternative has a lower bound (`>=`, `>`, `=`), else null.
+ * `updateKind` compares releases (`M.m.p`, a pre-release placed on its release): `major` when the release of `to` is
+ * outside the mapping's `defaultRange` of the release of `from`, else positional.
  */
 export function semverScheme(mapping: SemverMapping): VersionScheme {
   const parse = (version: string): semver.SemVer => {
@@ -72,7 +80,11 @@ export function semverScheme(mapping: SemverMapping): VersionScheme {
       const mapped = mapping.version(version);
       return mapped !== null && semver.prerelease(mapped) !== null;
     },
-    updateKind: (from, to) => updateKindOf(release(from), release(to)),
+    updateKind(from, to) {
+      const [a, b] = [release(from), release(to)];
+      if (!mapping.defaultRange) return updateKindOf(a, b);
+      return kindWithin(a, b, semver.satisfies(b.join('.'), mapping.defaultRange(a.join('.'))));
+    },
     release,
     lowestAllowed(requirement) {
       const { range } = rangeOf(requirement);

@@ -38,6 +38,11 @@ const parseVersion = (version: string): semver.SemVer => strictSemver('Terraform
  * and the constraints of {@link parseTerraformConstraint}, all clauses of which must hold. A pre-release is only
  * selected by an exact clause naming it (`= 1.0.0-beta1` or `1.0.0-beta1`); inexact clauses never match one
  * (https://developer.hashicorp.com/terraform/language/expressions/version-constraints#version-constraint-behavior).
+ *
+ * `updateKind` is positional, as the `~>` Terraform suggests reads versions: `~>` lets only the right-most written
+ * component grow, with no 0.x rule, and `terraform init` proposed `~> MAJOR.MINOR` for a provider (hashicorp/terraform
+ * `plugin/discovery/version.go` `MinorUpgradeConstraintStr`), which allows every later minor of the major, 0 included
+ * (`~> 0.7` allows 0.8.0): so `0.7.3 → 0.8.0` is `minor` and only a new major is `major`.
  */
 export const terraformVersions: VersionScheme = {
   isValid: (version) => /^\d/.test(version.trim()) && semver.valid(version.trim()) !== null,
