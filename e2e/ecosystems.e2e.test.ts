@@ -43,6 +43,11 @@ interface EcosystemCase {
   publish(context: PublishContext): Promise<string>;
   /** The version the ecosystem reads at the pull request's head, when not the target itself. */
   atHead?: string;
+  /**
+   * The start of the `status-reason` of a job that must fail rather than open a pull request whose lockfile is wrong
+   * (dep: a `Gopkg.lock` digest the updater cannot compute as dep does).
+   */
+  fails?: string;
 }
 
 /** Publishes `version` of `name` on the registry emulator's admin API (`packageManager` as the emulator names it). */
@@ -162,6 +167,7 @@ const CASES: readonly EcosystemCase[] = [
     from: 'v0.8.0',
     to: 'v0.9.2',
     publish: publishTag('acme-oss/errors', 'v0.9.2'),
+    fails: "needs-resolution: Gopkg.lock's digest of github.com/acme-oss/errors",
   },
   {
     packageManager: 'github_actions',
@@ -262,6 +268,10 @@ describe('the ten other package managers: a published version becomes a pull req
         OPENED_WITHIN_MS,
         250,
       );
+      if (c.fails) {
+        expect(job.attributes, c.packageManager).toMatchObject({ status: 'failed', 'status-reason': expect.stringContaining(c.fails) });
+        return;
+      }
       expect(job.attributes.status, `${c.packageManager}: ${job.attributes['status-reason']}`).toBe('open');
       const pull = (await github.call('GET', `/repos/${POLYGLOT.fullName}/pulls/${job.attributes['pull-request-number']}`)).body;
       expect(pull.title).toBe(`Bump ${c.name} from ${c.from} to ${to}${c.directory === '/' ? '' : ` in ${c.directory}`}`);

@@ -1,4 +1,4 @@
-import { type DependencyUse, npmAndYarn, pip, submodules } from '@switchyard/ecosystems';
+import { type DependencyUse, githubActions, npmAndYarn, pip, submodules } from '@switchyard/ecosystems';
 import type { RegistryVersion } from '@switchyard/registries';
 import { describe, expect, it } from 'vitest';
 import { type AffectedPackage, parseVulnerableRange } from '../src/advisories/advisory-match.policy.ts';
@@ -85,6 +85,20 @@ describe('chooseTarget (the version an update run targets)', () => {
     expect(clean).toMatchObject({ target: null, outcome: 'skipped' });
     // Without the security rule the newest is taken, and the advisories it fixes are named.
     expect(chooseTarget(pip, use, versions, rules, advisories)).toMatchObject({ target: '2.33.0', fixes: ['GHSA-a', 'GHSA-b'] });
+  });
+
+  it('chooses the fullest of versions its scheme calls equal (a moving `v2` tag and `v2.0.0`): what is pinned is what it says', () => {
+    const use: DependencyUse = {
+      name: 'acme-oss/setup-tool',
+      type: 'runtime',
+      requirement: 'v1.2.0',
+      version: 'v1.2.0',
+      manifest: '.github/workflows/ci.yml',
+    };
+    for (const order of [listed('v1.2.0', 'v2', 'v2.0.0'), listed('v1.2.0', 'v2.0.0', 'v2')]) {
+      const choice = chooseTarget(githubActions, use, order, rules, []);
+      expect(choice).toMatchObject({ target: 'v2.0.0', latest: 'v2.0.0' });
+    }
   });
 
   it('is up to date, saying why, when the version in use is unknown or the newest', () => {

@@ -58,10 +58,15 @@ export function chooseTarget(
     .map((v) => v.version);
   const assessed = usable
     .map((version) => ({ version, assessment: assessUpdate(ecosystem, use, version) }))
-    .sort((a, b) => scheme.compare(a.version, b.version));
+    // Versions the scheme calls equal (a GitHub Action's moving `v2` tag and `v2.0.0`) order by precision: the fullest
+    // comes last, so it is the one chosen and pinned.
+    .sort((a, b) => scheme.compare(a.version, b.version) || a.version.length - b.version.length);
   const updates = assessed.filter((a) => a.assessment.outdated && a.assessment.kind);
   const stable = usable.filter((v) => !scheme.isPrerelease(v) || updates.some((u) => u.version === v));
-  const latest = stable.reduce<string | null>((max, v) => (max === null || scheme.compare(v, max) > 0 ? v : max), null);
+  const latest = stable.reduce<string | null>((max, v) => {
+    const order = max === null ? 1 : scheme.compare(v, max);
+    return order > 0 || (order === 0 && max !== null && v.length > max.length) ? v : max;
+  }, null);
   if (use.version === null || !scheme.isValid(use.version)) {
     const why = assessUpdate(ecosystem, use, latest ?? use.version ?? '0').reason;
     return { target: null, outcome: 'up-to-date', latest, reason: why ?? 'the version in use is unknown' };
