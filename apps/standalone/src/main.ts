@@ -27,13 +27,16 @@ import {
 import { banner } from './banner.ts';
 import { prepareDashboard } from './dashboard.ts';
 import { demoSecretsKey } from './demo-secrets-key.ts';
+import { emulatorStateDirs } from './emulator-state.ts';
 
 /**
  * `pnpm start`: the whole stack in one process, each service on its own port behind the gateway.
  * With nothing configured it uses embedded PGlite under `DATA_DIR` (default `.data/`), an in-process
  * message bus, the GitHub emulator with its demo data on :8090 (release-svc's worker reads manifests
  * with the demo bot's token) and the package-registry emulator with its demo packages on :8091 (`REGISTRY_PORT`;
- * `REGISTRY_URLS` points update runs at real registries instead). Without `SECRETS_KEY`, registry credentials are
+ * `REGISTRY_URLS` points update runs at real registries instead). The emulators keep what changes in them under
+ * `DATA_DIR` too (`code-host/`, `registry/`), so a restart finds the pull requests and versions the services' rows
+ * name; `DATA_DIR=memory://` keeps all of it in memory. Without `SECRETS_KEY`, registry credentials are
  * sealed with a key the launcher keeps in `DATA_DIR/secrets.key` (made on first start). `DATABASE_URL`, `AMQP_URL` and `CODE_HOST_API_URL` (with `CODE_HOST_TOKEN` for
  * the worker) switch to the real ones. `GATEWAY_PORT` (8080), `CONFIG_PORT` (8081), `RELEASE_PORT` (8082),
  * `CATALOG_PORT` (8083), `PEER_PORT` (8084) and `CODE_HOST_PORT` (8090) move the ports; `LOG_LEVEL` defaults to
@@ -75,6 +78,9 @@ await runService(
       const dashboard = env.DASHBOARD_DIR
         ? Promise.resolve(env.DASHBOARD_DIR)
         : prepareDashboard(createLogger('dashboard', level), { signal: stopBuild.signal });
+      const dataDir = env.DATA_DIR || '.data';
+      // The emulators' state beside the database (none with memory://): a restart on the same folder keeps their world.
+      const emulatorState = emulatorStateDirs(dataDir);
       let codeHostUrl = env.CODE_HOST_API_URL;
       // The emulator's webhooks go to the gateway's POST /webhooks/github, signed with the release API's WEBHOOK_SECRET
       // (a fresh one per start unless given); `url` is set once the gateway listens (the sender reads it per delivery).
@@ -88,6 +94,7 @@ await runService(
           port: codeHostPort,
           host: loopback,
           webhooks,
+          ...(emulatorState.codeHost ? { dataDir: emulatorState.codeHost } : {}),
           // The demo's pull-request and repo links (the dashboard's too) open the emulator's own pages: github.com has
           // none of its repos. CODE_HOST_HTML_URL names another web address.
           ...(env.CODE_HOST_HTML_URL || codeHostPort !== 0
@@ -105,12 +112,12 @@ await runService(
           logger: createLogger('registry-emulator', env.REGISTRY_LOG_LEVEL ?? 'error'),
           port: Number(env.REGISTRY_PORT ?? 8091),
           host: loopback,
+          ...(emulatorState.registry ? { dataDir: emulatorState.registry } : {}),
         });
         scope.use(registries);
         registryUrl = registries.url;
         registryEnv = emulatorRegistryEnv(registries.url);
       }
-      const dataDir = env.DATA_DIR || '.data';
       const secretsKey = env.SECRETS_KEY || demoSecretsKey(dataDir);
       // One embedded PGlite for every service, each in its own schema (as they share one PostgreSQL database in compose),
       // opened before them so that it is closed after every service has let go of it.

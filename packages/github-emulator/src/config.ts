@@ -14,7 +14,10 @@ export const EmulatorEnv = z.object({
   CODE_HOST_WEBHOOK_URL: z.url().optional(),
   /** The secret of the webhooks' `X-Hub-Signature-256`; unsigned when unset. */
   CODE_HOST_WEBHOOK_SECRET: z.string().min(1).optional(),
-  /** A folder to keep the world in across restarts (`dataDir` of `startGitHubEmulator`); in memory only when unset. */
+  /**
+   * A folder to keep the world in across restarts (`dataDir` of `startGitHubEmulator`); in memory only when unset or
+   * `memory://` (as the services and the registry emulator read it).
+   */
   DATA_DIR: z.string().min(1).optional(),
 });
 /** The emulator's parsed configuration. */

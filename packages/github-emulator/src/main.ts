@@ -8,6 +8,7 @@ await runService('github-emulator', async () => {
   const logger = createLogger('github-emulator', config.LOG_LEVEL);
   const seedPath = config.CODE_HOST_SEED ?? 'the demo seed';
   const seed = config.CODE_HOST_SEED ? loadSeedFile(config.CODE_HOST_SEED) : loadDemoSeed();
+  const dataDir = config.DATA_DIR === 'memory://' ? undefined : config.DATA_DIR;
   const running = await startGitHubEmulator({
     seed,
     logger,
@@ -15,7 +16,7 @@ await runService('github-emulator', async () => {
     webhooks: { url: config.CODE_HOST_WEBHOOK_URL, secret: config.CODE_HOST_WEBHOOK_SECRET },
     port: config.PORT,
     host: config.HOST,
-    ...(config.DATA_DIR === undefined ? {} : { dataDir: config.DATA_DIR }),
+    ...(dataDir === undefined ? {} : { dataDir }),
   });
   logger.info(
     {
@@ -24,7 +25,7 @@ await runService('github-emulator', async () => {
       users: seed.users.map((u) => u.login),
       repos: seed.repos.length,
       webhooks: config.CODE_HOST_WEBHOOK_URL ?? null,
-      dataDir: config.DATA_DIR ?? null,
+      dataDir: dataDir ?? null,
     },
     'GitHub emulator listening',
   );

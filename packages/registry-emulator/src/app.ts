@@ -1,7 +1,8 @@
 import { createServiceApp, type Listening, type Logger, listen } from '@switchyard/service-kit';
 import type { Express } from 'express';
 import { mountAdminRoutes } from './admin.ts';
-import { createRegistry } from './registry.ts';
+import { openPersistentRegistry } from './persistence.ts';
+import { createRegistry, type Registry } from './registry.ts';
 import { type ParsedSeed, parseSeed, type SeedInput } from './seed.ts';
 import { protocolRoutes } from './serve.ts';
 
@@ -29,14 +30,20 @@ export interface RegistryEmulatorOptions {
 export function createRegistryEmulator(options: RegistryEmulatorOptions): Express {
   const seed = parseSeed(options.seed);
   const now = options.now ?? Date.now;
-  const registry = createRegistry(seed, now);
-  const logger = options.logger.child(
+  return emulatorApp(options, seed, createRegistry(seed, now), now);
+}
+
+function emulatorLogger(logger: Logger): Logger {
+  return logger.child(
     { component: 'registry-emulator' },
     { redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' } },
   );
+}
+
+function emulatorApp(options: RegistryEmulatorOptions, seed: ParsedSeed, registry: Registry, now: () => number): Express {
   const startedAt = new Date(now());
   return createServiceApp({
-    logger,
+    logger: emulatorLogger(options.logger),
     readiness: [],
     routes: (app) => {
       app.set('trust proxy', false);
@@ -46,11 +53,47 @@ export function createRegistryEmulator(options: RegistryEmulatorOptions): Expres
   });
 }
 
+/** Options of {@link startRegistryEmulator}: those of {@link createRegistryEmulator}, and where it listens and keeps its state. */
+export interface StartRegistryEmulatorOptions extends RegistryEmulatorOptions {
+  /** Listening port (default 0: a free port). */
+  port?: number;
+  /** Listening address (default `127.0.0.1`). */
+  host?: string;
+  /**
+   * A folder (created when missing) where everything the admin API changes (versions published, with their
+   * dependencies and release times; yanks and their reasons; packages created, private ones included) is saved in
+   * `registry-state.json`, and loaded again at the next start on top of the seed. A folder without that file starts
+   * from the seed. Unset: everything stays in memory and nothing is written.
+   */
+  dataDir?: string;
+}
+
 /**
  * Starts {@link createRegistryEmulator} on `host:port` (default `127.0.0.1`, port 0 = a free port); a client's base URL
- * is `<url>/<prefix>/` (e.g. `${url}/npm/`), or `<url>/private/<prefix>/` for the private registry. Close it with `close()`.
- * @throws SeedError when the seed is invalid; the listen error (e.g. `EADDRINUSE`)
+ * is `<url>/<prefix>/` (e.g. `${url}/npm/`), or `<url>/private/<prefix>/` for the private registry. With `dataDir`, the
+ * changes saved there are loaded on top of the seed, and every change is saved there (about 150 ms after it, and at
+ * `close()`, which resolves once the server is closed and the state written). Close it with `close()`.
+ * @throws SeedError when the seed is invalid; with `dataDir`, an Error naming the state file when it is not valid and
+ *   the file system's errors; the listen error (e.g. `EADDRINUSE`)
  */
-export function startRegistryEmulator(options: RegistryEmulatorOptions & { port?: number; host?: string }): Promise<Listening> {
-  return listen(createRegistryEmulator(options), options.port ?? 0, options.host ?? '127.0.0.1');
+export async function startRegistryEmulator(options: StartRegistryEmulatorOptions): Promise<Listening> {
+  const port = options.port ?? 0;
+  const host = options.host ?? '127.0.0.1';
+  if (options.dataDir === undefined) return listen(createRegistryEmulator(options), port, host);
+  const seed = parseSeed(options.seed);
+  const now = options.now ?? Date.now;
+  const state = openPersistentRegistry({ seed, dataDir: options.dataDir, logger: emulatorLogger(options.logger), now });
+  let listening: Listening;
+  try {
+    listening = await listen(emulatorApp(options, seed, state.registry, now), port, host);
+  } catch (error) {
+    await state.close();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  const close = (graceMs?: number) => {
+    closing ??= listening.close(graceMs).finally(() => state.close());
+    return closing;
+  };
+  return { ...listening, close, [Symbol.asyncDispose]: () => close() };
 }

@@ -8,6 +8,11 @@ export const RegistryEmulatorEnv = z.object({
   PORT: envPort(8091),
   /** Path of a JSON seed file; the bundled demo seed when unset. */
   REGISTRY_SEED: z.string().min(1).optional(),
+  /**
+   * Folder where what the admin API publishes and yanks is saved, and loaded again at the next start; unset or
+   * `memory://`: kept in memory only.
+   */
+  DATA_DIR: z.string().min(1).optional(),
 });
 /** The registry emulator's parsed configuration. */
 export type RegistryEmulatorConfig = Readonly<z.output<typeof RegistryEmulatorEnv>>;

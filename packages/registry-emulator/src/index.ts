@@ -1,6 +1,7 @@
 export * from './admin.ts';
 export * from './app.ts';
 export * from './config.ts';
+export { REGISTRY_STATE_DEBOUNCE_MS, REGISTRY_STATE_FILE, RegistryChange, RegistryStateFile } from './persistence.ts';
 export { cratesIndexPath } from './protocols/crates.ts';
 export { minifyVersions } from './protocols/packagist.ts';
 export { artifactBytes, artifactDigests } from './registry.ts';
