@@ -2,7 +2,8 @@
  * `node bench/dependency-api.bench.ts`: the dependency update API through the gateway, in one run.
  *
  * It writes a GitHub emulator seed (user `bench`, token `bench-token`, member with write permission of
- * org `bench-org`, id 5000, which holds 5,000 generated repos with ids from 500000), makes a fresh
+ * org `bench-org`, id 5000, which holds 5,000 generated repos with ids from 500000, each with a `package.json` on
+ * `main`, which config-svc checks the directory of a config for), makes a fresh
  * database, and starts the emulator, config-svc (PostgreSQL, RabbitMQ on an exchange of its own,
  * `bench.<random>`, that nothing is bound to) and the gateway as their own processes (LOG_LEVEL=warn).
  * Then it measures:
@@ -14,15 +15,16 @@
  *   inactive page (4,000 inactive repos, 100 a page: pages 1 and 40), each checked first (200, 100 repos,
  *   `meta.pages.next` 2 and null), warmed up for 3 s, then measured for BENCH_DURATION seconds;
  * - the bulk import again on 1,000 other repos, right after a `GET /repos` (as a client that lists the repos first
- *   imports): the listing gave config-svc every repo with the caller's permission, so the POSTs need no code-host call.
+ *   imports): the listing gave config-svc every repo with the caller's permission, so each POST asks the code host only
+ *   for the listing of its directory.
  *
  * Alongside the import it counts, per created config, the requests the emulator answered to the bench's token
  * (its `x-ratelimit-used`, read with `GET /user` before and after) and what PostgreSQL's `pg_stat_database` shows for the
  * bench database (transactions committed, rows written; the outbox relay's own polls included).
  *
  * config-svc caches what the code host says (the token's user and accounts, each repo, the org's repo
- * listing) for CODE_HOST_CACHE_TTL_MS (default 60 s), so each POST asks the emulator for its repo once,
- * and GET /repos fetches the 5,000-repo listing (50 emulator pages) again only when the cache expires.
+ * listing, each directory listing) for CODE_HOST_CACHE_TTL_MS (default 60 s), so each POST asks the emulator for its
+ * repo and for the listing of its directory once, and GET /repos fetches the 5,000-repo listing (50 emulator pages) again only when the cache expires.
  *
  * Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres, a user that may
  * CREATE DATABASE), BENCH_AMQP_URL (amqp://guest:guest@127.0.0.1:5672), BENCH_DURATION seconds per
@@ -190,7 +192,8 @@ try {
   const seed: SeedInput = {
     users: [{ id: 4000, login: 'bench', token: TOKEN, name: 'Bench User' }],
     organizations: [{ ...ORG, name: 'Bench Org', members: [{ login: 'bench', role: 'member' }], defaultRepoPermission: 'write' }],
-    repos: generateRepos(ORG.login, REPOS, FIRST_REPO_ID),
+    // Each config's directory holds its package manager's files: config-svc lists it on create.
+    repos: generateRepos(ORG.login, REPOS, FIRST_REPO_ID, { files: { 'package.json': '{}\n' } }),
     // GitHub's 5,000 an hour would not last: every POST asks for its repo, and a listing is 50 pages.
     rateLimit: { limit: 1_000_000, windowSeconds: 3_600 },
   };
@@ -310,7 +313,8 @@ try {
   }
 
   // The import again, on other repos, as a client does it that listed the account's repos first (the dashboard's
-  // repos view): the listing told config-svc each repo and the caller's permission, so no POST asks the code host.
+  // repos view): the listing told config-svc each repo and the caller's permission, so a POST asks the code host only
+  // for its directory's listing.
   const listed = await getJson(`${gatewayUrl}${reposPath('inactive', 1)}`);
   check(listed.status === 200, `GET /repos before the second import answered ${listed.status}`);
   const hostBeforeListed = await codeHostRequests(emulatorUrl);

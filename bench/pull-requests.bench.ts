@@ -360,8 +360,9 @@ try {
     const recorded: number[] = [];
     for (const job of jobs) {
       // The versions scheme only matters to recognise one version spelled two ways; every job here is a new one.
-      const row = await insertJobOnce(trx, undefined, job);
-      if (!row) continue;
+      const recording = await insertJobOnce(trx, undefined, job);
+      if (!('recorded' in recording)) continue;
+      const row = recording.recorded;
       await releaseOutbox.append(trx, [releaseOutbox.event(PullRequestJobCreatedEvent, { id: row.id, ...job })]);
       recorded.push(row.id);
     }

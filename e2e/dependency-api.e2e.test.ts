@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { EventEnvelope, NO_TOKEN_DETAIL, ReposDocument, UpdateConfigDocument, UpdateConfigState } from '@switchyard/contracts';
-import { DEMO_SEED_PATH, generateRepos, parseSeed, type SeedInput } from '@switchyard/github-emulator';
+import { DEMO_SEED_PATH, generateRepos, parseSeed, type SeedInput, type SeedRepoInput } from '@switchyard/github-emulator';
 import {
   createTestDatabase,
   deleteConsumerQueues,
@@ -47,7 +47,37 @@ const aliceRepoNames = [
   bigcoRepoName(0),
 ];
 
-/** The demo seed plus {@link BIGCO}, validated as the emulator will read it. */
+/**
+ * Files added to demo repos' default branches, by repo id: config-svc creates a config only for a directory that holds
+ * its package manager's files, and the replays below create theirs where the clients did (`/` of acme/web-storefront
+ * for bundler, of acme/billing-api for npm, ...).
+ */
+const DEMO_REPO_FILES: Record<number, Record<string, string>> = {
+  3001: { 'alice-only/Gemfile': 'source "https://rubygems.org"\n' },
+  3101: { Gemfile: 'source "https://rubygems.org"\n' },
+  3102: { 'package.json': '{}\n' },
+  3104: { 'go.mod': 'module github.com/acme/acme-cli\n' },
+  3105: { Dockerfile: 'FROM node:24\n' },
+};
+
+/** Files on every bigco repo's main branch, for the configs made there (npm in /, pip in /tools, docker, ...). */
+const BIGCO_FILES: Record<string, string> = {
+  'package.json': '{}\n',
+  'tools/requirements.txt': 'requests==2.23.0\n',
+  Dockerfile: 'FROM node:24\n',
+  'alice-only/package.json': '{}\n',
+  'events/Cargo.toml': '[package]\nname = "events"\nversion = "0.1.0"\n',
+};
+
+/** `repo` with {@link DEMO_REPO_FILES} added to its default branch. */
+function withDemoRepoFiles(repo: SeedRepoInput): SeedRepoInput {
+  const added = DEMO_REPO_FILES[repo.id];
+  if (!added) return repo;
+  const branch = repo.defaultBranch;
+  return { ...repo, files: { ...(repo.files ?? {}), [branch]: { ...(repo.files?.[branch] ?? {}), ...added } } };
+}
+
+/** The demo seed with {@link DEMO_REPO_FILES}, plus {@link BIGCO}, validated as the emulator will read it. */
 function testSeed(): SeedInput {
   const seed: SeedInput = {
     ...demo,
@@ -55,7 +85,10 @@ function testSeed(): SeedInput {
       ...(demo.organizations ?? []),
       { id: BIGCO.id, login: BIGCO.login, members: [{ login: 'alice', role: 'member' }], defaultRepoPermission: 'write' },
     ],
-    repos: [...(demo.repos ?? []), ...generateRepos(BIGCO.login, BIGCO.repos, BIGCO.firstRepoId, { namePrefix: 'service' })],
+    repos: [
+      ...(demo.repos ?? []).map(withDemoRepoFiles),
+      ...generateRepos(BIGCO.login, BIGCO.repos, BIGCO.firstRepoId, { namePrefix: 'service', files: BIGCO_FILES }),
+    ],
   };
   parseSeed(seed, 'dependency-api e2e seed');
   return seed;
@@ -306,6 +339,23 @@ describe('dependency update API through the gateway, every service its own proce
       expect(patched.status, patched.text).toBe(200);
       expect(UpdateConfigDocument.parse(patched.body).data.attributes['update-schedule']).toBe('daily');
       expect((await send('GET', `/update_configs/${created.id}`)).body.data.attributes['update-schedule']).toBe('daily');
+    });
+  });
+
+  describe("a directory without its package manager's files", () => {
+    it('is 422 "Unprocessable Entity" in the envelope, on /directory, naming the file, the directory and the branch', async () => {
+      const res = await send('POST', '/update_configs', { json: createBody(3002, 1001, 'user', { directory: '/nope' }) });
+      expect(res.status, res.text).toBe(422);
+      expect(res.statusText).toBe('Unprocessable Entity');
+      expect(res.headers['content-type']).toBe(JSON_UTF8);
+      expect(res.text).toBe(
+        '{"errors":[{"status":422,"title":"Unprocessable Entity","detail":"directory /nope has no package.json on branch main","source":{"pointer":"/directory"}}]}',
+      );
+      // alice/left-pad's package.json is on its default branch, master.
+      const pip = await send('POST', '/update_configs', { json: createBody(3003, 1001, 'user', { 'package-manager': 'pip' }) });
+      expect(expectEnvelope(pip, 422, /^directory \/ has no requirements\.txt or pyproject\.toml on branch master$/).errors).toHaveLength(
+        1,
+      );
     });
   });
 

@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
   DependencyApiErrors,
@@ -35,6 +38,38 @@ import { expectEnvelope, JSON_UTF8, type SendOptions } from './support/wire.ts';
  */
 
 const emulatorMain = new URL('../packages/github-emulator/src/main.ts', import.meta.url).pathname;
+
+/** A repo of the demo seed as the seed file holds it: its id, name and files per branch. */
+interface SeedRepo {
+  id: number;
+  name: string;
+  files?: Record<string, Record<string, string>>;
+}
+
+/**
+ * The demo seed with the files the flow's configs need when they are made (config-svc refuses a config whose directory
+ * holds none of its package manager's files): acme/acme-cli's `package.json` (removed again before its first scan, so
+ * that scan fails for the missing file) and an unreadable `crate-N/Cargo.toml` for each round of the checkpoint test; and
+ * web-storefront's `release-9` branch (its package.json removed before the scan that reads it there).
+ */
+function flowSeed(): { repos: SeedRepo[] } {
+  const seed = JSON.parse(readFileSync(DEMO_SEED_PATH, 'utf8')) as { repos: SeedRepo[] };
+  const repo = (id: number) => {
+    const found = seed.repos.find((r) => r.id === id);
+    if (!found) throw new Error(`the demo seed has no repo ${id}`);
+    return found;
+  };
+  const cli = repo(3104);
+  const crates = Object.fromEntries(
+    // Not TOML: each round's scan fails to read it, so the notification's outcomes name the config it scanned.
+    Array.from({ length: 100 }, (_, n) => [`crate-${n}/Cargo.toml`, `[package\nname = "crate-${n}"\n`]),
+  );
+  cli.files = { ...cli.files, main: { ...cli.files?.main, 'package.json': '{ "name": "acme-cli", "private": true }\n', ...crates } };
+  const storefront = repo(3101);
+  storefront.files = { ...storefront.files, 'release-9': { ...storefront.files?.main } };
+  return seed;
+}
+
 const registryMain = new URL('../packages/registry-emulator/src/main.ts', import.meta.url).pathname;
 const configMain = new URL('../services/config-svc/src/main.ts', import.meta.url).pathname;
 const releaseMain = new URL('../services/release-svc/src/main.ts', import.meta.url).pathname;
@@ -90,7 +125,11 @@ describe('release notifications through the gateway, every service its own proce
     processes.defer(() => tap.close());
     events = tap.deliveries;
 
-    emulator = await processes.service(emulatorMain, { CODE_HOST_SEED: DEMO_SEED_PATH });
+    const seedDir = mkdtempSync(join(tmpdir(), 'release-flow-seed-'));
+    processes.defer(() => rmSync(seedDir, { recursive: true, force: true }));
+    const seedPath = join(seedDir, 'seed.json');
+    writeFileSync(seedPath, JSON.stringify(flowSeed()));
+    emulator = await processes.service(emulatorMain, { CODE_HOST_SEED: seedPath });
     // The registry emulator with its demo seed: the worker asks it, never a public registry.
     const registry = await processes.service(registryMain, {});
     const backend = {
@@ -161,6 +200,26 @@ describe('release notifications through the gateway, every service its own proce
   const configEvents = (id: string) =>
     events.filter((e) => e.routingKey.startsWith('update_config.') && String((e.event.data as { id: number }).id) === id);
 
+  /** Removes `path` from `branch` of `repo` on the code host, as alice (a commit whose tree lacks it: GitHub's git data API). */
+  const removeFile = async (repo: string, branch: string, path: string) => {
+    const github = async (method: string, route: string, body?: unknown) => {
+      const res = await fetch(`${emulator.url}/repos/${repo}${route}`, {
+        method,
+        headers: { authorization: `token ${ALICE}`, accept: 'application/vnd.github+json', 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      expect(res.status, `${method} ${route}`).toBeLessThan(300);
+      return (await res.json()) as { sha: string; object: { sha: string }; tree: { sha: string } };
+    };
+    const head = (await github('GET', `/git/ref/heads/${branch}`)).object.sha;
+    const tree = await github('POST', '/git/trees', {
+      base_tree: (await github('GET', `/git/commits/${head}`)).tree.sha,
+      tree: [{ path, mode: '100644', type: 'blob', sha: null }],
+    });
+    const commit = await github('POST', '/git/commits', { message: `remove ${path}`, tree: tree.sha, parents: [head] });
+    await github('PATCH', `/git/refs/heads/${branch}`, { sha: commit.sha });
+  };
+
   /** Notification ids and configs of the whole flow, read by the tests after it. */
   const flow = { storefront: '', lodash: '' };
 
@@ -168,6 +227,8 @@ describe('release notifications through the gateway, every service its own proce
     it('records the job of every outdated dependency in acme and globex, with the version in use, target, kind, type, branch and directory', async () => {
       const storefront = await createConfig(configBody(3101, ACME, 'npm_and_yarn'));
       const cli = await createConfig(configBody(3104, ACME, 'npm_and_yarn'));
+      // Its manifest removed on the code host once the config exists: its scan fails for the missing file.
+      await removeFile('acme/acme-cli', 'main', 'package.json');
       const billing = await createConfig(configBody(3102, ACME, 'bundler', { 'automerge-rule-runtime-deps': 'semver:minor' }));
       const pipeline = await createConfig(configBody(3103, ACME, 'pip'));
       const analytics = await createConfig(configBody(3201, GLOBEX, 'pip', { 'update-schedule': 'weekly' }));
@@ -435,11 +496,12 @@ describe('release notifications through the gateway, every service its own proce
       const id = flow.storefront;
       const storefrontOutcome = (n: Notification) => n.outcomes.find((o) => o['update-config-id'] === id);
 
-      // A branch that does not exist: the worker now reads web-storefront's manifest there, and finds none.
+      // Another branch, whose manifest is then removed: the worker now reads web-storefront's manifest there, and finds none.
       const patched = await send('PATCH', `/update_configs/${id}`, {
         json: { 'target-branch': 'release-9', 'automerge-rule-runtime-deps': 'semver:patch' },
       });
       expect(patched.status, patched.text).toBe(200);
+      await removeFile('acme/web-storefront', 'release-9', 'package.json');
       const onBranch = await notifyAndFinish(releaseOf(PROBE, '1.0.1', 'npm_and_yarn'));
       expect(storefrontOutcome(onBranch.done)).toEqual({
         'repo-id': '3101',

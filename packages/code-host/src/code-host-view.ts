@@ -1,8 +1,18 @@
 import { createHash } from 'node:crypto';
 import { FixedWindowLimiter, RateLimited } from '@switchyard/service-kit';
 import { LRUCache } from 'lru-cache';
+import { type DirectoryFiles, filesInDirectoryListing, filesInTree, treePrefix } from './directory-files.ts';
 import { CodeHostError, callerFacingError, isCodeHostError } from './errors.ts';
-import type { CodeHost, CodeHostAccount, CodeHostInstallation, CodeHostRepo, TokenCapability } from './port.ts';
+import type {
+  CodeHost,
+  CodeHostAccount,
+  CodeHostInstallation,
+  CodeHostRepo,
+  DirectoryEntry,
+  RepoRef,
+  RepoTree,
+  TokenCapability,
+} from './port.ts';
 
 /** Who is calling, as the code host says: the token's user and the accounts (user first, then organisations) it reaches. */
 export interface Caller {
@@ -33,6 +43,35 @@ export interface RepoListing {
   fresh: boolean;
 }
 
+/** What {@link CodeHostView.directoryFiles} shows under a directory, and whether it was just fetched from the code host. */
+export interface DirectoryFilesListing {
+  listed: DirectoryFiles;
+  fresh: boolean;
+}
+
+/** Options of {@link CodeHostView.directoryFiles}. */
+export interface DirectoryFilesOptions {
+  /** List the repository's whole tree (files in subdirectories, gitlinks) rather than the directory's own entries. */
+  recursive: boolean;
+  /** Ask the code host again even when an answer is cached (and cache the new one). */
+  refresh?: boolean;
+}
+
+/** What a listing of {@link CodeHostView.directoryFiles} is fetched with. */
+interface ListingContext {
+  token: string;
+  tokenHash: string;
+  repo: RepoRef;
+  ref: string;
+  path: string;
+}
+
+/**
+ * The most listing entries (tree entries, directory entries) the view keeps, per kind of listing: about 200 bytes
+ * each, so at most some 20 MB each. A listing larger than that alone (a tree of more entries) is not kept.
+ */
+const MAX_LISTED_ENTRIES = 100_000;
+
 /** A number of units per window: `limit` units per `windowMs` milliseconds; a `limit` of 0 means no limit. */
 export interface WindowLimit {
   limit: number;
@@ -41,7 +80,7 @@ export interface WindowLimit {
 
 /** Options of {@link CodeHostView}; everything but `ttlMs` has a default ({@link CODE_HOST_VIEW_DEFAULTS}). */
 export interface CodeHostViewOptions {
-  /** How long an answer of the code host (a caller, a repo listing, a repo) is reused, in milliseconds; 0 keeps it 1 ms. */
+  /** How long an answer of the code host (a caller, a repo listing, a repo, a directory or tree listing) is reused, in milliseconds; 0 keeps it 1 ms. */
   ttlMs: number;
   /**
    * How long a token the code host rejected (401) is answered `Unauthenticated` from memory, without asking again,
@@ -66,7 +105,8 @@ export interface CodeHostViewOptions {
  * The defaults of {@link CodeHostViewOptions}: a rejected token is remembered for 60 s; 20 failed authentications a
  * minute per client address; 5,000 code-host calls an hour per token, which is what GitHub grants a personal access
  * token (https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api) and leaves room for a client
- * that bulk-imports a thousand repos at once (each new repo is one call).
+ * that bulk-imports a thousand repos at once (each new repo is two calls: the repo, and the listing of the config's
+ * directory that config-svc checks; one after a listing of the account's repos).
  */
 export const CODE_HOST_VIEW_DEFAULTS = Object.freeze({
   rejectedTokenTtlMs: 60_000,
@@ -92,6 +132,10 @@ export class CodeHostView {
   private readonly callers: LRUCache<string, Omit<Caller, 'token'>, string>;
   private readonly listings: LRUCache<string, CodeHostRepo[], { token: string; tokenHash: string; account: CodeHostAccount }>;
   private readonly repos: LRUCache<string, CodeHostRepo | false, { token: string; tokenHash: string; repoId: number }>;
+  /** Trees (`false`: no such ref) by token hash, repo id and ref. */
+  private readonly trees: LRUCache<string, RepoTree | false, ListingContext>;
+  /** Directory listings (`false`: no such directory or ref) by token hash, repo id, ref and path. */
+  private readonly directories: LRUCache<string, DirectoryEntry[] | false, ListingContext>;
   /** Rejected token hashes, with when (on `now`) they may be asked about again. */
   private readonly rejected: LRUCache<string, number> | undefined;
   private readonly rejectedTtlMs: number;
@@ -149,6 +193,30 @@ export class CodeHostView {
       fetchMethod: async (_key, _stale, { context }) => {
         this.spend(context.tokenHash, 1);
         return (await host.getRepo(context.token, context.repoId)) ?? false;
+      },
+    });
+    this.trees = new LRUCache({
+      max: 1_000,
+      maxSize: MAX_LISTED_ENTRIES,
+      sizeCalculation: (tree) => (tree ? tree.entries.length : 0) + 1,
+      ttl,
+      ...clock,
+      fetchMethod: async (_key, _stale, { context }) => {
+        this.spend(context.tokenHash, 1);
+        const tree = host.listTree ? await host.listTree(context.token, context.repo, context.ref) : undefined;
+        return tree ?? false;
+      },
+    });
+    this.directories = new LRUCache({
+      max: 5_000,
+      maxSize: MAX_LISTED_ENTRIES,
+      sizeCalculation: (entries) => (entries ? entries.length : 0) + 1,
+      ttl,
+      ...clock,
+      fetchMethod: async (_key, _stale, { context }) => {
+        this.spend(context.tokenHash, 1);
+        const entries = host.listDirectory ? await host.listDirectory(context.token, context.repo, context.path, context.ref) : undefined;
+        return entries ?? false;
       },
     });
   }
@@ -211,6 +279,39 @@ export class CodeHostView {
   }
 
   /**
+   * What the caller sees under `directory` of `repo` at `ref` (see {@link DirectoryFiles}): with `recursive`, the
+   * repository's tree at `ref` cut to the directory (one `listTree` call per token, repo and ref, shared by every
+   * directory), else the directory's own files (one `listDirectory` call per token, repo, ref and directory, or none
+   * when the tree of the repo at `ref` is cached and whole). Cached for `ttlMs` like the rest; `refresh` asks again.
+   * @returns undefined when the code host has no listing of that kind
+   * @throws RateLimited when the token's budget of code-host calls is spent, or a {@link callerFacingError}
+   */
+  async directoryFiles(
+    caller: Caller,
+    repo: Pick<CodeHostRepo, 'id' | 'fullName'>,
+    directory: string,
+    ref: string,
+    { recursive, refresh = false }: DirectoryFilesOptions,
+  ): Promise<DirectoryFilesListing | undefined> {
+    if (recursive ? !this.host.listTree : !this.host.listDirectory) return undefined;
+    const [owner = '', name = ''] = repo.fullName.split('/');
+    const path = treePrefix(directory).replace(/\/$/, '');
+    const context: ListingContext = { token: caller.token, tokenHash: caller.tokenHash, repo: { owner, name }, ref, path };
+    const treeKey = `${caller.tokenHash}\0${repo.id}\0${ref}`;
+    if (recursive) {
+      const fresh = refresh || !this.trees.has(treeKey);
+      const tree = await this.trees.fetch(treeKey, { context, forceRefresh: refresh }).catch(rethrowForCaller);
+      return { listed: filesInTree(tree || undefined, directory), fresh };
+    }
+    const cachedTree = refresh ? undefined : this.trees.get(treeKey);
+    if (cachedTree && !cachedTree.truncated) return { listed: ownFiles(filesInTree(cachedTree, directory)), fresh: false };
+    const key = `${treeKey}\0${path}`;
+    const fresh = refresh || !this.directories.has(key);
+    const entries = await this.directories.fetch(key, { context, forceRefresh: refresh }).catch(rethrowForCaller);
+    return { listed: filesInDirectoryListing(entries || undefined), fresh };
+  }
+
+  /**
    * The caller's role in the organisation `org` (`admin`, `member`, or undefined when not an active member), asked
    * afresh every time (a role decides who may change an account's settings: a revoked admin must not keep it for a TTL).
    * @throws RateLimited when the token's budget of code-host calls is spent, or a {@link callerFacingError}
@@ -240,6 +341,18 @@ async function installationsOf(host: CodeHost, token: string): Promise<CodeHostI
     if (isCodeHostError(error, 'forbidden') || isCodeHostError(error, 'not_found')) return undefined;
     throw error;
   }
+}
+
+/** `listed` cut to the directory's own files, as a listing of the directory alone shows them. */
+function ownFiles(listed: DirectoryFiles): DirectoryFiles {
+  const own: DirectoryFiles = { files: [], sizes: {}, gitlinks: new Map(), truncated: false };
+  for (const path of listed.files) {
+    if (path.includes('/')) continue;
+    own.files.push(path);
+    const size = listed.sizes[path];
+    if (size !== undefined) own.sizes[path] = size;
+  }
+  return own;
 }
 
 function rethrowForCaller(error: unknown): never {

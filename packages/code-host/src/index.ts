@@ -3,6 +3,7 @@ export * from './byte-size.ts';
 export * from './checks.ts';
 export * from './client-address.ts';
 export * from './code-host-view.ts';
+export * from './directory-files.ts';
 export * from './errors.ts';
 export * from './github-adapter.ts';
 export * from './permission.ts';

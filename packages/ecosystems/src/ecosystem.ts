@@ -116,6 +116,32 @@ export type ManifestUpdate =
   | { unchanged: string }
   | { cannot: string };
 
+/**
+ * How {@link Ecosystem.updateManifest} moves a requirement that does not allow the target version: Dependabot's update
+ * strategies (dependabot-core's `RequirementsUpdateStrategy` `bump_versions`, `bump_versions_if_necessary`,
+ * `widen_ranges`; `dependabot.yml`'s `versioning-strategy` values `increase`, `increase-if-necessary`, `widen`; Dependabot
+ * Preview's `version_requirement_updates` `increase_versions`, `increase_versions_if_necessary`, `widen_ranges`):
+ * - `increase-if-necessary`: only the clauses that exclude the target move (`>=1.2,<2` → `>=1.2,<3`, `^1.2.3` → `^2.0.1`);
+ * - `increase`: the requirement is raised to the target: inclusive lower bounds become the target too
+ *   (`>=2.2,<3.0` → `>=4.2.16,<5.0`), `||` alternatives give way to the last one raised (`^1.0 || ^2.0` → `^3.0`);
+ * - `widen`: the requirement keeps what it allowed and gains the target: upper bounds move (`>=2.2,<3.0` →
+ *   `>=2.2,<5.0`), a compatible clause gains an alternative where the syntax has them (`^1.2.3` → `^1.2.3 || ^2.0.1`)
+ *   or becomes a range where it does not (`~=2.2` → `>=2.2,<5.0`); what the syntax cannot write is increased if necessary.
+ * With each of them a requirement that already allows the target stays (the lockfile moves, the manifest does not:
+ * unlike Dependabot's `increase`, which also raised ranges the target was in), and an exact pin becomes the target.
+ * The README's "Manifest updates" gives each ecosystem's forms.
+ */
+export type RequirementStrategy = 'increase' | 'increase-if-necessary' | 'widen';
+
+/**
+ * The strategy an update asks for: one of {@link RequirementStrategy}, or `auto`, Dependabot Preview's default
+ * `version_requirement_updates` ("Increase versions if an app, widen ranges if a library",
+ * https://github.com/dependabot/api-docs): `widen` where {@link Ecosystem.isLibrary} says the files publish a
+ * package, else `increase`. `lockfile-only` is not a strategy here: a config that takes lockfile updates only never
+ * asks for a manifest change (release-svc's decide stage skips such updates).
+ */
+export type VersioningStrategy = 'auto' | RequirementStrategy;
+
 /** A registry a lockfile update may ask (npm's resolver fetches what it needs itself): base URL and credentials. */
 export interface LockfileRegistry {
   /** Base URL, e.g. `https://registry.npmjs.org/`. */
@@ -179,10 +205,14 @@ export interface Ecosystem {
   listDependencies(files: Readonly<Record<string, string>>): DependencyUse[];
   /**
    * Rewrites every declaration of `use.name` in the files read (same map as {@link findDependency}) so that it
-   * allows `targetVersion`, the way Dependabot's default "increase if necessary" strategy does
-   * (https://github.com/dependabot/dependabot-core, each ecosystem's `update_checker/requirements_updater.rb`): a requirement that already allows the target
-   * stays; otherwise its version is replaced keeping the operator and precision (`^1.2.3` → `^2.0.1`,
-   * `~> 6.0` → `~> 7.0`), an exact pin becomes the target, and an upper bound is widened (`<2` → `<3`).
+   * allows `targetVersion`, the way Dependabot's requirements updaters do
+   * (https://github.com/dependabot/dependabot-core, each ecosystem's `update_checker/requirements_updater.rb`) under
+   * `strategy` ({@link VersioningStrategy}; `increase-if-necessary` when not given): a requirement that already allows
+   * the target stays; otherwise its version is replaced keeping the operator and precision (`^1.2.3` → `^2.0.1`,
+   * `~> 6.0` → `~> 7.0`), an exact pin becomes the target, and an upper bound is widened (`<2` → `<3`); `increase`
+   * raises lower bounds too and `widen` keeps the old versions allowed. The strategy is read by npm_and_yarn, pip,
+   * bundler, cargo, composer and hex; the other ecosystems' requirements are pins, minimums or ranges they move their
+   * own way, whatever it is (the README's "Manifest updates").
    * Only the requirement's characters change: formatting, comments, quotes and line endings stay as they are.
    * `target` is what the registry says of the target version when its adapter describes versions (`describeVersion`
    * of @switchyard/registries' `PackageRegistry`): ecosystems whose manifests pin more than a version read it (a GitHub
@@ -198,7 +228,23 @@ export interface Ecosystem {
     use: DependencyUse,
     targetVersion: string,
     target?: RegistryVersionDetails,
+    strategy?: VersioningStrategy,
   ): ManifestUpdate;
+  /**
+   * Whether the files read declare a package to be published (a library), which `auto` widens rather than increases
+   * ({@link VersioningStrategy}): npm, a package.json with a `name` and a `version` and not `"private": true`; pip, a
+   * pyproject.toml with PEP 621 `[project]` or Poetry `[tool.poetry]` package metadata; bundler, a Gemfile that calls
+   * `gemspec`; cargo, a publishable `[package]` without Cargo.lock; composer, `"type": "library"`; hex, a mix.exs
+   * project with `package:` metadata (each ecosystem's section of the README says why). Absent: never a library.
+   * @throws ManifestParseError when the manifest it reads does not parse
+   */
+  isLibrary?(files: Readonly<Record<string, string>>): boolean;
+  /**
+   * The version the package manager installs for `requirement` when nothing locks one, among `versions` (a registry's
+   * installable versions, any order): absent, the highest that satisfies it (npm, pip, Bundler, Cargo, Composer, Hex
+   * and the others resolve to the newest allowed), which {@link installedVersion} applies. Null when none does.
+   */
+  installs?(requirement: string, versions: readonly string[]): string | null;
   /**
    * Updates every lockfile present in `request.files` (the ecosystem's `files.lockfiles`) so it
    * locks `request.target` and agrees with `request.updated`'s manifests. Absent on ecosystems without lockfiles

@@ -2,7 +2,8 @@ import { expect } from 'vitest';
 import { locateBundler } from '../src/bundler/update.ts';
 import { locateCargo } from '../src/cargo/update.ts';
 import { locateComposer } from '../src/composer/update.ts';
-import type { Ecosystem, ManifestUpdate } from '../src/index.ts';
+import { locateHex } from '../src/hex/update.ts';
+import type { Ecosystem, ManifestUpdate, VersioningStrategy } from '../src/index.ts';
 import { locateMaven, mavenAllows } from '../src/maven/update.ts';
 import { locateNpm } from '../src/npm/update.ts';
 import { locatePip } from '../src/pip/update.ts';
@@ -28,6 +29,8 @@ export function locatorOf(ecosystem: Ecosystem): (files: Files, name: string) =>
       return locateBundler;
     case 'cargo':
       return locateCargo;
+    case 'hex':
+      return locateHex;
     default:
       return locateComposer;
   }
@@ -58,16 +61,22 @@ function outside(located: Located, file: string, text: string): string[] {
 }
 
 /**
- * Runs `updateManifest` for `name` and `target` and checks its guarantees: `unchanged` only when the requirement
+ * Runs `updateManifest` for `name` and `target` (by `strategy` when given) and checks its guarantees: `unchanged` only when the requirement
  * already allows the target; with `files`, only changed files, `findDependency` on the merged files gives a
  * requirement the target satisfies, every declaration allows the target, and each changed file differs from the
  * old one only inside the requirement spans (the text between and around them is identical).
  */
-export function checkedUpdate(ecosystem: Ecosystem, files: Files, name: string, target: string): ManifestUpdate {
+export function checkedUpdate(
+  ecosystem: Ecosystem,
+  files: Files,
+  name: string,
+  target: string,
+  strategy?: VersioningStrategy,
+): ManifestUpdate {
   const use = ecosystem.findDependency(files, name);
   expect(use, name).toBeDefined();
   if (!use) throw new Error('unreachable');
-  const result = ecosystem.updateManifest(files, use, target);
+  const result = ecosystem.updateManifest(files, use, target, undefined, strategy);
   if ('unchanged' in result && use.requirement !== null) {
     expect(ecosystem.versions.satisfies(target, use.requirement), `${use.requirement} allows ${target}`).toBe(true);
   }

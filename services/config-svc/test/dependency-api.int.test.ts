@@ -1,13 +1,32 @@
+import { type CodeHost, CodeHostError } from '@switchyard/code-host';
 import { AccountsDocument, ReposDocument, UpdateConfigDocument } from '@switchyard/contracts';
 import { DEMO_TOKENS_ALICE as ALICE_TOKENS } from '@switchyard/github-emulator';
 import { request } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, BIGCO, BOB, type ConfigHarness, startConfigHarness } from './harness.ts';
 
+/** What the code host's directory and tree listings fail with while set (undefined: they answer). */
+let listingFailure: CodeHostError | undefined;
+
+/** `inner` whose `listDirectory` and `listTree` fail with {@link listingFailure} while it is set. */
+function failingListings(inner: CodeHost): CodeHost {
+  const { listDirectory, listTree } = inner;
+  return {
+    ...inner,
+    ...(listDirectory && {
+      listDirectory: (...args: Parameters<typeof listDirectory>) =>
+        listingFailure ? Promise.reject(listingFailure) : listDirectory(...args),
+    }),
+    ...(listTree && {
+      listTree: (...args: Parameters<typeof listTree>) => (listingFailure ? Promise.reject(listingFailure) : listTree(...args)),
+    }),
+  };
+}
+
 describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () => {
   let h: ConfigHarness;
   beforeAll(async () => {
-    h = await startConfigHarness('config_api');
+    h = await startConfigHarness('config_api', { wrapCodeHost: failingListings });
   });
   afterAll(() => h?.close());
 
@@ -267,7 +286,8 @@ describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () =
 
     it('needs write permission on the repo (403) and a repo of the named account (400)', async () => {
       expectEnvelope(await call('POST', '/update_configs', ALICE, newConfig(3203, 2002)), 403, /write or admin/);
-      expect((await call('POST', '/update_configs', ALICE, newConfig(3201, 2002))).status).toBe(201);
+      // globex/analytics holds requirements.txt.
+      expect((await call('POST', '/update_configs', ALICE, newConfig(3201, 2002, { 'package-manager': 'pip' }))).status).toBe(201);
       expectEnvelope(await call('POST', '/update_configs', ALICE, newConfig(3201, 2001)), 400, /does not belong/);
     });
 
@@ -324,6 +344,155 @@ describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () =
     });
   });
 
+  describe("the config's directory must hold its package manager's files on its branch (asked of the code host as the caller)", () => {
+    /** Checks a 422 in the API's envelope: one error, on `pointer`, with exactly `detail`. */
+    function expectUnprocessable(res: Awaited<ReturnType<typeof call>>, pointer: string, detail: string) {
+      expect(res.status, res.text).toBe(422);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(res.body).toEqual({ errors: [{ status: 422, title: 'Unprocessable Entity', detail, source: { pointer } }] });
+    }
+    const create = (repoId: number, extra: Record<string, unknown>, token = ALICE) =>
+      call('POST', '/update_configs', token, newConfig(repoId, 2001, extra));
+    const listings = () => h.codeHostCalls.filter((c) => c.method === 'listDirectory' || c.method === 'listTree').length;
+
+    it('answers 422 naming /directory and the file looked for when the directory does not exist, and stores nothing', async () => {
+      expectUnprocessable(await create(3101, { directory: '/nope' }), '/directory', 'directory /nope has no package.json on branch main');
+      expectUnprocessable(
+        await create(3101, { directory: 'nope/deeper/' }),
+        '/directory',
+        'directory /nope/deeper has no package.json on branch main',
+      );
+      const active = ReposDocument.parse(
+        (await call('GET', '/repos?account-id=2001&account-type=org&installation-state=active', ALICE)).body,
+      );
+      expect(active.included.map((c) => c.attributes.directory)).not.toContain('/nope');
+      expect(h.events.filter((e) => e.type === 'update_config.created' && (e.data as { directory: string }).directory === '/nope')).toEqual(
+        [],
+      );
+    });
+
+    it("answers 422 for a directory that holds another package manager's files, naming every alternative", async () => {
+      // acme/billing-api holds a Gemfile, acme/web-storefront a package.json.
+      expectUnprocessable(await create(3102, {}), '/directory', 'directory / has no package.json on branch main');
+      expectUnprocessable(
+        await create(3101, { 'package-manager': 'pip' }),
+        '/directory',
+        'directory / has no requirements.txt or pyproject.toml on branch main',
+      );
+    });
+
+    it('matches the patterns of github_actions (in .github/workflows) and nuget (*.csproj)', async () => {
+      expectUnprocessable(
+        await create(3101, { 'package-manager': 'github_actions' }),
+        '/directory',
+        'directory / has no .github/workflows/*.yml or .github/workflows/*.yaml or action.yml or action.yaml on branch main',
+      );
+      // acme/polyglot: .github/workflows/ci.yml, .github/actions/local/action.yml and nuget/App.csproj.
+      expect((await create(3106, { 'package-manager': 'github_actions' })).status).toBe(201);
+      expect((await create(3106, { 'package-manager': 'github_actions', directory: '/.github/actions/local' })).status).toBe(201);
+      expectUnprocessable(
+        await create(3106, { 'package-manager': 'nuget', directory: '/go' }),
+        '/directory',
+        'directory /go has no *.csproj or *.fsproj or *.vbproj or packages.config on branch main',
+      );
+      expect((await create(3106, { 'package-manager': 'nuget', directory: '/nuget' })).status).toBe(201);
+    });
+
+    it('looks in the directory asked for, however deep: 201 where the files are, 422 beside them', async () => {
+      const gradle = await create(3106, { 'package-manager': 'gradle', directory: 'gradle/' });
+      expect(gradle.status, gradle.text).toBe(201);
+      expect(gradle.body.data.attributes.directory).toBe('/gradle');
+      expectUnprocessable(
+        await create(3106, { 'package-manager': 'gradle', directory: '/go' }),
+        '/directory',
+        'directory /go has no build.gradle or build.gradle.kts on branch main',
+      );
+      expect((await create(3101, { directory: '/services/api' })).status).toBe(201);
+      expectUnprocessable(
+        await create(3101, { directory: '/services' }),
+        '/directory',
+        'directory /services has no package.json on branch main',
+      );
+    });
+
+    it('looks on the target branch when there is one', async () => {
+      // acme/web-storefront's develop holds a package.json; acme/billing-api has no develop branch.
+      expect((await create(3101, { 'target-branch': 'develop' })).status).toBe(201);
+      expectUnprocessable(
+        await create(3102, { 'package-manager': 'bundler', 'target-branch': 'develop' }),
+        '/directory',
+        'directory / has no Gemfile on branch develop',
+      );
+    });
+
+    it('PATCH: a new target branch without the files in the directory is 422 naming /target-branch; the directory is not moved', async () => {
+      const created = await create(3106, { 'package-manager': 'terraform', directory: '/terraform' });
+      expect(created.status, created.text).toBe(201);
+      const path = `/update_configs/${created.body.data.id}`;
+      expectUnprocessable(
+        await call('PATCH', path, ALICE, { 'target-branch': 'develop', 'update-schedule': 'weekly' }),
+        '/target-branch',
+        'target-branch develop has no *.tf or *.tf.json in /terraform',
+      );
+      expect((await call('GET', path, ALICE)).body).toEqual(created.body);
+      // The directory is the config's identity: a PATCH ignores it, so moving it to /nope changes nothing and is not refused.
+      const ignored = await call('PATCH', path, ALICE, { directory: '/nope', 'update-schedule': 'weekly' });
+      expect(ignored.status, ignored.text).toBe(200);
+      expect(ignored.body.data.attributes).toMatchObject({ directory: '/terraform', 'update-schedule': 'weekly', 'target-branch': null });
+      const onMain = await call('PATCH', path, ALICE, { 'target-branch': 'main' });
+      expect(onMain.status, onMain.text).toBe(200);
+      expect(onMain.body.data.attributes['target-branch']).toBe('main');
+    });
+
+    it('answers a code host that is down or rate-limited as before (502, 429), never 422', async () => {
+      // bob's own bob-scripts (requirements.txt), which nothing listed before with his token.
+      const body = newConfig(3401, 1002, { 'account-type': 'user', 'package-manager': 'pip' });
+      try {
+        listingFailure = new CodeHostError('unavailable', 'GitHub GET /repos/bob/bob-scripts/contents/: 503', { status: 503 });
+        expectEnvelope(await call('POST', '/update_configs', BOB, body), 502, /The code host did not answer/);
+        listingFailure = new CodeHostError('rate_limited', 'GitHub: rate limit', { status: 403, retryAfterSeconds: 30 });
+        const limited = await call('POST', '/update_configs', BOB, body);
+        expectEnvelope(limited, 429, /rate limit/);
+        expect(limited.headers.get('retry-after')).toBe('30');
+      } finally {
+        listingFailure = undefined;
+      }
+      const created = await call('POST', '/update_configs', BOB, body);
+      expect(created.status, created.text).toBe(201);
+      const path = `/update_configs/${created.body.data.id}`;
+      try {
+        listingFailure = new CodeHostError('unavailable', 'GitHub: 503', { status: 503 });
+        expectEnvelope(await call('PATCH', path, BOB, { 'target-branch': 'develop' }), 502, /The code host did not answer/);
+      } finally {
+        listingFailure = undefined;
+      }
+      expect((await call('GET', path, BOB)).body.data.attributes['target-branch']).toBeNull();
+    });
+
+    it('lists a repo at a branch once for configs made together, and asks again before refusing', async () => {
+      // A token of its own, so that nothing this file listed before is in its cache.
+      const token = ALICE_TOKENS.contentsWrite;
+      const before = listings();
+      for (const [packageManager, directory] of [
+        ['github_actions', '/'],
+        ['submodules', '/'],
+        ['docker', '/docker'],
+      ]) {
+        const res = await create(3106, { 'package-manager': packageManager, directory, 'target-branch': 'main' }, token);
+        expect(res.status, `${packageManager}: ${res.text}`).toBe(201);
+      }
+      // One tree of acme/polyglot at main: github_actions needs it, .gitmodules and docker/Dockerfile are read from it.
+      expect(listings() - before).toBe(1);
+      // A refusal is not decided on a cached listing: the directory is listed afresh first.
+      expectUnprocessable(
+        await create(3106, { directory: '/docker', 'target-branch': 'main' }, token),
+        '/directory',
+        'directory /docker has no package.json on branch main',
+      );
+      expect(listings() - before).toBe(2);
+    });
+  });
+
   describe('live schedules', () => {
     it('are offered only where the registry can be watched: 400 naming update-schedule on create and on patch otherwise', async () => {
       for (const pm of ['docker', 'submodules', 'dep', 'github_actions']) {
@@ -336,14 +505,20 @@ describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () =
         expectEnvelope(res, 400, new RegExp(`live is not offered for ${pm}`));
         expect(res.body.errors[0].source.pointer).toBe('/update-schedule');
       }
+      // acme/polyglot's directories of hex and docker.
       const live = await call(
         'POST',
         '/update_configs',
         ALICE,
-        newConfig(3101, 2001, { 'package-manager': 'hex', 'update-schedule': 'live' }),
+        newConfig(3106, 2001, { 'package-manager': 'hex', 'update-schedule': 'live', directory: '/hex' }),
       );
       expect(live.status).toBe(201);
-      const daily = await call('POST', '/update_configs', ALICE, newConfig(3101, 2001, { 'package-manager': 'docker', directory: '/img' }));
+      const daily = await call(
+        'POST',
+        '/update_configs',
+        ALICE,
+        newConfig(3106, 2001, { 'package-manager': 'docker', directory: '/docker' }),
+      );
       expect(daily.status).toBe(201);
       expectEnvelope(
         await call('PATCH', `/update_configs/${daily.body.data.id}`, ALICE, { 'update-schedule': 'live' }),
@@ -386,7 +561,13 @@ describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () =
     });
 
     it("hides one user's configs from another (404), whatever the method", async () => {
-      const created = await call('POST', '/update_configs', ALICE, newConfig(3104, 2001, { 'package-manager': 'go_modules' }));
+      // acme/polyglot's go_modules directory.
+      const created = await call(
+        'POST',
+        '/update_configs',
+        ALICE,
+        newConfig(3106, 2001, { 'package-manager': 'go_modules', directory: '/go' }),
+      );
       const id = created.body.data.id;
       expectEnvelope(await call('GET', `/update_configs/${id}`, BOB), 404);
       expectEnvelope(await call('PATCH', `/update_configs/${id}`, BOB, { 'update-schedule': 'live' }), 404);

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { type CodeHost, createGitHubCodeHost } from '@switchyard/code-host';
 import type { EventEnvelope } from '@switchyard/contracts';
-import { DEMO_SEED_PATH, generateRepos, parseSeed, startGitHubEmulator } from '@switchyard/github-emulator';
+import { demoSeedInput, generateRepos, parseSeed, type SeedRepoInput, startGitHubEmulator } from '@switchyard/github-emulator';
 import { createLogger, type Logger, startService } from '@switchyard/service-kit';
 import { createTestDatabase, deleteConsumerQueues, tapEvents } from '@switchyard/service-kit/testing';
 import { inject } from 'vitest';
@@ -15,16 +14,43 @@ export const BOB = 'demo-token-bob';
 /** An organisation of 250 repos that alice belongs to with write permission. */
 export const BIGCO = { id: 2900, login: 'bigco', repos: 250, firstRepoId: 900_000 };
 
-/** The demo seed plus {@link BIGCO}. */
+/**
+ * Files the tests add to demo repos, by repo id and branch: directories that tests whose point is something else (a
+ * duplicate on two branches, what a token may do) create configs in, so that they hold their package manager's files
+ * as config-svc checks on create; and a directory two levels deep.
+ */
+const TEST_FILES: Record<number, Record<string, Record<string, string>>> = {
+  // acme/web-storefront: bundler in /app on main and develop; npm_and_yarn in /scopes and /services/api.
+  3101: {
+    main: { 'app/Gemfile': 'source "https://rubygems.org"\n', 'scopes/package.json': '{}\n', 'services/api/package.json': '{}\n' },
+    develop: { 'app/Gemfile': 'source "https://rubygems.org"\n' },
+  },
+  // acme/acme-cli (public): npm_and_yarn in /scopes.
+  3104: { main: { 'scopes/package.json': '{}\n' } },
+};
+
+/** `repo` with the {@link TEST_FILES} of its id added to its branches. */
+function withTestFiles(repo: SeedRepoInput): SeedRepoInput {
+  const added = TEST_FILES[repo.id];
+  if (!added) return repo;
+  const files = { ...(repo.files ?? {}) };
+  for (const [branch, more] of Object.entries(added)) files[branch] = { ...(files[branch] ?? {}), ...more };
+  return { ...repo, files };
+}
+
+/**
+ * The demo seed as the emulator serves it (`demo-seed.json` and every part of `demo-seeds/`, e.g. acme/polyglot's
+ * directory per package manager), with {@link TEST_FILES}, plus {@link BIGCO}.
+ */
 export function testSeed() {
-  const demo = JSON.parse(readFileSync(DEMO_SEED_PATH, 'utf8'));
+  const demo = demoSeedInput();
   return parseSeed({
     ...demo,
     organizations: [
-      ...demo.organizations,
+      ...(demo.organizations ?? []),
       { id: BIGCO.id, login: BIGCO.login, members: [{ login: 'alice', role: 'member' }], defaultRepoPermission: 'write' },
     ],
-    repos: [...demo.repos, ...generateRepos(BIGCO.login, BIGCO.repos, BIGCO.firstRepoId)],
+    repos: [...(demo.repos ?? []).map(withTestFiles), ...generateRepos(BIGCO.login, BIGCO.repos, BIGCO.firstRepoId)],
   });
 }
 
@@ -52,6 +78,9 @@ export function countingCodeHost(inner: CodeHost, calls: CodeHostCall[]): CodeHo
     listRepos: record('listRepos', inner.listRepos),
     getRepo: record('getRepo', inner.getRepo),
     readFile: record('readFile', inner.readFile),
+    ...(inner.readFiles ? { readFiles: record('readFiles', inner.readFiles) } : {}),
+    ...(inner.listDirectory ? { listDirectory: record('listDirectory', inner.listDirectory) } : {}),
+    ...(inner.listTree ? { listTree: record('listTree', inner.listTree) } : {}),
     ...(inner.listAdvisories ? { listAdvisories: record('listAdvisories', inner.listAdvisories) } : {}),
     ...(inner.listInstallations ? { listInstallations: record('listInstallations', inner.listInstallations) } : {}),
   };

@@ -1,4 +1,5 @@
 import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { requiredFilesOf } from '../required-files.ts';
 import { groupBy } from '../shared/group.ts';
 import { lazy } from '../shared/lazy.ts';
 import { pickLocked } from '../shared/pick-locked.ts';
@@ -55,6 +56,16 @@ function useOf(declarations: readonly GemDeclaration[], locked: () => Map<string
 }
 
 /**
+ * Whether the files are a gem's own: its Gemfile calls `gemspec` (Bundler's DSL for "the gemspec in this directory",
+ * what `bundle gem` writes, https://bundler.io/guides/gemfile.html#gemspec) or a `*.gemspec` is among the files, as
+ * dependabot-core's Bundler file updater's `library?` tests for a gemspec.
+ */
+function isGem(files: Readonly<Record<string, string>>): boolean {
+  if (Object.keys(files).some((file) => file.endsWith('.gemspec'))) return true;
+  return /^[ \t]*gemspec\b/m.test(files.Gemfile ?? '');
+}
+
+/**
  * Bundler: Gemfile plus Gemfile.lock. The requirement is the Gemfile's clauses; the version in use is the
  * lockfile's spec (platform suffix removed; when platform variants disagree, the highest one satisfying the
  * requirement), else the Gemfile's exact pin (`'1.2.3'` or `'= 1.2.3'`). When a gem is declared more than once
@@ -67,7 +78,7 @@ function useOf(declarations: readonly GemDeclaration[], locked: () => Map<string
  */
 export const bundler: Ecosystem = {
   packageManager: 'bundler',
-  files: { required: [['Gemfile']], optional: ['Gemfile.lock'], lockfiles: ['Gemfile.lock'] },
+  files: { required: requiredFilesOf('bundler'), optional: ['Gemfile.lock'], lockfiles: ['Gemfile.lock'] },
   versions: rubyVersions,
   normaliseName: normalise,
   findDependency(files, name) {
@@ -87,12 +98,20 @@ export const bundler: Ecosystem = {
       .filter((declarations) => declarations[0]?.source === 'rubygems')
       .flatMap((declarations) => useOf(declarations, locked) ?? []);
   },
-  updateManifest(files, use, targetVersion) {
+  isLibrary: isGem,
+  updateManifest(files, use, targetVersion, _target, strategy) {
     return updateDeclarations(
-      { schemeName: 'RubyGems', scheme: rubyVersions, find: (f, name) => bundler.findDependency(f, name), locate: locateBundler },
+      {
+        schemeName: 'RubyGems',
+        scheme: rubyVersions,
+        find: (f, name) => bundler.findDependency(f, name),
+        locate: locateBundler,
+        isLibrary: isGem,
+      },
       files,
       use,
       targetVersion,
+      strategy,
     );
   },
   updateLockfiles: async (request) => updateGemfileLock(request),

@@ -1,6 +1,8 @@
 import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { requiredFilesOf } from '../required-files.ts';
 import { groupBy } from '../shared/group.ts';
 import { lazy } from '../shared/lazy.ts';
+import { isTable, parseToml } from '../shared/parse.ts';
 import { pickLocked } from '../shared/pick-locked.ts';
 import { updateDeclarations } from '../update/declarations.ts';
 import { readCargoLock } from './cargo-lock.ts';
@@ -42,6 +44,21 @@ function lockedVersions(files: Files): () => Map<string, string[]> | undefined {
 }
 
 /**
+ * Whether Cargo.toml is a crate to publish: a `[package]` whose `publish` is not `false` nor `[]`
+ * (https://doc.rust-lang.org/cargo/reference/manifest.html#the-publish-field), without a Cargo.lock beside it:
+ * dependabot-core's Cargo update checker calls a manifest without Cargo.lock a library (`library?`), after Cargo's
+ * long-standing advice to commit the lockfile of binaries only. A workspace root without `[package]` is not one.
+ * @throws ManifestParseError when Cargo.toml does not parse
+ */
+function publishesCrate(files: Files): boolean {
+  const text = files['Cargo.toml'];
+  if (text === undefined || files['Cargo.lock'] !== undefined) return false;
+  const pkg = parseToml('Cargo.toml', text).package;
+  if (!isTable(pkg)) return false;
+  return pkg.publish !== false && !(Array.isArray(pkg.publish) && pkg.publish.length === 0);
+}
+
+/**
  * Cargo: Cargo.toml plus Cargo.lock. A crate is found by its registry name (so a renamed dependency
  * `web = { package = "actix-web", ... }` is found as `actix-web`); the first declaration gives the
  * requirement, any runtime declaration makes it runtime. The version in use is Cargo.lock's (of several
@@ -52,7 +69,7 @@ function lockedVersions(files: Files): () => Map<string, string[]> | undefined {
  */
 export const cargo: Ecosystem = {
   packageManager: 'cargo',
-  files: { required: [['Cargo.toml']], optional: ['Cargo.lock'], lockfiles: ['Cargo.lock'] },
+  files: { required: requiredFilesOf('cargo'), optional: ['Cargo.lock'], lockfiles: ['Cargo.lock'] },
   versions: cargoVersions,
   normaliseName: normaliseCrateName,
   findDependency(files, name) {
@@ -72,12 +89,20 @@ export const cargo: Ecosystem = {
       .filter((declarations) => chosen(declarations)?.source === 'registry')
       .flatMap((declarations) => useOf(declarations, locked) ?? []);
   },
-  updateManifest(files, use, targetVersion) {
+  isLibrary: publishesCrate,
+  updateManifest(files, use, targetVersion, _target, strategy) {
     return updateDeclarations(
-      { schemeName: 'Cargo', scheme: cargoVersions, find: (f, name) => cargo.findDependency(f, name), locate: locateCargo },
+      {
+        schemeName: 'Cargo',
+        scheme: cargoVersions,
+        find: (f, name) => cargo.findDependency(f, name),
+        locate: locateCargo,
+        isLibrary: publishesCrate,
+      },
       files,
       use,
       targetVersion,
+      strategy,
     );
   },
   updateLockfiles: async (request) => updateCargoLock(request),

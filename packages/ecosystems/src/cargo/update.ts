@@ -28,6 +28,8 @@ export const cargoSyntax: RequirementSyntax = {
   },
   clauseText: (operator, version) => `${operator}${version}`,
   join: '',
+  // Cargo has no alternatives: `widen` writes a compatible requirement as a comparator range (`1.2` → `>=1.2, <3.0`).
+  range: (lower, upper) => `>=${lower}, <${upper}`,
 };
 
 const rewrite = clauseRewriter(cargoSyntax);

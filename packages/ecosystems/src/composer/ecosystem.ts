@@ -1,5 +1,7 @@
 import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { requiredFilesOf } from '../required-files.ts';
 import { lazy } from '../shared/lazy.ts';
+import { parseJsonObject } from '../shared/parse.ts';
 import { updateDeclarations } from '../update/declarations.ts';
 import { type ComposerRequire, normaliseComposerName, readComposerJson, readComposerLock } from './composer-json.ts';
 import { composerVersionToSemver } from './constraint.ts';
@@ -28,6 +30,17 @@ function useOf(found: ComposerRequire, locked: () => Map<string, string> | undef
 }
 
 /**
+ * Whether composer.json says it is a library: `"type": "library"` written out, as dependabot-core's Composer update
+ * checker tests it (`library?`). Composer itself defaults a missing `type` to `library`
+ * (https://getcomposer.org/doc/04-schema.md#type), but applications rarely set one, so only the written type counts.
+ * @throws ManifestParseError when composer.json does not parse
+ */
+function isLibraryPackage(files: Files): boolean {
+  const text = files['composer.json'];
+  return text !== undefined && parseJsonObject('composer.json', text).type === 'library';
+}
+
+/**
  * Composer: composer.json plus composer.lock. The version in use is composer.lock's (as written, e.g.
  * `v5.4.0` or `dev-main`), else an exact constraint's version (`1.2.3`, `==1.2.3`, `v1.2.3`). Names compare
  * case-insensitively; platform packages (`php`, `ext-*`) are never found nor listed. `updateManifest` edits the
@@ -36,7 +49,7 @@ function useOf(found: ComposerRequire, locked: () => Map<string, string> | undef
  */
 export const composer: Ecosystem = {
   packageManager: 'composer',
-  files: { required: [['composer.json']], optional: ['composer.lock'], lockfiles: ['composer.lock'] },
+  files: { required: requiredFilesOf('composer'), optional: ['composer.lock'], lockfiles: ['composer.lock'] },
   versions: composerVersions,
   normaliseName: normaliseComposerName,
   findDependency(files, name) {
@@ -52,7 +65,8 @@ export const composer: Ecosystem = {
     const locked = lockedVersions(files);
     return readComposerJson('composer.json', manifest).map((found) => useOf(found, locked));
   },
-  updateManifest(files, use, targetVersion) {
+  isLibrary: isLibraryPackage,
+  updateManifest(files, use, targetVersion, _target, strategy) {
     return updateDeclarations(
       {
         schemeName: 'Composer',
@@ -60,10 +74,12 @@ export const composer: Ecosystem = {
         find: (f, name) => composer.findDependency(f, name),
         locate: locateComposer,
         written: (target) => target.replace(/^[vV]/, ''),
+        isLibrary: isLibraryPackage,
       },
       files,
       use,
       targetVersion,
+      strategy,
     );
   },
   updateLockfiles: async (request) => updateComposerLock(request),

@@ -28,6 +28,8 @@ export const composerSyntax: RequirementSyntax = {
   },
   clauseText: (operator, version) => `${operator.replace(/\s/g, '')}${version}`,
   join: '',
+  // dependabot-core's Composer updater widens a library's caret, tilde or wildcard by appending an alternative.
+  orSeparator: ' || ',
 };
 
 const rewrite = clauseRewriter(composerSyntax);

@@ -1,4 +1,5 @@
 import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { requiredFilesOf } from '../required-files.ts';
 import { lazy } from '../shared/lazy.ts';
 import { updateDeclarations } from '../update/declarations.ts';
 import { type DepLockedProject, type DepRule, readGopkgLock, readGopkgToml } from './gopkg.ts';
@@ -53,7 +54,7 @@ function lockedProjects(files: Files): () => Map<string, DepLockedProject> {
  */
 export const dep: Ecosystem = {
   packageManager: 'dep',
-  files: { required: [['Gopkg.toml']], optional: ['Gopkg.lock'], lockfiles: ['Gopkg.lock'] },
+  files: { required: requiredFilesOf('dep'), optional: ['Gopkg.lock'], lockfiles: ['Gopkg.lock'] },
   versions: depVersions,
   normaliseName: (name) => name.trim(),
   findDependency(files, name) {

@@ -1,4 +1,5 @@
 import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { REQUIRED_FILES, requiredFilesOf } from '../required-files.ts';
 import { filesMatching } from '../shared/files.ts';
 import { groupBy } from '../shared/group.ts';
 import { type ImageDeclaration, normaliseImageName, readDockerfile } from './dockerfile.ts';
@@ -12,7 +13,7 @@ type Files = Readonly<Record<string, string>>;
  * `dockerfile` or `containerfile` (https://github.com/dependabot/dependabot-core/blob/main/docker/lib/dependabot/docker/file_fetcher.rb);
  * here `Dockerfile`, `Dockerfile.<anything>`, `<anything>.Dockerfile` and the same for `Containerfile`.
  */
-export const DOCKERFILE_PATTERNS = ['Dockerfile*', '*.Dockerfile', 'Containerfile*', '*.Containerfile'];
+export const DOCKERFILE_PATTERNS: readonly string[] = REQUIRED_FILES.docker.flat();
 
 /** The Dockerfiles of a files map (`.dockerignore` files left out), sorted by path. */
 function dockerfiles(files: Files): string[] {
@@ -46,7 +47,7 @@ function useOf(declarations: readonly ImageDeclaration[]): DependencyUse | undef
  */
 export const docker: Ecosystem = {
   packageManager: 'docker',
-  files: { required: [DOCKERFILE_PATTERNS], optional: [], lockfiles: [] },
+  files: { required: requiredFilesOf('docker'), optional: [], lockfiles: [] },
   versions: dockerVersions,
   normaliseName: normaliseImageName,
   findDependency(files, name) {

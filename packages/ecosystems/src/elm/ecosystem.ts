@@ -1,4 +1,5 @@
 import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { requiredFilesOf } from '../required-files.ts';
 import { updateDeclarations } from '../update/declarations.ts';
 import { type ElmDeclaration, readElmJson } from './elm-json.ts';
 import { locateElm, unmetByApplication } from './update.ts';
@@ -35,7 +36,7 @@ function useOf(declarations: readonly ElmDeclaration[]): DependencyUse | undefin
  */
 export const elm: Ecosystem = {
   packageManager: 'elm',
-  files: { required: [['elm.json']], optional: [], lockfiles: [] },
+  files: { required: requiredFilesOf('elm'), optional: [], lockfiles: [] },
   versions: elmVersions,
   normaliseName: normaliseElmName,
   findDependency(files, name) {

@@ -1,4 +1,5 @@
 import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { REQUIRED_FILES, requiredFilesOf } from '../required-files.ts';
 import { filesOf } from '../shared/files.ts';
 import { updateActionReferences } from './update.ts';
 import { githubActionsVersions } from './versions.ts';
@@ -7,7 +8,7 @@ import { type ActionReference, readActionReferences } from './workflow.ts';
 type Files = Readonly<Record<string, string>>;
 
 /** The files read, in this order: the workflows of the repository (when the directory is its root), then an action's metadata. */
-const FILES = ['.github/workflows/*.yml', '.github/workflows/*.yaml', 'action.yml', 'action.yaml'];
+const FILES: readonly string[] = REQUIRED_FILES.github_actions.flat();
 
 /** An action's name for comparison: GitHub's `owner/repo` is case-insensitive. */
 const normaliseActionName = (name: string) => name.trim().toLowerCase();
@@ -44,7 +45,7 @@ function useOf(references: readonly ActionReference[]): DependencyUse | undefine
  */
 export const githubActions: Ecosystem = {
   packageManager: 'github_actions',
-  files: { required: [FILES], optional: [], lockfiles: [] },
+  files: { required: requiredFilesOf('github_actions'), optional: [], lockfiles: [] },
   versions: githubActionsVersions,
   normaliseName: normaliseActionName,
   findDependency(files, name) {

@@ -1,4 +1,5 @@
 import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { requiredFilesOf } from '../required-files.ts';
 import { type GoMod, type GoRequire, readGoMod, replacementOf } from './go-mod.ts';
 import { readGoSum } from './go-sum.ts';
 import { updateGoSum } from './go-sum-update.ts';
@@ -48,7 +49,7 @@ function read(files: Files): GoMod | undefined {
  */
 export const goModules: Ecosystem = {
   packageManager: 'go_modules',
-  files: { required: [['go.mod']], optional: ['go.sum'], lockfiles: ['go.sum'] },
+  files: { required: requiredFilesOf('go_modules'), optional: ['go.sum'], lockfiles: ['go.sum'] },
   versions: goVersions,
   normaliseName: (name) => name.trim(),
   findDependency(files, name) {

@@ -1,4 +1,5 @@
 import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { requiredFilesOf } from '../required-files.ts';
 import { useOfDeclarations } from '../shared/declared-use.ts';
 import { groupBy } from '../shared/group.ts';
 import { updateDeclarations } from '../update/declarations.ts';
@@ -27,7 +28,7 @@ const useOf = (all: readonly GradleDeclaration[]): DependencyUse | undefined => 
 export const gradle: Ecosystem = {
   packageManager: 'gradle',
   files: {
-    required: [['build.gradle', 'build.gradle.kts']],
+    required: requiredFilesOf('gradle'),
     optional: [...BUILD_SCRIPTS.filter((f) => !['build.gradle', 'build.gradle.kts'].includes(f)), CATALOG, 'gradle.properties'],
     lockfiles: [],
   },

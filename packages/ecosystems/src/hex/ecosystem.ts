@@ -1,8 +1,9 @@
 import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { requiredFilesOf } from '../required-files.ts';
 import { groupBy } from '../shared/group.ts';
 import { lazy } from '../shared/lazy.ts';
 import { updateDeclarations } from '../update/declarations.ts';
-import { type MixDependency, readMixExs } from './mix-exs.ts';
+import { declaresHexPackage, type MixDependency, readMixExs } from './mix-exs.ts';
 import { MIX_LOCK, readMixLock, updateMixLock } from './mix-lock.ts';
 import { locateHex } from './update.ts';
 import { hexVersions } from './versions.ts';
@@ -40,6 +41,9 @@ function useOf(declarations: readonly MixDependency[], locked: () => Map<string,
   };
 }
 
+/** Whether mix.exs gives Hex package metadata (`package:`, see {@link declaresHexPackage}). @throws ManifestParseError */
+const isHexPackage = (files: Files): boolean => files['mix.exs'] !== undefined && declaresHexPackage('mix.exs', files['mix.exs']);
+
 /**
  * Hex (Mix): `mix.exs` and `mix.lock`. A dependency is found by its Hex package name (`hex: :name`, else the app
  * atom); `only:` without `:prod` makes it development. The version in use is mix.lock's, else an exact requirement's.
@@ -49,7 +53,7 @@ function useOf(declarations: readonly MixDependency[], locked: () => Map<string,
  */
 export const hex: Ecosystem = {
   packageManager: 'hex',
-  files: { required: [['mix.exs']], optional: [MIX_LOCK], lockfiles: [MIX_LOCK] },
+  files: { required: requiredFilesOf('hex'), optional: [MIX_LOCK], lockfiles: [MIX_LOCK] },
   versions: hexVersions,
   normaliseName: normaliseHexName,
   findDependency(files, name) {
@@ -69,12 +73,20 @@ export const hex: Ecosystem = {
       .filter((declarations) => chosen(declarations)?.source === 'hex')
       .flatMap((declarations) => useOf(declarations, locked) ?? []);
   },
-  updateManifest(files, use, targetVersion) {
+  isLibrary: isHexPackage,
+  updateManifest(files, use, targetVersion, _target, strategy) {
     return updateDeclarations(
-      { schemeName: 'Hex', scheme: hexVersions, find: (f, name) => hex.findDependency(f, name), locate: locateHex },
+      {
+        schemeName: 'Hex',
+        scheme: hexVersions,
+        find: (f, name) => hex.findDependency(f, name),
+        locate: locateHex,
+        isLibrary: isHexPackage,
+      },
       files,
       use,
       targetVersion,
+      strategy,
     );
   },
   updateLockfiles: async (request) => updateMixLock(request),

@@ -271,3 +271,13 @@ export function readMixExs(file: string, text: string): MixDependency[] {
   }
   return out;
 }
+
+/**
+ * Whether a `mix.exs` gives Hex package metadata: a `package:` keyword (the project's `package: package()` or
+ * `package: [...]`), which `mix hex.publish` publishes from (https://hex.pm/docs/publish, "Adding metadata to
+ * mix.exs"). Comments and strings do not count.
+ * @throws ManifestParseError on unterminated strings, heredocs or sigils
+ */
+export function declaresHexPackage(file: string, text: string): boolean {
+  return tokenize(file, text).some((token) => token.kind === 'keyword' && token.value === 'package');
+}

@@ -19,6 +19,7 @@ export const hexSyntax: RequirementSyntax = {
   kind: pessimisticKind,
   clauseText: (operator, version) => (operator === '' ? version : `${operator} ${version}`),
   join: ' and ',
+  orSeparator: ' or ',
 };
 
 const rewrite = clauseRewriter(hexSyntax);

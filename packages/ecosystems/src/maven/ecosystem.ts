@@ -1,4 +1,5 @@
 import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { requiredFilesOf } from '../required-files.ts';
 import { groupBy } from '../shared/group.ts';
 import { updateDeclarations } from '../update/declarations.ts';
 import { type PomDependency, pomDependencyType, readPom } from './pom.ts';
@@ -43,7 +44,7 @@ function useOf(all: readonly PomDependency[]): DependencyUse | undefined {
  */
 export const maven: Ecosystem = {
   packageManager: 'maven',
-  files: { required: [['pom.xml']], optional: [], lockfiles: [] },
+  files: { required: requiredFilesOf('maven'), optional: [], lockfiles: [] },
   versions: mavenVersions,
   normaliseName: (name) => name.trim(),
   findDependency(files, name) {

@@ -1,6 +1,8 @@
 import semver from 'semver';
 import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { requiredFilesOf } from '../required-files.ts';
 import { lazy } from '../shared/lazy.ts';
+import { parseJsonObject } from '../shared/parse.ts';
 import { updateDeclarations } from '../update/declarations.ts';
 import { type PackageJsonEntry, readPackageJson } from './package-json.ts';
 import { readPackageLock } from './package-lock.ts';
@@ -52,20 +54,43 @@ function useOf(entry: PackageJsonEntry, locked: LockedVersion | undefined): Depe
 }
 
 /**
+ * Whether package.json declares a package to publish, as dependabot-core's npm `LibraryDetector`
+ * (`package_json_may_be_for_library?`) reads it: a `name` that is not a template (`{{name}}`), a `version`, and no truthy
+ * `private` (npm refuses to publish a private package, https://docs.npmjs.com/cli/v10/configuring-npm/package-json#private).
+ * Dependabot also asked the registry whether that name is published with the same description; this reads the file only.
+ * @throws ManifestParseError when package.json does not parse
+ */
+function publishesPackage(files: Readonly<Record<string, string>>): boolean {
+  const text = files['package.json'];
+  if (text === undefined) return false;
+  const manifest = parseJsonObject('package.json', text);
+  const { name, version } = manifest;
+  return (
+    typeof name === 'string' &&
+    name.trim() !== '' &&
+    !/\{\{.*\}\}/.test(name) &&
+    typeof version === 'string' &&
+    version.trim() !== '' &&
+    !manifest.private
+  );
+}
+
+/**
  * npm and Yarn: package.json plus the first lockfile present of npm-shrinkwrap.json, package-lock.json
  * (lockfileVersion 1, 2, 3) and yarn.lock (Yarn 1; Yarn 2+ entries' versions are read too).
  * The version in use is the lockfile's top-level entry, else the manifest's exact pin (`4.17.21`, `=4.17.21`).
  * pnpm-lock.yaml is not read. Names compare as written (npm names are case-sensitive, new ones lowercase).
  * `listDependencies` leaves out `file:`, `link:`, `portal:`, git, URL, path and `workspace:` specs; `findDependency` gives
  * local ones (`workspace:`, `link:`, `portal:`, `file:`, paths) the version null.
- * `updateManifest` edits the range of every section declaring the package (see {@link locateNpm}).
+ * `updateManifest` edits the range of every section declaring the package (see {@link locateNpm}); a library
+ * ({@link publishesPackage}) is widened by `auto`.
  * `updateLockfiles` updates each lockfile present: npm-shrinkwrap.json and package-lock.json with npm's own resolver
  * (see {@link updatePackageLock}), yarn.lock (Yarn 1) by rewriting the dependency's entry (see {@link updateYarnLock});
  * the first lockfile that needs resolution makes the whole update need it.
  */
 export const npmAndYarn: Ecosystem = {
   packageManager: 'npm_and_yarn',
-  files: { required: [['package.json']], optional: [...LOCKFILES], lockfiles: [...LOCKFILES] },
+  files: { required: requiredFilesOf('npm_and_yarn'), optional: [...LOCKFILES], lockfiles: [...LOCKFILES] },
   versions: npmVersions,
   normaliseName: (name) => name.trim(),
   findDependency(files, name) {
@@ -83,7 +108,8 @@ export const npmAndYarn: Ecosystem = {
       .filter((entry) => entry.registry)
       .map((entry) => useOf(entry, locked()));
   },
-  updateManifest(files, use, targetVersion) {
+  isLibrary: publishesPackage,
+  updateManifest(files, use, targetVersion, _target, strategy) {
     return updateDeclarations(
       {
         schemeName: 'npm',
@@ -91,10 +117,12 @@ export const npmAndYarn: Ecosystem = {
         find: (f, name) => npmAndYarn.findDependency(f, name),
         locate: (f, name) => locateNpm(f, name.trim()),
         written: (target) => semver.valid(target) ?? target,
+        isLibrary: publishesPackage,
       },
       files,
       use,
       targetVersion,
+      strategy,
     );
   },
   async updateLockfiles(request) {

@@ -11,7 +11,8 @@ const FULL = /^\d+\.\d+\.\d+(?:[-+].*)?$/;
 /**
  * node-semver ranges as npm writes them (https://docs.npmjs.com/cli/v10/using-npm/semver): clauses separated by
  * spaces, `||` alternatives, hyphen ranges; a `v` after the operator stays as written. A bare full version or
- * `=1.2.3` is a pin; a bare partial version (`1.2`, `1.x`) is compatible like `^`/`~`.
+ * `=1.2.3` is a pin; a bare partial version (`1.2`, `1.x`) is compatible like `^`/`~`. `widen` appends an alternative
+ * (`^1.2.3` → `^1.2.3 || ^2.0.1`), the form dependabot-core's npm updater appends (`" || ^#{version}"`).
  */
 export const npmSyntax: RequirementSyntax = {
   scheme: npmVersions,
@@ -30,6 +31,7 @@ export const npmSyntax: RequirementSyntax = {
   },
   clauseText: (operator, version) => `${operator.replace(/\s/g, '')}${version}`,
   join: '',
+  orSeparator: ' || ',
 };
 
 const rewrite = clauseRewriter(npmSyntax);

@@ -1,18 +1,11 @@
 import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { requiredFilesOf } from '../required-files.ts';
 import { useOfDeclarations } from '../shared/declared-use.ts';
 import { groupBy } from '../shared/group.ts';
 import { updateDeclarations } from '../update/declarations.ts';
-import {
-  CENTRAL_FILE,
-  DIRECTORY_FILES,
-  GLOBAL_JSON,
-  type NuGetDeclaration,
-  PACKAGES_CONFIG,
-  PROJECT_FILES,
-  readNuGet,
-} from './manifests.ts';
+import { CENTRAL_FILE, DIRECTORY_FILES, GLOBAL_JSON, type NuGetDeclaration, readNuGet } from './manifests.ts';
 import { locateNuGet, nugetAllows } from './update.ts';
-import { nugetPinnedVersion, nugetVersions } from './versions.ts';
+import { nugetPinnedVersion, nugetVersions, parseNuGetRequirement } from './versions.ts';
 
 /** The requirement a declaration stands for: its version text, null without one or when it cannot be resolved. */
 const requirementOf = (d: NuGetDeclaration) => (d.version !== null && 'file' in d.version ? d.version.text.trim() : null);
@@ -30,12 +23,14 @@ const useOf = (all: readonly NuGetDeclaration[]): DependencyUse | undefined => u
  * ({@link nugetVersions}); the version in use is a bare version (NuGet resolves a minimum to itself when it exists) or
  * `[x]`, else null. `PrivateAssets="all"` references, `GlobalPackageReference`s, `developmentDependency` packages and
  * MSBuild SDKs are `development`. `updateManifest` edits only the attribute value or element text of the version (or of
- * the property it names). `packages.lock.json` is not read or updated.
+ * the property it names). `packages.lock.json` is not read or updated. `installs`: NuGet's lowest applicable version
+ * (https://learn.microsoft.com/nuget/concepts/dependency-resolution#lowest-applicable-version), the highest matching
+ * for a floating version (https://learn.microsoft.com/nuget/concepts/dependency-resolution#floating-versions).
  */
 export const nuget: Ecosystem = {
   packageManager: 'nuget',
   files: {
-    required: [[...PROJECT_FILES, PACKAGES_CONFIG]],
+    required: requiredFilesOf('nuget'),
     optional: [...DIRECTORY_FILES, CENTRAL_FILE, GLOBAL_JSON],
     lockfiles: [],
   },
@@ -47,6 +42,11 @@ export const nuget: Ecosystem = {
   },
   listDependencies(files) {
     return [...groupBy(readNuGet(files), (d) => d.name.toLowerCase()).values()].flatMap((all) => useOf(all) ?? []);
+  },
+  installs(requirement, versions) {
+    const floating = parseNuGetRequirement(requirement).kind === 'floating';
+    const ordered = [...versions].sort((a, b) => nugetVersions.compare(a, b));
+    return (floating ? ordered.at(-1) : ordered[0]) ?? null;
   },
   updateManifest(files, use, targetVersion) {
     return updateDeclarations(

@@ -1,5 +1,6 @@
 import type { DependencyType } from '../ecosystem.ts';
 import { ManifestParseError } from '../errors.ts';
+import { REQUIRED_FILES } from '../required-files.ts';
 import { filesOf } from '../shared/files.ts';
 import { isTable, parseJsonObject } from '../shared/parse.ts';
 import { jsonStringAt, jsonStrings } from '../update/json-spans.ts';
@@ -7,14 +8,18 @@ import { attributeOf, childrenOf, contentOf, descendantsOf, readXml, type XmlNod
 
 type Files = Readonly<Record<string, string>>;
 
-/** The project files NuGet's PackageReference items are read from (https://learn.microsoft.com/nuget/consume-packages/package-references-in-project-files). */
-export const PROJECT_FILES = ['*.csproj', '*.fsproj', '*.vbproj'];
+/** NuGet 2's package list (https://learn.microsoft.com/nuget/reference/packages-config). */
+export const PACKAGES_CONFIG = 'packages.config';
+/**
+ * The project files NuGet's PackageReference items are read from
+ * (https://learn.microsoft.com/nuget/consume-packages/package-references-in-project-files): the required files of
+ * `required-files.ts` but `packages.config`.
+ */
+export const PROJECT_FILES: readonly string[] = REQUIRED_FILES.nuget.flat().filter((file) => file !== PACKAGES_CONFIG);
 /** MSBuild files imported by every project of the directory (https://learn.microsoft.com/visualstudio/msbuild/customize-by-directory). */
 export const DIRECTORY_FILES = ['Directory.Build.props', 'Directory.Build.targets'];
 /** Central package management's versions (https://learn.microsoft.com/nuget/consume-packages/central-package-management). */
 export const CENTRAL_FILE = 'Directory.Packages.props';
-/** NuGet 2's package list (https://learn.microsoft.com/nuget/reference/packages-config). */
-export const PACKAGES_CONFIG = 'packages.config';
 /** The .NET SDK and MSBuild project SDK versions (https://learn.microsoft.com/dotnet/core/tools/global-json). */
 export const GLOBAL_JSON = 'global.json';
 

@@ -1,6 +1,8 @@
 import type { DependencyType, DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { requiredFilesOf } from '../required-files.ts';
 import { groupBy } from '../shared/group.ts';
 import { lazy } from '../shared/lazy.ts';
+import { isTable, parseToml } from '../shared/parse.ts';
 import { pickLocked } from '../shared/pick-locked.ts';
 import { updateDeclarations } from '../update/declarations.ts';
 import { updatePythonLocks } from './lockfile.ts';
@@ -105,6 +107,26 @@ function useOf(found: readonly Found[], locked: (name: string) => string[]): Dep
 }
 
 /**
+ * Whether pyproject.toml declares a package to publish: PEP 621 `[project]` metadata with a `name`
+ * (https://packaging.python.org/en/latest/specifications/pyproject-toml/#name), or Poetry's `[tool.poetry]` with a
+ * `name` (https://python-poetry.org/docs/pyproject/#name), unless the project says it is not a package (Poetry's
+ * `package-mode = false`, uv's `[tool.uv] package = false`). dependabot-core's Python `LibraryDetector` reads the same
+ * tables and also asks PyPI whether the name is published with that description; this reads the file only, and
+ * requirements files alone are an application.
+ * @throws ManifestParseError when pyproject.toml does not parse
+ */
+function publishesPackage(files: Files): boolean {
+  const text = files['pyproject.toml'];
+  if (text === undefined) return false;
+  const doc = parseToml('pyproject.toml', text);
+  const tool = isTable(doc.tool) ? doc.tool : {};
+  const poetry = isTable(tool.poetry) ? tool.poetry : undefined;
+  if (poetry?.['package-mode'] === false || (isTable(tool.uv) && tool.uv.package === false)) return false;
+  const named = (table: unknown) => isTable(table) && typeof table.name === 'string' && table.name.trim() !== '';
+  return named(doc.project) || named(poetry);
+}
+
+/**
  * pip (and Poetry/uv projects): requirements.txt and/or pyproject.toml, plus the development requirements
  * files `requirements-dev.txt`, `requirements_dev.txt`, `dev-requirements.txt`, `requirements-test.txt`,
  * `test-requirements.txt`, and poetry.lock / uv.lock for the version in use.
@@ -113,13 +135,13 @@ function useOf(found: readonly Found[], locked: (name: string) => string[]): Dep
  * compared after PEP 503 normalisation; markers are read but not evaluated (a listed package counts as used).
  * `listDependencies` leaves out packages whose first declaration is a direct reference (`name @ url`, Poetry
  * `git`/`path`/`url`). `updateManifest` edits the specifier in every requirements file and pyproject.toml section
- * declaring the package (see {@link locatePip}). `updateLockfiles` rewrites the package's entry of poetry.lock and
+ * declaring the package (see {@link locatePip}); a library ({@link publishesPackage}) is widened by `auto`. `updateLockfiles` rewrites the package's entry of poetry.lock and
  * uv.lock in place (see {@link updatePythonLocks}).
  */
 export const pip: Ecosystem = {
   packageManager: 'pip',
   files: {
-    required: [['requirements.txt', 'pyproject.toml']],
+    required: requiredFilesOf('pip'),
     optional: [...REQUIREMENTS_FILES.slice(1).map((f) => f.file), ...LOCKFILES],
     lockfiles: [...LOCKFILES],
   },
@@ -136,7 +158,8 @@ export const pip: Ecosystem = {
       .filter((found) => found[0]?.registry)
       .flatMap((found) => useOf(found, locked) ?? []);
   },
-  updateManifest(files, use, targetVersion) {
+  isLibrary: publishesPackage,
+  updateManifest(files, use, targetVersion, _target, strategy) {
     return updateDeclarations(
       {
         schemeName: 'PEP 440',
@@ -148,10 +171,12 @@ export const pip: Ecosystem = {
             name,
             REQUIREMENTS_FILES.map((entry) => entry.file),
           ),
+        isLibrary: publishesPackage,
       },
       files,
       use,
       targetVersion,
+      strategy,
     );
   },
   updateLockfiles: async (request) => updatePythonLocks(request),

@@ -19,7 +19,10 @@ function pythonKind(operator: string, version: string): ClauseKind {
   return operator === '!=' ? 'not' : 'lower';
 }
 
-/** PEP 440 specifier sets (https://peps.python.org/pep-0440/#version-specifiers): comma-separated clauses. */
+/**
+ * PEP 440 specifier sets (https://peps.python.org/pep-0440/#version-specifiers): comma-separated clauses. `widen` writes
+ * a compatible clause as the range dependabot-core's Python updater does (`convert_to_range`: `~=2.2` → `>=2.2,<5.0`).
+ */
 export const pep440Syntax: RequirementSyntax = {
   scheme: pep440Versions,
   operators: '===|~=|==|!=|<=|>=|<|>',
@@ -30,6 +33,7 @@ export const pep440Syntax: RequirementSyntax = {
   kind: pythonKind,
   clauseText: (operator, version) => `${operator}${version}`,
   join: '',
+  range: (lower, upper) => `>=${lower},<${upper}`,
 };
 
 /**

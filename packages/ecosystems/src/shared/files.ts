@@ -35,6 +35,16 @@ export function filesMatching(entries: readonly string[], paths: Iterable<string
 }
 
 /**
+ * The first alternatives of `required` ({@link EcosystemFiles}'s `required`: at least one entry of each inner list must
+ * exist) that none of `paths` (relative to the config's directory) meets, as an entry or by a pattern; undefined when
+ * every one is met. `unmetRequirement([['requirements.txt', 'pyproject.toml']], ['setup.py'])` is both names.
+ */
+export function unmetRequirement(required: readonly (readonly string[])[], paths: Iterable<string>): readonly string[] | undefined {
+  const present = [...paths];
+  return required.find((alternatives) => filesMatching(alternatives, present).length === 0);
+}
+
+/**
  * The entries of `files` (a files map an ecosystem is given) that `entry` names: the file itself for a plain entry,
  * every matching file for a pattern; as `[path, text]` pairs sorted by path.
  */

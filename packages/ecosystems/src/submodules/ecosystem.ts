@@ -1,4 +1,5 @@
 import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { requiredFilesOf } from '../required-files.ts';
 import { readGitlink } from '../shared/files.ts';
 import { type GithubSubmodule, readGithubSubmodules, submoduleDependencyName } from './gitmodules.ts';
 import { updateGitlinks } from './update.ts';
@@ -56,7 +57,7 @@ function useOf(files: Files, submodules: readonly GithubSubmodule[]): Dependency
  */
 export const submodules: Ecosystem = {
   packageManager: 'submodules',
-  files: { required: [[GITMODULES]], optional: [], lockfiles: [], gitlinks: true },
+  files: { required: requiredFilesOf('submodules'), optional: [], lockfiles: [], gitlinks: true },
   versions: submoduleVersions,
   normaliseName: normaliseSubmoduleName,
   findDependency(files, name) {

@@ -1,4 +1,5 @@
 import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import { requiredFilesOf } from '../required-files.ts';
 import { filesOf } from '../shared/files.ts';
 import { groupBy } from '../shared/group.ts';
 import { lazy } from '../shared/lazy.ts';
@@ -63,7 +64,7 @@ function useOf(declarations: readonly TerraformDeclaration[], locked: () => Map<
  */
 export const terraform: Ecosystem = {
   packageManager: 'terraform',
-  files: { required: [['*.tf', '*.tf.json']], optional: [TERRAFORM_LOCKFILE], lockfiles: [TERRAFORM_LOCKFILE] },
+  files: { required: requiredFilesOf('terraform'), optional: [TERRAFORM_LOCKFILE], lockfiles: [TERRAFORM_LOCKFILE] },
   versions: terraformVersions,
   normaliseName: normaliseTerraformName,
   findDependency(files, name) {

@@ -1,4 +1,4 @@
-import type { DependencyUse, ManifestUpdate, VersionScheme } from '../ecosystem.ts';
+import type { DependencyUse, ManifestUpdate, RequirementStrategy, VersioningStrategy, VersionScheme } from '../ecosystem.ts';
 import { InvalidVersionError } from '../errors.ts';
 import { allows, type RequirementRewriter } from './rewrite.ts';
 
@@ -46,16 +46,38 @@ export interface UpdateTarget {
   allows?(target: string, requirement: string): boolean;
   /** The target as the manifest writes it (e.g. without a `v`). Default: as given. */
   written?(target: string): string;
+  /** Do the files publish a package ({@link Ecosystem.isLibrary})? What `auto` reads; absent: an application. */
+  isLibrary?(files: Files): boolean;
+}
+
+/**
+ * The strategy `strategy` stands for in `files` (`auto`: `widen` for a library, else `increase`; see
+ * {@link VersioningStrategy}). @throws ManifestParseError from the ecosystem's library detection
+ */
+export function resolveStrategy(
+  ecosystem: Pick<UpdateTarget, 'isLibrary'>,
+  files: Files,
+  strategy: VersioningStrategy,
+): RequirementStrategy {
+  if (strategy !== 'auto') return strategy;
+  return ecosystem.isLibrary?.(files) ? 'widen' : 'increase';
 }
 
 /**
  * The common part of every ecosystem's `updateManifest`: locates the declarations of `use.name`, rewrites each
- * requirement (see {@link RequirementRewriter}), splices the new requirements into the files at their spans, and
- * checks the result: the declarations located again in the new text, and `findDependency`'s requirement, must
- * allow the target, else the answer is `cannot` (a file is never given that would not install the target).
+ * requirement by `strategy` (see {@link RequirementRewriter}; `increase-if-necessary` when not given, `auto` resolved by
+ * {@link resolveStrategy}), splices the new requirements into the files at their spans, and checks the result: the
+ * declarations located again in the new text, and `findDependency`'s requirement, must allow the target, else the
+ * answer is `cannot` (a file is never given that would not install the target).
  * @throws InvalidVersionError when `targetVersion` is not valid in the scheme; ManifestParseError from the readers
  */
-export function updateDeclarations(ecosystem: UpdateTarget, files: Files, use: DependencyUse, targetVersion: string): ManifestUpdate {
+export function updateDeclarations(
+  ecosystem: UpdateTarget,
+  files: Files,
+  use: DependencyUse,
+  targetVersion: string,
+  strategy: VersioningStrategy = 'increase-if-necessary',
+): ManifestUpdate {
   const scheme = ecosystem.scheme;
   if (!scheme.isValid(targetVersion)) throw new InvalidVersionError(ecosystem.schemeName, targetVersion);
   const target = ecosystem.written?.(targetVersion.trim()) ?? targetVersion.trim();
@@ -63,10 +85,11 @@ export function updateDeclarations(ecosystem: UpdateTarget, files: Files, use: D
   if (ecosystem.find(files, use.name) === undefined) return { cannot: `'${use.name}' is not declared in the files read` };
   const located = ecosystem.locate(files, use.name);
   if ('cannot' in located) return located;
+  const moves = resolveStrategy(ecosystem, files, strategy);
   const reasons = [...located.unchanged];
   const edits = new Map<string, { start: number; end: number; text: string }[]>();
   for (const declaration of located.declarations) {
-    const result = declaration.rewrite(partsOf(files, declaration), target);
+    const result = declaration.rewrite(partsOf(files, declaration), target, moves);
     if ('cannot' in result) return { cannot: `${declaration.file} (${declaration.where}): ${result.cannot}` };
     if ('unchanged' in result) {
       reasons.push(`${declaration.file} (${declaration.where}): ${result.unchanged}`);

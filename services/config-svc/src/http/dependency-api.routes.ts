@@ -1,12 +1,13 @@
 import type { CodeHostView } from '@switchyard/code-host';
 import { authenticate, callerOf } from '@switchyard/code-host';
 import { AccountId, CreateUpdateConfig, PatchAccount, PatchUpdateConfig, ReposQuery, UpdateConfigId } from '@switchyard/contracts';
-import { methodNotAllowed, parseInput } from '@switchyard/service-kit';
+import { HttpProblem, methodNotAllowed, parseInput } from '@switchyard/service-kit';
 import { type Request, type Response, Router } from 'express';
 import type { Kysely } from 'kysely';
 import { patchAccount, syncAndListAccounts } from '../accounts/account.service.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import { syncAndListRepos } from '../repo-listing/repo-listing.service.ts';
+import { ManifestFilesMissing } from '../update-configs/config-directory.policy.ts';
 import { createUpdateConfig, getUpdateConfig, removeUpdateConfig, updateUpdateConfig } from '../update-configs/update-config.service.ts';
 import { accountResource, reposDocument, updateConfigResource } from './dependency-api.mapper.ts';
 
@@ -14,7 +15,8 @@ import { accountResource, reposDocument, updateConfigResource } from './dependen
  * The routes of the dependency update API (https://github.com/dependabot/api-docs) that config-svc serves:
  * `GET /accounts`, `PATCH /accounts/:id` (this service's extension), `GET /repos`, `POST /update_configs`,
  * `GET`/`PATCH`/`DELETE /update_configs/:id`. Every one authenticates first, calls its service and maps the result to
- * JSON:API resources (`dependency-api.mapper.ts`); the services' domain errors are answered by the app's error format.
+ * JSON:API resources (`dependency-api.mapper.ts`); the services' domain errors are answered by the app's error format,
+ * but for a config directory without its package manager's files, which is 422 ({@link unprocessable}).
  */
 export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostView): Router {
   const router = Router();
@@ -50,7 +52,7 @@ export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostVi
     .route('/update_configs')
     .post(auth, async (req, res) => {
       const input = parseInput(CreateUpdateConfig, bodyOf(req), 'body');
-      const created = updateConfigResource(await createUpdateConfig(db, view, callerOf(res), input));
+      const created = updateConfigResource(await unprocessable(createUpdateConfig(db, view, callerOf(res), input)));
       res.status(201).location(`/update_configs/${created.id}`).json({ data: created });
     })
     .all(methodNotAllowed(['POST']));
@@ -63,7 +65,7 @@ export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostVi
     .patch(auth, async (req, res) => {
       const id = configId(req);
       const patch = parseInput(PatchUpdateConfig, bodyOf(req), 'body');
-      res.json({ data: updateConfigResource(await updateUpdateConfig(db, view, callerOf(res), id, patch)) });
+      res.json({ data: updateConfigResource(await unprocessable(updateUpdateConfig(db, view, callerOf(res), id, patch))) });
     })
     .delete(auth, async (req, res: Response) => {
       await removeUpdateConfig(db, view, callerOf(res), configId(req));
@@ -72,6 +74,22 @@ export function dependencyApiRouter(db: Kysely<ConfigDatabase>, view: CodeHostVi
     .all(methodNotAllowed(['GET', 'PATCH', 'DELETE']));
 
   return router;
+}
+
+/**
+ * `change`'s result, with a {@link ManifestFilesMissing} answered 422 Unprocessable Entity (RFC 9110 section 15.5.21:
+ * the body is well formed, but the repo does not hold what it names) in the API's envelope, its field error on the
+ * member it names: `{"errors":[{"status":422,"title":"Unprocessable Entity","detail":"directory /nope has no
+ * package.json on branch main","source":{"pointer":"/directory"}}]}`. Other errors pass unchanged.
+ * @throws HttpProblem 422 for a ManifestFilesMissing
+ */
+async function unprocessable<T>(change: Promise<T>): Promise<T> {
+  try {
+    return await change;
+  } catch (error) {
+    if (error instanceof ManifestFilesMissing) throw new HttpProblem(422, error.message, { errors: error.errors ?? [] });
+    throw error;
+  }
 }
 
 function configId(req: Request): number {

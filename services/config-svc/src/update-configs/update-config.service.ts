@@ -13,6 +13,7 @@ import { configOutbox } from '../db/outbox.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import { findRepo } from '../repos/repo.repository.ts';
 import { syncReposAndAccounts } from '../repos/repo.service.ts';
+import { checkConfigDirectory } from './config-directory.service.ts';
 import { nextRunOf } from './next-run.policy.ts';
 import { type ScheduledUpdateConfig, withNextRun } from './next-run.service.ts';
 import { refuseLive, requireConfigPermission } from './update-config.policy.ts';
@@ -42,8 +43,10 @@ async function refusingDuplicates<T>(change: () => Promise<T>): Promise<T> {
 }
 
 /**
- * `POST /update_configs`: the account must be one the caller reaches, the repo must belong to it and the
- * caller needs write or admin permission on it (checked with the code host). The config, the repo and
+ * `POST /update_configs`: the account must be one the caller reaches, the repo must belong to it, the
+ * caller needs write or admin permission on it (checked with the code host) and the directory must hold the package
+ * manager's files on the config's branch, its target branch or else the repo's default one (`checkConfigDirectory`,
+ * through the code host with the caller's token). The config, the repo and
  * account rows it needs and their events (the account's and repo's, then `update_config.created`, written by one
  * insert) are stored in one transaction (one commit a config).
  * @returns the stored config, with its next run by its account's schedule settings as stored with it
@@ -51,7 +54,9 @@ async function refusingDuplicates<T>(change: () => Promise<T>): Promise<T> {
  * @throws NotFound when the account or the repo is not one the caller reaches
  * @throws InvalidInput when the repo belongs to another account (its error names `/repo-id`)
  * @throws Forbidden without write permission on the repo
+ * @throws ManifestFilesMissing (an InvalidInput naming `/directory`) when the directory lacks the package manager's files
  * @throws AlreadyExists when the repo already has a config for this package manager, directory and target branch
+ * @throws RateLimited or CodeHostUnavailable when the code host cannot answer
  */
 export async function createUpdateConfig(
   db: Db,
@@ -69,6 +74,13 @@ export async function createUpdateConfig(
     });
   }
   requireConfigPermission(caller, repo, 'write');
+  const location = {
+    repo,
+    packageManager: input['package-manager'],
+    directory: input.directory,
+    branch: input['target-branch'] ?? repo.defaultBranch,
+  };
+  await checkConfigDirectory(view, caller, location, 'directory');
   return refusingDuplicates(() =>
     db.transaction().execute(async (trx) => {
       const synced = await syncReposAndAccounts(trx, [repo]);
@@ -96,7 +108,7 @@ async function authorisedConfig(db: Db, view: CodeHostView, caller: Caller, id: 
   const repo = await view.repo(caller, stored.id);
   if (!repo) throw notFound;
   requireConfigPermission(caller, repo, needed);
-  return { row, accountId: stored.account_id };
+  return { row, accountId: stored.account_id, repo };
 }
 
 /**
@@ -110,12 +122,16 @@ export async function getUpdateConfig(db: Db, view: CodeHostView, caller: Caller
 
 /**
  * `PATCH /update_configs/:id`: changes the attributes given (revision + 1, `update_config.updated`); an empty patch
- * changes and publishes nothing.
+ * changes and publishes nothing. A new `target-branch` (another branch, or null for the repo's default one) must hold
+ * the package manager's files in the config's directory, as on create (`checkConfigDirectory`); the package manager and
+ * the directory are the config's identity, which a PATCH does not change.
  * @returns the config as it is now, with its next run
  * @throws NotFound when there is no such config or the caller may not know of it
  * @throws Forbidden without write permission on its repo
  * @throws InvalidInput naming `/update-schedule` for `live` with a package manager that cannot be watched
+ * @throws ManifestFilesMissing (an InvalidInput naming `/target-branch`) when the new branch lacks the files in the directory
  * @throws AlreadyExists when the new target branch collides with another config of the repo
+ * @throws RateLimited or CodeHostUnavailable when the code host cannot answer
  */
 export async function updateUpdateConfig(
   db: Db,
@@ -124,9 +140,14 @@ export async function updateUpdateConfig(
   id: number,
   patch: PatchUpdateConfig,
 ): Promise<ScheduledUpdateConfig> {
-  const { row, accountId } = await authorisedConfig(db, view, caller, id, 'write');
+  const { row, accountId, repo } = await authorisedConfig(db, view, caller, id, 'write');
   if (patch['update-schedule'] !== undefined) refuseLive(patch['update-schedule'], row.package_manager);
   if (Object.values(patch).every((value) => value === undefined)) return withNextRun(db, row);
+  const branch = patch['target-branch'];
+  if (branch !== undefined && branch !== row.target_branch) {
+    const location = { repo, packageManager: row.package_manager, directory: row.directory, branch: branch ?? repo.defaultBranch };
+    await checkConfigDirectory(view, caller, location, 'target-branch');
+  }
   const changed = await refusingDuplicates(() =>
     db.transaction().execute(async (trx) => {
       const changed = await patchUpdateConfig(trx, id, patch);

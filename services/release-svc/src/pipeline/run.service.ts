@@ -211,7 +211,11 @@ async function initialRunLimit(db: Db, run: UpdateRunRow): Promise<number | unde
   return (await hadEarlierRun(db, run.update_config_id, run.id)) ? undefined : INITIAL_RUN_JOB_LIMIT;
 }
 
-/** One dependency of a run through resolve, decide and record. @throws CodeHostError when the advisories cannot be read */
+/**
+ * One dependency of a run through resolve, decide and record: the advisories are asked when the registry answered and
+ * a version in use can be known (read, or resolved from the requirement), and the dependency is recorded as decided
+ * (its version in use resolved when the files did not lock one). @throws CodeHostError when the advisories cannot be read
+ */
 async function checkDependency(
   deps: PipelineDeps,
   run: UpdateRunRow,
@@ -222,7 +226,8 @@ async function checkDependency(
 ): Promise<void> {
   const { ecosystem } = target;
   const resolved = await resolver.registry(target.config.accountId, ecosystem.packageManager, use.name);
-  const advisories = 'found' in resolved && use.version ? await resolver.advisories(ecosystem, use.name) : [];
+  const knowable = use.version !== null || use.requirement !== null;
+  const advisories = 'found' in resolved && knowable ? await resolver.advisories(ecosystem, use.name) : [];
   const decided = decideDependency(target, use, resolved, advisories, run.id);
-  await recordDependency(deps.db, { id: run.id, notificationId: run.notification_id }, use, position, decided);
+  await recordDependency(deps.db, { id: run.id, notificationId: run.notification_id }, decided.dependency ?? use, position, decided);
 }

@@ -1,5 +1,5 @@
 import type { PackageManager } from '@switchyard/contracts';
-import { assessUpdate, type DependencyUse, type Ecosystem, ecosystemFor, type UpdateKind } from '@switchyard/ecosystems';
+import { assessUpdate, type DependencyUse, type Ecosystem, ecosystemFor, installedVersion, type UpdateKind } from '@switchyard/ecosystems';
 import type { RegistryVersion } from '@switchyard/registries';
 import { type AffectedPackage, affects } from '../../advisories/advisory-match.policy.ts';
 
@@ -114,6 +114,46 @@ export function chooseTarget(
     fixes,
     latest,
     reason: fixes.length > 0 ? `${change}, fixes ${fixes.join(', ')}` : change,
+  };
+}
+
+/**
+ * The dependency as the decide stage compares it (`use`), with `note` saying how its version in use was found when the
+ * files did not say it; or, `unresolved`, why no version in use can be decided on.
+ */
+export type VersionInUse = { use: DependencyUse; note: string | null } | { unresolved: string };
+
+/**
+ * The version in use a decision is made against. The files' own answer when they give one (a lockfile entry, an exact
+ * pin: `use.version`), or when they give no requirement to resolve (a bare name, a dist-tag) or the versions are commit
+ * ids. Otherwise, a requirement without a lockfile entry, it is what that requirement resolves to today, as the package
+ * manager would install it: among the versions the registry lists that are not yanked (deprecated ones only when no
+ * other is allowed, as npm's `npm-pick-manifest` avoids them), the one `installedVersion` of `packages/ecosystems`
+ * picks (the highest allowed, pre-releases only when the requirement asks; NuGet's lowest applicable); `note` then says
+ * it was resolved, not read (`>=2.2,<3.0` with Django 2.2.28 listed: in use 2.2.28). `unresolved` when the registry
+ * could not be asked (`answer.missing`) or lists no version the requirement allows: a range is never compared as if
+ * its lowest version were installed.
+ */
+export function versionInUse(ecosystem: Ecosystem, use: DependencyUse, answer: RegistryAnswer): VersionInUse {
+  const requirement = use.requirement;
+  if (use.version !== null || requirement === null || ecosystem.versions.unordered) return { use, note: null };
+  if ('missing' in answer) {
+    return { unresolved: `version in use unknown: no lockfile entry, and '${requirement}' could not be resolved: ${answer.missing}` };
+  }
+  const installable = answer.versions.filter((v) => !v.yanked);
+  const current = (list: readonly RegistryVersion[]) =>
+    installedVersion(
+      ecosystem,
+      requirement,
+      list.map((v) => v.version),
+    );
+  const version = current(installable.filter((v) => v.deprecated === null)) ?? current(installable);
+  if (version === null) {
+    return { unresolved: `version in use unknown: no lockfile entry, and no version the registry lists satisfies '${requirement}'` };
+  }
+  return {
+    use: { ...use, version },
+    note: `version in use ${version} resolved from '${requirement}' on the registry (no lockfile entry says which version is installed)`,
   };
 }
 

@@ -11,7 +11,7 @@ import type { RegistryError } from '@switchyard/registries';
 import { type AffectedPackage, fixedAdvisories } from '../../advisories/advisory-match.policy.ts';
 import type { ReadableTarget, RunScope } from '../read/target.policy.ts';
 import type { Resolved } from '../resolve/resolved.model.ts';
-import { chooseTarget, newestStable, notificationTarget, type RegistryAnswer } from './choose-target.policy.ts';
+import { chooseTarget, newestStable, notificationTarget, type RegistryAnswer, versionInUse } from './choose-target.policy.ts';
 
 /**
  * The decide stage of the pipeline, pure: what the config's policies (lockfile-only, security-updates-only, the
@@ -164,7 +164,10 @@ export function automergeAllowed(rule: AutomergeRule, kind: UpdateKind, inRange:
   }
 }
 
-/** A config's decision, and what the run that made it read: the dependency, and what the registry said. */
+/**
+ * A config's decision, and what the run that made it read: the dependency (its version in use resolved from the
+ * registry when the files did not lock one, see `versionInUse`), and what the registry said.
+ */
 export interface ScanDecision {
   decision: Decision;
   dependency?: DependencyUse | undefined;
@@ -176,7 +179,10 @@ export interface ScanDecision {
  * A notification's one dependency decided ({@link decide}) on what the resolve stage found: the version the registry
  * points to (`notificationTarget`: the notified one, or the registry's newer allowed one; `unverified` when the
  * registry does not list it or cannot be asked), with the registry that answered and the newest stable version it
- * lists, for the run's record. `found` undefined: the config does not use the dependency (`not-used`).
+ * lists, for the run's record. A requirement without a lockfile entry is decided against the version it resolves to on
+ * the registry (`versionInUse`; the reason says so), and is `skipped`, saying why, when it resolves to none (the
+ * registry cannot be asked, or lists no version it allows), never compared with its lowest version.
+ * `found` undefined: the config does not use the dependency (`not-used`).
  */
 export function decideRelease(
   target: ReadableTarget,
@@ -185,20 +191,20 @@ export function decideRelease(
 ): ScanDecision {
   const release = { name: scope.name, version: scope.version };
   if (!found) return { decision: decide({ target, release, dependency: undefined, advisories: [] }) };
-  const { use, resolved, advisories } = found;
+  const { resolved, advisories } = found;
   const asked = registryAnswerOf(resolved, scope);
+  const seen = { registry: asked.registry, latest: asked.latest };
+  const inUse = versionInUse(target.ecosystem, found.use, asked.answer);
+  if ('unresolved' in inUse) return { decision: { outcome: 'skipped', reason: inUse.unresolved }, dependency: found.use, ...seen };
+  const { use, note } = inUse;
   const chosen = notificationTarget(target.ecosystem, use, scope.version, asked.answer, target.config, advisories);
-  return {
-    decision: decide({
-      target,
-      release: { ...release, version: chosen.version, unverified: chosen.unverified, note: chosen.note },
-      dependency: use,
-      advisories,
-    }),
+  const decision = decide({
+    target,
+    release: { ...release, version: chosen.version, unverified: chosen.unverified, note: chosen.note },
     dependency: use,
-    registry: asked.registry,
-    latest: asked.latest,
-  };
+    advisories,
+  });
+  return { decision: note ? { ...decision, reason: `${decision.reason}; ${note}` } : decision, dependency: use, ...seen };
 }
 
 /** What the registries said of a notification's package, as `notificationTarget` reads it, and which registry said it. */
@@ -246,12 +252,19 @@ export interface DependencyDecision {
   job?: JobAttributes;
   /** Whether the job's update is within the manifest's requirement (the `in_range` automerge rule). */
   inRange?: boolean;
+  /**
+   * The dependency as decided, when the registry answered: its version in use resolved from its requirement when the
+   * files did not lock one (`versionInUse`), which the run records as `version-in-use`.
+   */
+  dependency?: DependencyUse;
 }
 
 /**
  * Decides one dependency of a run of every dependency on what the resolve stage found: a registry that failed or does
  * not know the package is the dependency's `error` (with its kind); else the version {@link chooseTarget} chooses by the
- * config's rules, an update (with its job) or why not (`up-to-date`, `skipped`).
+ * config's rules, an update (with its job) or why not (`up-to-date`, `skipped`). The version in use is the files' own,
+ * or, for a requirement without a lockfile entry, what it resolves to among the registry's versions (`versionInUse`:
+ * the reason says it was resolved; `skipped` when nothing listed is allowed), never the requirement's lowest version.
  */
 export function decideDependency(
   target: ReadableTarget,
@@ -286,13 +299,25 @@ export function decideDependency(
     };
   }
   const { package: found, registry } = resolved.found;
-  const choice = chooseTarget(ecosystem, use, found.versions, target.config, advisories, found.latest);
-  const seen = { errorKind: null, registry, latest: choice.latest } as const;
-  if (choice.target === null || use.version === null) {
-    return { ...seen, latestAllowed: null, outcome: choice.target === null ? choice.outcome : 'up-to-date', reason: choice.reason };
+  const inUse = versionInUse(ecosystem, use, { versions: found.versions });
+  if ('unresolved' in inUse) {
+    const latest = newestStable(ecosystem.packageManager, found.versions, found.latest);
+    return { errorKind: null, registry, latest, latestAllowed: null, outcome: 'skipped', reason: inUse.unresolved, dependency: use };
   }
-  const job = jobOf(target, use, {
-    versionInUse: use.version,
+  const { use: decided, note } = inUse;
+  const noted = (reason: string) => (note ? `${reason}; ${note}` : reason);
+  const choice = chooseTarget(ecosystem, decided, found.versions, target.config, advisories, found.latest);
+  const seen = { errorKind: null, registry, latest: choice.latest, dependency: decided } as const;
+  if (choice.target === null || decided.version === null) {
+    return {
+      ...seen,
+      latestAllowed: null,
+      outcome: choice.target === null ? choice.outcome : 'up-to-date',
+      reason: noted(choice.reason),
+    };
+  }
+  const job = jobOf(target, decided, {
+    versionInUse: decided.version,
     targetVersion: choice.target,
     kind: choice.kind,
     inRange: choice.inRange,
@@ -300,7 +325,7 @@ export function decideDependency(
     unverified: false,
     updateRunId,
   });
-  return { ...seen, latestAllowed: choice.target, outcome: 'job-recorded', reason: choice.reason, job, inRange: choice.inRange };
+  return { ...seen, latestAllowed: choice.target, outcome: 'job-recorded', reason: noted(choice.reason), job, inRange: choice.inRange };
 }
 
 /**

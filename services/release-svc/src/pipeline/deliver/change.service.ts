@@ -58,7 +58,10 @@ function withGitlinks(ecosystem: Ecosystem, read: Readonly<Record<string, string
 /**
  * The files of the job's change at commit `baseHead` of the target branch (paths in the job's directory → new text):
  * the manifests read there with the dependency's requirement rewritten (`Ecosystem.updateManifest`, keeping the file's
- * style) and the lockfiles updated to agree ({@link updateLockfiles}).
+ * style, by Dependabot Preview's default strategy `auto`: a requirement that does not allow the target is increased to
+ * it in an application and widened to keep the old versions in a library, `Ecosystem.isLibrary`; the API's only other
+ * strategy, `lockfile-only`, records no job that needs a manifest change) and the lockfiles updated to agree
+ * ({@link updateLockfiles}).
  * @throws JobOutcome `failed` (the reason says why: files missing or unparsable, the dependency gone, a requirement that
  *   cannot be rewritten, `needs-resolution`, nothing to change) or `closed` when the version in use moved on the branch;
  *   CodeHostError; RegistryError
@@ -84,7 +87,7 @@ export async function computeChange(
     // the manifest update and the lockfiles; undefined when the package manager's registry does not describe versions.
     const described = await deps.registries.describe(job.account_id, job.package_manager, job.dependency_name, job.target_version);
     const details = described && 'details' in described ? described.details : undefined;
-    const update = ecosystem.updateManifest(read.files, use, job.target_version, details);
+    const update = ecosystem.updateManifest(read.files, use, job.target_version, details, 'auto');
     if ('cannot' in update) throw fail(`the requirement cannot be rewritten: ${update.cannot}`);
     const manifests = 'files' in update ? update.files : {};
     const lockfiles = filesMatching(ecosystem.files.lockfiles, Object.keys(read.files));
