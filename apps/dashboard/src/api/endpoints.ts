@@ -88,24 +88,35 @@ export async function deleteConfig(id: string): Promise<void> {
   await api('DELETE', `/update_configs/${encodeURIComponent(id)}`);
 }
 
-/** How long "bump now" keeps asking while the update service does not know a new config yet, in milliseconds. */
-const BUMP_PATIENCE_MS = 15_000;
+/** How long a request about a config created a moment ago is asked again while the API answers 404, in milliseconds. */
+const NEW_CONFIG_PATIENCE_MS = 15_000;
 
 /**
- * `POST /update_configs/{id}/trigger_update_job` ("bump now"): the run it started. A config created a moment ago reaches
- * the service that runs updates by an event, so a 404 is asked again every second for up to 15 s.
+ * `request()`, asked again every second for up to 15 s while the API answers 404: a config created a moment ago
+ * reaches the service that runs updates by an event, so that service does not know it for a moment.
  * @throws ApiError the API's refusal (a 404 after that wait, a 403, a 409 …)
  */
-export async function bumpNow(configId: string): Promise<UpdateRunResource> {
-  const deadline = Date.now() + BUMP_PATIENCE_MS;
+export async function patientlyForNewConfig<T>(request: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + NEW_CONFIG_PATIENCE_MS;
   for (;;) {
     try {
-      return (await api<{ data: UpdateRunResource }>('POST', `/update_configs/${encodeURIComponent(configId)}/trigger_update_job`)).data;
+      return await request();
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 404 || Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
   }
+}
+
+/**
+ * `POST /update_configs/{id}/trigger_update_job` ("bump now"): the run it started, asked again for up to 15 s while the
+ * config is new to the service that runs updates ({@link patientlyForNewConfig}).
+ * @throws ApiError the API's refusal (a 404 after that wait, a 403, a 409 …)
+ */
+export async function bumpNow(configId: string): Promise<UpdateRunResource> {
+  return patientlyForNewConfig(
+    async () => (await api<{ data: UpdateRunResource }>('POST', `/update_configs/${encodeURIComponent(configId)}/trigger_update_job`)).data,
+  );
 }
 
 /** `GET /update_runs?update-config-id=`: one page, newest first (25 a page). */

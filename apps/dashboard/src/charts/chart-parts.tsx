@@ -1,3 +1,5 @@
+import { Name } from '../components/text.tsx';
+
 /** One entry of a chart's legend: what it names and the CSS class of its colour. */
 export interface LegendItem {
   name: string;
@@ -47,7 +49,9 @@ export function FiguresTable({
         <tbody>
           {rows.map((row) => (
             <tr key={row.label}>
-              <th scope="row">{row.label}</th>
+              <th scope="row">
+                <Name value={row.label} />
+              </th>
               {row.cells.map((cell, index) => (
                 <td key={columns[index + 1]}>{cell}</td>
               ))}

@@ -1,6 +1,8 @@
-import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { type ComponentChildren, Fragment } from 'preact';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError, problemText } from '../api/client.ts';
+import { describeLoadError } from '../errors.ts';
+import { meaningOf, VOCABULARIES, type Vocabulary } from '../labels.ts';
 
 /** Whether a view has been shown since the page loaded (the first one leaves the focus where the browser put it). */
 let shownBefore = false;
@@ -43,6 +45,50 @@ export function ErrorMessage({ error }: { error: unknown }) {
   );
 }
 
+/**
+ * A view's (or a part's) failed load: what could not be loaded and why, in words, announced at once (`role="alert"`),
+ * with a Retry button that loads again. While the retry is under way the button says so; when it succeeds the message
+ * goes and the focus moves to the view's heading (it was on the button, which is gone); when it fails again the
+ * message says how many tries failed, which is announced too.
+ */
+export function LoadError({ what, error, busy = false, onRetry }: { what: string; error: unknown; busy?: boolean; onRetry: () => void }) {
+  const id = useId();
+  const [failures, setFailures] = useState(0);
+  const retried = useRef(false);
+  const failing = error !== undefined && error !== null;
+  // Each new error is one more failed try; none: the load succeeded.
+  useEffect(() => {
+    if (failing) {
+      setFailures((n) => n + 1);
+      return;
+    }
+    setFailures(0);
+    if (retried.current) {
+      retried.current = false;
+      if (!document.activeElement || document.activeElement === document.body) document.querySelector<HTMLElement>('main h1')?.focus();
+    }
+  }, [error]);
+  if (!failing) return null;
+  const retry = () => {
+    retried.current = true;
+    onRetry();
+  };
+  return (
+    <div class="error load-error" role="alert">
+      <p id={id}>
+        <strong>
+          Could not load {what}
+          {failures > 1 ? ` (${failures} tries failed)` : ''}.
+        </strong>{' '}
+        {describeLoadError(error)}
+      </p>
+      <button type="button" aria-describedby={id} onClick={retry}>
+        {busy ? 'Retrying…' : 'Retry'}
+      </button>
+    </div>
+  );
+}
+
 /** "Loading…", announced politely. */
 export function Loading({ what }: { what: string }) {
   return (
@@ -52,9 +98,36 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
-/** A status as a coloured label (colour never carries the meaning alone: the word is there). */
-export function Status({ value }: { value: string }) {
-  return <span class={`status status-${value}`}>{value}</span>;
+/**
+ * A word of one of the API's vocabularies (`of`) as a label: the API's word, coloured and bordered by its tone (colour
+ * never carries the meaning alone: the word is there), its meaning in its tooltip and in the {@link Glossary}.
+ */
+export function Status({ value, of }: { value: string; of: Vocabulary }) {
+  const { tone, meaning } = meaningOf(of, value);
+  return (
+    <span class={`status status-${value} tone-${tone}`} title={meaning}>
+      {value}
+    </span>
+  );
+}
+
+/** What each word of a vocabulary means, behind a disclosure beside the table that shows them. */
+export function Glossary({ summary, of }: { summary: string; of: Vocabulary }) {
+  return (
+    <details class="glossary">
+      <summary>{summary}</summary>
+      <dl>
+        {Object.entries(VOCABULARIES[of]).map(([value, { meaning }]) => (
+          <Fragment key={value}>
+            <dt>
+              <Status value={value} of={of} />
+            </dt>
+            <dd>{meaning}</dd>
+          </Fragment>
+        ))}
+      </dl>
+    </details>
+  );
 }
 
 /** Previous / next page buttons for the API's numbered pages. */

@@ -1,8 +1,8 @@
 import { OPEN_PULL_REQUEST_LIMIT } from '@switchyard/contracts/vocabulary';
-import { useAccount } from '../accounts.ts';
+import { refreshAccounts, useAccount } from '../accounts.ts';
 import { BarChart } from '../charts/BarChart.tsx';
 import { RunTimeline } from '../charts/RunTimeline.tsx';
-import { ErrorMessage, Loading, PageTitle } from '../components/common.tsx';
+import { LoadError, Loading, PageTitle } from '../components/common.tsx';
 import { count } from '../format.ts';
 import { useResource } from '../hooks.ts';
 import { loadOverview } from '../overview.ts';
@@ -17,7 +17,13 @@ export function AccountOverview({ accountId }: { accountId: string }) {
   return (
     <section>
       <PageTitle title={name}>{name}</PageTitle>
-      <ErrorMessage error={accountError ?? overview.error} />
+      <LoadError what="the account" error={accountError} onRetry={refreshAccounts} />
+      <LoadError
+        what="the overview (the account's repos, update runs and pull-request jobs)"
+        error={overview.error}
+        busy={overview.loading}
+        onRetry={overview.reload}
+      />
       {loaded && !account && <p>No account {accountId} is reachable with this token.</p>}
       <p class="links">
         <Link href={`/accounts/${accountId}/repos`}>Repos</Link>
@@ -26,7 +32,7 @@ export function AccountOverview({ accountId }: { accountId: string }) {
         <Link href={`/accounts/${accountId}/credentials`}>Registry credentials</Link>
         <Link href="/release-notifications">Send a release notification</Link>
       </p>
-      {overview.loading && !o && <Loading what="the overview" />}
+      {overview.loading && !o && !overview.error && <Loading what="the overview" />}
       {o && (
         <>
           <p>

@@ -1,8 +1,8 @@
 import { OPEN_PULL_REQUEST_LIMIT, WEEKDAYS } from '@switchyard/contracts/vocabulary';
 import { useState } from 'preact/hooks';
-import { updateCachedAccount, useAccounts } from '../accounts.ts';
+import { refreshAccounts, updateCachedAccount, useAccounts } from '../accounts.ts';
 import { type AccountResource, patchAccount } from '../api/endpoints.ts';
-import { ErrorMessage, fieldErrors, Loading, PageTitle } from '../components/common.tsx';
+import { ErrorMessage, fieldErrors, LoadError, Loading, PageTitle } from '../components/common.tsx';
 import { SelectField, TextField } from '../components/fields.tsx';
 import { useForm } from '../hooks.ts';
 import { Link } from '../router.tsx';
@@ -19,7 +19,7 @@ export function Accounts() {
         <li>The pull-request jobs it records become pull requests on the code host.</li>
         <li>A release notification scans every config that uses a package, across the account's repos.</li>
       </ol>
-      <ErrorMessage error={error} />
+      <LoadError what="your accounts" error={error} onRetry={refreshAccounts} />
       {!accounts && !error && <Loading what="accounts" />}
       {accounts?.length === 0 && <p>This token reaches no account.</p>}
       <ul class="cards">

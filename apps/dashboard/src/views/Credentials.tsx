@@ -2,8 +2,10 @@ import { REGISTRY_AUTH_TYPES, REGISTRY_CREDENTIAL_PACKAGE_MANAGERS } from '@swit
 import { useState } from 'preact/hooks';
 import { useAccount } from '../accounts.ts';
 import { createCredential, deleteCredential, listCredentials, patchCredential, type RegistryCredentialResource } from '../api/endpoints.ts';
-import { ErrorMessage, fieldErrors, Loading, PageTitle } from '../components/common.tsx';
+import { ErrorMessage, fieldErrors, LoadError, Loading, PageTitle } from '../components/common.tsx';
 import { SelectField, TextField } from '../components/fields.tsx';
+import { Table } from '../components/Table.tsx';
+import { Name } from '../components/text.tsx';
 import { when } from '../format.ts';
 import { useForm, useResource } from '../hooks.ts';
 import { Link } from '../router.tsx';
@@ -39,67 +41,64 @@ export function Credentials({ accountId }: { accountId: string }) {
       </p>
       <PageTitle title={`Registry credentials of ${name}`}>Registry credentials of {name}</PageTitle>
       <p>Update runs ask a registered private registry first, then the public one. Secrets are write-only: they are never shown again.</p>
-      <ErrorMessage error={credentials.error ?? error} />
-      {credentials.loading && !credentials.data && <Loading what="credentials" />}
+      <LoadError what="the registry credentials" error={credentials.error} busy={credentials.loading} onRetry={credentials.reload} />
+      <ErrorMessage error={error} />
+      {credentials.loading && !credentials.data && !credentials.error && <Loading what="credentials" />}
       {credentials.data?.length === 0 && <p>No private registry is registered.</p>}
       {credentials.data && credentials.data.length > 0 && (
-        <table>
-          <caption class="visually-hidden">Registry credentials</caption>
-          <thead>
-            <tr>
-              <th scope="col">Package manager</th>
-              <th scope="col">Base URL</th>
-              <th scope="col">Authentication</th>
-              <th scope="col">Changed</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {credentials.data.map((credential) => (
-              <tr key={credential.id}>
-                <th scope="row">{credential.attributes['package-manager']}</th>
-                <td>{credential.attributes['base-url']}</td>
-                <td>
-                  {credential.attributes['auth-type'] === 'basic' ? `basic, as ${credential.attributes.username}` : 'token'}{' '}
-                  <span class="muted">(secret hidden)</span>
-                </td>
-                <td>{when(credential.attributes['updated-at'])}</td>
-                <td>
-                  <div class="actions">
-                    <button
-                      type="button"
-                      class="secondary"
-                      aria-expanded={replacing === credential.id}
-                      onClick={() => setReplacing(replacing === credential.id ? undefined : credential.id)}
-                    >
-                      Replace secret
-                    </button>
-                    <button type="button" class="danger" onClick={() => remove(credential)}>
-                      Delete
-                    </button>
-                  </div>
-                  {replacing === credential.id && (
-                    <ReplaceSecretForm
-                      credential={credential}
-                      onReplaced={() => {
-                        setReplacing(undefined);
-                        setReplaced(credential.id);
-                        credentials.reload();
-                      }}
-                    />
-                  )}
-                  {replaced === credential.id && (
-                    <span role="status" class="ok">
-                      Secret replaced.
-                    </span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          caption="Registry credentials"
+          captionHidden
+          columns={[
+            { label: 'Package manager' },
+            { label: 'Base URL' },
+            { label: 'Authentication' },
+            { label: 'Changed' },
+            { label: 'Actions', hidden: true },
+          ]}
+          rows={credentials.data.map((credential) => ({
+            key: credential.id,
+            header: credential.attributes['package-manager'],
+            cells: [
+              <Name value={credential.attributes['base-url']} />,
+              <>
+                {credential.attributes['auth-type'] === 'basic' ? `basic, as ${credential.attributes.username}` : 'token'}{' '}
+                <span class="muted">(secret hidden)</span>
+              </>,
+              when(credential.attributes['updated-at']),
+              <>
+                <div class="actions">
+                  <button
+                    type="button"
+                    class="secondary"
+                    aria-expanded={replacing === credential.id}
+                    onClick={() => setReplacing(replacing === credential.id ? undefined : credential.id)}
+                  >
+                    Replace secret
+                  </button>
+                  <button type="button" class="danger" onClick={() => remove(credential)}>
+                    Delete
+                  </button>
+                </div>
+                {replacing === credential.id && (
+                  <ReplaceSecretForm
+                    credential={credential}
+                    onReplaced={() => {
+                      setReplacing(undefined);
+                      setReplaced(credential.id);
+                      credentials.reload();
+                    }}
+                  />
+                )}
+                {replaced === credential.id && (
+                  <span role="status" class="ok">
+                    Secret replaced.
+                  </span>
+                )}
+              </>,
+            ],
+          }))}
+        />
       )}
       <h2>Register a private registry</h2>
       <CredentialForm accountId={accountId} onCreated={credentials.reload} />

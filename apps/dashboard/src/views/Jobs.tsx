@@ -1,28 +1,65 @@
 import type { PullRequestJobStatus } from '@switchyard/contracts';
 import { PULL_REQUEST_JOB_STATUSES } from '@switchyard/contracts/vocabulary';
 import { useState } from 'preact/hooks';
+import { query } from '../api/client.ts';
 import { type JobFilters, listJobs, type PullRequestJobResource } from '../api/endpoints.ts';
-import { ErrorMessage, Loading, Pager, PageTitle, Status } from '../components/common.tsx';
+import { Glossary, LoadError, Loading, Pager, PageTitle, Status } from '../components/common.tsx';
+import { Table } from '../components/Table.tsx';
+import { Name, Text } from '../components/text.tsx';
 import { count, when } from '../format.ts';
 import { useResource } from '../hooks.ts';
 import { useRepoNames } from '../repo-names.ts';
-import { navigate, useLocation } from '../router.tsx';
+import { Link, navigate, useLocation } from '../router.tsx';
 
-const WAITING = new Set(['pending', 'running', 'queued-limit']);
+/** Statuses of a job still on its way to a pull request: the list is asked again while one is there. */
+export const WAITING = new Set(['pending', 'running', 'queued-limit']);
 
-/** A job's pull request: a link to it on the code host once opened, else why there is none yet. */
-export function PullRequestLink({
-  job,
-}: {
-  job: PullRequestJobResource['attributes'] | { 'pull-request-url': string | null; 'pull-request-number': number | null };
-}) {
+/** What {@link PullRequestLink} needs of a job (a job resource's attributes, or a notification's pull request). */
+type PullRequestOf = Pick<PullRequestJobResource['attributes'], 'pull-request-url' | 'pull-request-number' | 'status'>;
+
+/**
+ * A job's pull request: a link to it on the code host once opened (`#12`), its number alone when it is gone from there
+ * (`vanished`: the link would lead to nothing, or to another pull request), else why there is none yet.
+ */
+export function PullRequestLink({ job }: { job: PullRequestOf }) {
   const url = job['pull-request-url'];
-  if (!url) return <span class="muted">not opened</span>;
+  const number = job['pull-request-number'];
+  if (job.status === 'vanished') {
+    return number === null ? <span class="muted">gone</span> : <span class="muted">#{number} (gone from the code host)</span>;
+  }
+  if (!url) return <span class="muted">{WAITING.has(job.status) ? 'not opened yet' : 'none'}</span>;
   return (
     <a href={url} rel="noreferrer">
-      #{job['pull-request-number']}
+      #{number}
     </a>
   );
+}
+
+/**
+ * A job's pull request as it stands, in one cell: its number and link, the job's status and why (`status-reason`:
+ * a failure, a person's close, what superseded it), and a link to the job in the jobs list.
+ */
+export function JobState({ job }: { job: PullRequestJobResource }) {
+  const a = job.attributes;
+  return (
+    <>
+      <Status value={a.status} of="job" /> <PullRequestLink job={a} />
+      {a['status-reason'] && (
+        <span class="muted">
+          {' '}
+          <Text value={a['status-reason']} />
+        </span>
+      )}{' '}
+      <Link class="nowrap" href={jobsHref(a['dependency-name'], job.relationships.repo.data.id)}>
+        (job {job.id})
+      </Link>
+    </>
+  );
+}
+
+/** The jobs list's address showing the jobs of one dependency in one repo. */
+export function jobsHref(dependencyName: string, repoId?: string): string {
+  return `/pull-request-jobs${query({ 'dependency-name': dependencyName, 'repo-id': repoId })}`;
 }
 
 /** Pull-request jobs on repos the token reaches, newest first, filterable by status and dependency (100 a page). */
@@ -84,51 +121,61 @@ export function Jobs() {
         </div>
         <button type="submit">Filter</button>
       </form>
-      <ErrorMessage error={jobs.error} />
-      {jobs.loading && !jobs.data && <Loading what="jobs" />}
+      {repo && (
+        <p>
+          Only the jobs of <Name value={names.get(repo) ?? `repo ${repo}`} />.{' '}
+          <button type="button" class="link" onClick={() => go({ 'repo-id': undefined, page: '1' })}>
+            Show every repo's jobs
+          </button>
+        </p>
+      )}
+      <LoadError what="the pull-request jobs" error={jobs.error} busy={jobs.loading} onRetry={jobs.reload} />
+      {jobs.loading && !jobs.data && !jobs.error && <Loading what="jobs" />}
       {jobs.data && (
         <>
           <p role="status">{count(jobs.data.items.length, 'job')} on this page</p>
-          <table>
-            <caption class="visually-hidden">Pull-request jobs</caption>
-            <thead>
-              <tr>
-                <th scope="col">Dependency</th>
-                <th scope="col">Update</th>
-                <th scope="col">Repo</th>
-                <th scope="col">Status</th>
-                <th scope="col">Pull request</th>
-                <th scope="col">Recorded</th>
-              </tr>
-            </thead>
-            <tbody>
-              {jobs.data.items.map((job) => {
-                const a = job.attributes;
-                return (
-                  <tr key={job.id}>
-                    <th scope="row">{a['dependency-name']}</th>
-                    <td>
-                      {a['version-in-use']} → {a['target-version']} ({a['update-kind']}
-                      {a['security-fix'] ? ', security' : ''})
-                    </td>
-                    <td>
-                      {names.get(job.relationships.repo.data.id) ?? `repo ${job.relationships.repo.data.id}`}{' '}
-                      <span class="muted">{a.directory}</span>
-                    </td>
-                    <td>
-                      <Status value={a.status} />
-                      {a['status-reason'] && <span class="muted"> {a['status-reason']}</span>}
-                    </td>
-                    <td>
-                      <PullRequestLink job={a} />
-                    </td>
-                    <td>{when(a['created-at'])}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <Table
+            caption="Pull-request jobs"
+            captionHidden
+            columns={[
+              { label: 'Dependency' },
+              { label: 'Update' },
+              { label: 'Repo' },
+              { label: 'Status' },
+              { label: 'Pull request' },
+              { label: 'Recorded' },
+            ]}
+            rows={jobs.data.items.map((job) => {
+              const a = job.attributes;
+              const repoId = job.relationships.repo.data.id;
+              return {
+                key: job.id,
+                header: <Name value={a['dependency-name']} />,
+                cells: [
+                  <>
+                    <Text value={a['version-in-use']} /> → <Text value={a['target-version']} /> ({a['update-kind']}
+                    {a['security-fix'] ? ', security' : ''})
+                  </>,
+                  <>
+                    <Name value={names.get(repoId) ?? `repo ${repoId}`} /> <span class="muted">{a.directory}</span>
+                  </>,
+                  <>
+                    <Status value={a.status} of="job" />
+                    {a['status-reason'] && (
+                      <span class="muted">
+                        {' '}
+                        <Text value={a['status-reason']} />
+                      </span>
+                    )}
+                  </>,
+                  <PullRequestLink job={a} />,
+                  when(a['created-at']),
+                ],
+              };
+            })}
+          />
           <Pager page={page} next={jobs.data.next} label="Job pages" onPage={(to) => go({ page: String(to) })} />
+          <Glossary summary="What each status means" of="job" />
         </>
       )}
     </section>

@@ -1,7 +1,9 @@
 import { PACKAGE_MANAGERS } from '@switchyard/contracts/vocabulary';
 import { getNotification, type ReleaseNotificationResource, sendNotification } from '../api/endpoints.ts';
-import { ErrorMessage, fieldErrors, Loading, PageTitle, Status } from '../components/common.tsx';
+import { ErrorMessage, fieldErrors, Glossary, LoadError, Loading, PageTitle, Status } from '../components/common.tsx';
 import { SelectField, TextField } from '../components/fields.tsx';
+import { Table } from '../components/Table.tsx';
+import { Name, Text } from '../components/text.tsx';
 import { count, when } from '../format.ts';
 import { useForm, useResource } from '../hooks.ts';
 import { useRepoNames } from '../repo-names.ts';
@@ -80,15 +82,20 @@ export function NotificationDetail({ notificationId }: { notificationId: string 
   return (
     <section>
       <PageTitle title={title}>Release notification: {title}</PageTitle>
-      <ErrorMessage error={notification.error} />
-      {notification.loading && !a && <Loading what="the notification" />}
+      <LoadError what="the release notification" error={notification.error} busy={notification.loading} onRetry={notification.reload} />
+      {notification.loading && !a && !notification.error && <Loading what="the notification" />}
       {a && (
         <>
           <dl class="facts">
             <dt>Status</dt>
             <dd>
-              <Status value={a.status} />
-              {a.reason && ` ${a.reason}`}
+              <Status value={a.status} of="notification" />
+              {a.reason && (
+                <>
+                  {' '}
+                  <Text value={a.reason} />
+                </>
+              )}
             </dd>
             <dt>Package manager</dt>
             <dd>{a['package-manager']}</dd>
@@ -109,38 +116,30 @@ export function NotificationDetail({ notificationId }: { notificationId: string 
             </p>
           </div>
           {(a.outcomes.length > 0 || a['pull-requests'].length > 0) && (
-            <table>
-              <caption>Outcomes per repo</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Repo</th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">Reason or pull request</th>
-                </tr>
-              </thead>
-              <tbody>
-                {a['pull-requests'].map((pull) => (
-                  <tr key={`job ${pull['pull-request-job-id']}`}>
-                    <th scope="row">{names.get(pull['repo-id']) ?? `repo ${pull['repo-id']}`}</th>
-                    <td>
-                      <Status value="job-recorded" />
-                    </td>
-                    <td>
-                      job {pull['pull-request-job-id']} <Status value={pull.status} /> <PullRequestLink job={pull} />
-                    </td>
-                  </tr>
-                ))}
-                {a.outcomes.map((outcome) => (
-                  <tr key={`config ${outcome['update-config-id']}`}>
-                    <th scope="row">{names.get(outcome['repo-id']) ?? `repo ${outcome['repo-id']}`}</th>
-                    <td>
-                      <Status value={outcome.outcome} />
-                    </td>
-                    <td>{outcome.reason}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <>
+              <Table
+                caption="Outcomes per repo"
+                columns={[{ label: 'Repo' }, { label: 'Outcome' }, { label: 'Reason or pull request' }]}
+                rows={[
+                  ...a['pull-requests'].map((pull) => ({
+                    key: `job ${pull['pull-request-job-id']}`,
+                    header: <Name value={names.get(pull['repo-id']) ?? `repo ${pull['repo-id']}`} />,
+                    cells: [
+                      <Status value="job-recorded" of="scan" />,
+                      <>
+                        job {pull['pull-request-job-id']} <Status value={pull.status} of="job" /> <PullRequestLink job={pull} />
+                      </>,
+                    ],
+                  })),
+                  ...a.outcomes.map((outcome) => ({
+                    key: `config ${outcome['update-config-id']}`,
+                    header: <Name value={names.get(outcome['repo-id']) ?? `repo ${outcome['repo-id']}`} />,
+                    cells: [<Status value={outcome.outcome} of="scan" />, <Text value={outcome.reason} />],
+                  })),
+                ]}
+              />
+              <Glossary summary="What each outcome means" of="scan" />
+            </>
           )}
         </>
       )}

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { useAccount } from '../accounts.ts';
+import { refreshAccounts, useAccount } from '../accounts.ts';
 import { createConfig, deleteConfig, patchConfig, type UpdateConfigResource } from '../api/endpoints.ts';
 import { BumpNowButton } from '../components/BumpNowButton.tsx';
 import { ConfigForm } from '../components/ConfigForm.tsx';
-import { ErrorMessage, Loading, PageTitle } from '../components/common.tsx';
+import { ErrorMessage, LoadError, Loading, PageTitle } from '../components/common.tsx';
 import { when } from '../format.ts';
 import { useResource } from '../hooks.ts';
 import { refreshRepoNames } from '../repo-names.ts';
@@ -50,8 +50,9 @@ export function RepoConfigs({ accountId, repoId }: { accountId: string; repoId: 
         <Link href={`/accounts/${accountId}/repos`}>Repos of {account?.attributes['github-login'] ?? accountId}</Link>
       </p>
       <PageTitle title={name}>{name}</PageTitle>
-      <ErrorMessage error={accountError ?? found.error} />
-      {found.loading && !found.data && <Loading what="the repo" />}
+      <LoadError what="the account" error={accountError} onRetry={refreshAccounts} />
+      <LoadError what="the repo and its update configs" error={found.error} busy={found.loading} onRetry={found.reload} />
+      {found.loading && !found.data && !found.error && <Loading what="the repo" />}
       {!found.loading && account && !repo && !found.error && <p>The account has no repo {repoId}.</p>}
       {repo && (
         <>

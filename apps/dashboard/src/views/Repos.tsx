@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
-import { useAccount } from '../accounts.ts';
+import { refreshAccounts, useAccount } from '../accounts.ts';
 import { listRepos } from '../api/endpoints.ts';
-import { ErrorMessage, Loading, Pager, PageTitle } from '../components/common.tsx';
+import { LoadError, Loading, Pager, PageTitle } from '../components/common.tsx';
+import { Table } from '../components/Table.tsx';
+import { Name } from '../components/text.tsx';
 import { count } from '../format.ts';
 import { useResource } from '../hooks.ts';
 import { configsOf, type RepoWithConfigs, searchRepos } from '../repos.ts';
@@ -43,7 +45,7 @@ export function Repos({ accountId }: { accountId: string }) {
   return (
     <section>
       <PageTitle title={`Repos of ${name}`}>Repos of {name}</PageTitle>
-      <ErrorMessage error={accountError} />
+      <LoadError what="the account" error={accountError} onRetry={refreshAccounts} />
       {loaded && !account && <p>No account {accountId} is reachable with this token.</p>}
       <nav aria-label="Installation state" class="tabs">
         <Link href={`/accounts/${accountId}/repos?state=active`} aria-current={state === 'active' ? 'page' : undefined}>
@@ -80,41 +82,39 @@ export function Repos({ accountId }: { accountId: string }) {
           )}
         </form>
       </search>
-      <ErrorMessage error={repos.error} />
-      {repos.loading && !repos.data && <Loading what="repos" />}
+      <LoadError what={`the ${state} repos`} error={repos.error} busy={repos.loading} onRetry={repos.reload} />
+      {repos.loading && !repos.data && !repos.error && <Loading what="repos" />}
       {repos.data && (
         <>
           <p role="status">
             {q ? `${count(repos.data.rows.length, 'repo')} match “${q}”` : `${count(repos.data.rows.length, 'repo')} on this page`}
             {repos.data.truncated && ' (only the first 5,000 repos were searched)'}
           </p>
-          <table>
-            <caption class="visually-hidden">
-              {state} repos of {name}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Repo</th>
-                <th scope="col">Visibility</th>
-                <th scope="col">Language</th>
-                <th scope="col">Default branch</th>
-                <th scope="col">Update configs</th>
-              </tr>
-            </thead>
-            <tbody>
-              {repos.data.rows.map(({ repo, configs }) => (
-                <tr key={repo.id}>
-                  <th scope="row">
-                    <Link href={`/accounts/${accountId}/repos/${repo.id}`}>{repo.attributes.name}</Link>
-                  </th>
-                  <td>{repo.attributes.private ? 'private' : 'public'}</td>
-                  <td>{repo.attributes['primary-language'] ?? '—'}</td>
-                  <td>{repo.attributes['default-branch']}</td>
-                  <td>{configs.map((config) => config.attributes['package-manager']).join(', ') || '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            caption={`${state} repos of ${name}`}
+            captionHidden
+            columns={[
+              { label: 'Repo' },
+              { label: 'Visibility' },
+              { label: 'Language' },
+              { label: 'Default branch' },
+              { label: 'Update configs' },
+            ]}
+            rows={repos.data.rows.map(({ repo, configs }) => ({
+              key: repo.id,
+              header: (
+                <Link href={`/accounts/${accountId}/repos/${repo.id}`}>
+                  <Name value={repo.attributes.name} />
+                </Link>
+              ),
+              cells: [
+                repo.attributes.private ? 'private' : 'public',
+                repo.attributes['primary-language'] ?? '—',
+                <Name value={repo.attributes['default-branch']} />,
+                configs.map((config) => config.attributes['package-manager']).join(', ') || '—',
+              ],
+            }))}
+          />
           {!q && <Pager page={page} next={repos.data.next} onPage={(to) => go({ page: String(to) })} label="Repo pages" />}
         </>
       )}

@@ -1,21 +1,36 @@
-import { getConfig, getRun, listRuns, type UpdateRunResource } from '../api/endpoints.ts';
+import {
+  getConfig,
+  getRun,
+  listJobs,
+  listRuns,
+  type PullRequestJobResource,
+  patientlyForNewConfig,
+  readPages,
+  type UpdateRunResource,
+} from '../api/endpoints.ts';
 import { BumpNowButton } from '../components/BumpNowButton.tsx';
-import { ErrorMessage, Loading, Pager, PageTitle, Status } from '../components/common.tsx';
+import { Glossary, LoadError, Loading, Pager, PageTitle, Status } from '../components/common.tsx';
+import { Table } from '../components/Table.tsx';
+import { Name, Text } from '../components/text.tsx';
 import { count, when } from '../format.ts';
 import { useResource } from '../hooks.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
+import { JobState, jobsHref, WAITING } from './Jobs.tsx';
 
 /** How often a run in progress is asked again, in milliseconds. */
 const POLL_MS = 1_000;
 const inProgress = (run: UpdateRunResource) => run.attributes.status === 'queued' || run.attributes.status === 'running';
+/** The most pages of the repo's jobs read to find a run's jobs (100 jobs a page, newest first). */
+const MAX_JOB_PAGES = 5;
 
 /** A config's update runs, newest first, 25 a page, with "bump now". */
 export function Runs({ configId }: { configId: string }) {
   const { search } = useLocation();
   const page = Math.max(1, Number(search.get('page')) || 1);
   const config = useResource(() => getConfig(configId), [configId]);
+  // A config created a moment ago is not known yet to the service that runs updates: its runs are asked again a moment.
   const runs = useResource(
-    () => listRuns(configId, page),
+    () => patientlyForNewConfig(() => listRuns(configId, page)),
     [configId, page],
     POLL_MS * 3,
     (data) => data.items.some(inProgress),
@@ -33,42 +48,35 @@ export function Runs({ configId }: { configId: string }) {
         </p>
       )}
       <PageTitle title={title}>{title}</PageTitle>
-      <ErrorMessage error={config.error ?? runs.error} />
+      <LoadError what="the update config" error={config.error} busy={config.loading} onRetry={config.reload} />
+      <LoadError what="the update runs" error={runs.error} busy={runs.loading} onRetry={runs.reload} />
       <div class="actions">
         <BumpNowButton configId={configId} />
       </div>
-      {runs.loading && !runs.data && <Loading what="update runs" />}
+      {runs.loading && !runs.data && !runs.error && <Loading what="update runs" />}
       {runs.data?.items.length === 0 && <p>No run yet.</p>}
       {runs.data && runs.data.items.length > 0 && (
-        <table>
-          <caption class="visually-hidden">{title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Started</th>
-              <th scope="col">Trigger</th>
-              <th scope="col">Status</th>
-              <th scope="col">Dependencies checked</th>
-              <th scope="col">Jobs recorded</th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.data.items.map((run) => (
-              <tr key={run.id}>
-                <th scope="row">
-                  <Link href={`/update-runs/${run.id}`}>{when(run.attributes['started-at'] ?? run.attributes['created-at'])}</Link>
-                </th>
-                <td>{run.attributes.trigger}</td>
-                <td>
-                  <Status value={run.attributes.status} />
-                </td>
-                <td>
-                  {run.attributes['dependencies-checked']} of {run.attributes['dependencies-total'] ?? '?'}
-                </td>
-                <td>{run.attributes['jobs-recorded']}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          caption={title}
+          captionHidden
+          columns={[
+            { label: 'Started' },
+            { label: 'Trigger' },
+            { label: 'Status' },
+            { label: 'Dependencies checked' },
+            { label: 'Jobs recorded' },
+          ]}
+          rows={runs.data.items.map((run) => ({
+            key: run.id,
+            header: <Link href={`/update-runs/${run.id}`}>{when(run.attributes['started-at'] ?? run.attributes['created-at'])}</Link>,
+            cells: [
+              run.attributes.trigger,
+              <Status value={run.attributes.status} of="run" />,
+              `${run.attributes['dependencies-checked']} of ${run.attributes['dependencies-total'] ?? '?'}`,
+              run.attributes['jobs-recorded'],
+            ],
+          }))}
+        />
       )}
       {runs.data && (
         <Pager
@@ -82,10 +90,43 @@ export function Runs({ configId }: { configId: string }) {
   );
 }
 
-/** One update run: live progress while it goes (asked every second), then each dependency's decision and reason. */
+/** The jobs a run names: those it recorded, and the earlier ones its `pr-open` dependencies wait for. */
+function jobIdsOf(run: UpdateRunResource): string[] {
+  const ids = new Set(run.relationships['pull-request-jobs'].data.map((ref) => ref.id));
+  for (const dependency of run.attributes.dependencies) if (dependency['pull-request-job-id']) ids.add(dependency['pull-request-job-id']);
+  return [...ids].sort();
+}
+
+/**
+ * The jobs `ids` of the repo `repoId`, by id: the API has no `GET /pull_request_jobs/{id}`, so the repo's jobs are read,
+ * newest first, until every one is found (at most {@link MAX_JOB_PAGES} pages; one not found is linked by name).
+ */
+async function loadJobs(repoId: string, ids: string[]): Promise<Map<string, PullRequestJobResource>> {
+  const found = new Map<string, PullRequestJobResource>();
+  if (ids.length === 0) return found;
+  const wanted = new Set(ids);
+  for await (const page of readPages((number) => listJobs({ 'repo-id': repoId }, number), MAX_JOB_PAGES)) {
+    for (const job of page.items) if (wanted.has(job.id)) found.set(job.id, job);
+    if (found.size === wanted.size) break;
+  }
+  return found;
+}
+
+/**
+ * One update run: live progress while it goes (asked every second), then each dependency's decision and reason, and
+ * the pull request of each job it names as it stands (asked again while one is still being opened).
+ */
 export function RunDetail({ runId }: { runId: string }) {
   const run = useResource(() => getRun(runId), [runId], POLL_MS, inProgress);
   const a = run.data?.attributes;
+  const repoId = run.data?.relationships.repo.data.id ?? '';
+  const ids = run.data ? jobIdsOf(run.data) : [];
+  const jobs = useResource(
+    () => loadJobs(repoId, ids),
+    [repoId, ids.join(',')],
+    POLL_MS * 3,
+    (data) => [...data.values()].some((job) => WAITING.has(job.attributes.status)),
+  );
   return (
     <section>
       {run.data && (
@@ -94,14 +135,14 @@ export function RunDetail({ runId }: { runId: string }) {
         </p>
       )}
       <PageTitle title="Update run">Update run</PageTitle>
-      <ErrorMessage error={run.error} />
-      {run.loading && !run.data && <Loading what="the run" />}
+      <LoadError what="the update run" error={run.error} busy={run.loading} onRetry={run.reload} />
+      {run.loading && !run.data && !run.error && <Loading what="the run" />}
       {a && (
         <>
           <dl class="facts">
             <dt>Status</dt>
             <dd>
-              <Status value={a.status} />
+              <Status value={a.status} of="run" />
             </dd>
             <dt>Trigger</dt>
             <dd>{a.trigger}</dd>
@@ -130,45 +171,54 @@ export function RunDetail({ runId }: { runId: string }) {
                 : `${a['dependencies-checked']} of ${count(a['dependencies-total'], 'dependency', 'dependencies')} checked${inProgress(run.data as UpdateRunResource) ? '…' : '.'}`}
             </p>
           </div>
-          {a.error && <p class={a.status === 'failed' ? 'error' : 'notice'}>{a.error}</p>}
+          {a.error && (
+            <p class={a.status === 'failed' ? 'error' : 'notice'}>
+              <Text value={a.error} />
+            </p>
+          )}
+          <LoadError what="the run's pull requests" error={jobs.error} busy={jobs.loading} onRetry={jobs.reload} />
           {a.dependencies.length > 0 && (
-            <table>
-              <caption>Each dependency's decision</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Dependency</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">In use</th>
-                  <th scope="col">Latest</th>
-                  <th scope="col">Allowed</th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">Reason</th>
-                </tr>
-              </thead>
-              <tbody>
-                {a.dependencies.map((dependency) => (
-                  <tr key={`${dependency.name} ${dependency['dependency-type']}`}>
-                    <th scope="row">{dependency.name}</th>
-                    <td>{dependency['dependency-type']}</td>
-                    <td>{dependency['version-in-use'] ?? dependency.requirement ?? '—'}</td>
-                    <td>{dependency['latest-version'] ?? '—'}</td>
-                    <td>{dependency['latest-allowed-version'] ?? '—'}</td>
-                    <td>
-                      <Status value={dependency.outcome} />
-                    </td>
-                    <td>
-                      {dependency.reason}
-                      {dependency['pull-request-job-id'] && (
-                        <>
-                          {' '}
-                          <Link href={`/pull-request-jobs?dependency-name=${encodeURIComponent(dependency.name)}`}>(its job)</Link>
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <>
+              <Table
+                caption="Each dependency's decision"
+                columns={[
+                  { label: 'Dependency' },
+                  { label: 'In use' },
+                  { label: 'Latest' },
+                  { label: 'Allowed' },
+                  { label: 'Outcome' },
+                  { label: 'Reason' },
+                  { label: 'Pull request' },
+                ]}
+                rows={a.dependencies.map((dependency) => {
+                  const jobId = dependency['pull-request-job-id'];
+                  const job = jobId ? jobs.data?.get(jobId) : undefined;
+                  return {
+                    key: `${dependency.name} ${dependency['dependency-type']}`,
+                    header: (
+                      <>
+                        <Name value={dependency.name} /> <span class="muted type">{dependency['dependency-type']}</span>
+                      </>
+                    ),
+                    cells: [
+                      <Text value={dependency['version-in-use'] ?? dependency.requirement} />,
+                      <Text value={dependency['latest-version']} />,
+                      <Text value={dependency['latest-allowed-version']} />,
+                      <Status value={dependency.outcome} of="outcome" />,
+                      <Text value={dependency.reason} />,
+                      jobId === null ? (
+                        <span class="muted">—</span>
+                      ) : job ? (
+                        <JobState job={job} />
+                      ) : (
+                        <Link href={jobsHref(dependency.name, repoId)}>{jobs.loading ? `job ${jobId} (loading…)` : `job ${jobId}`}</Link>
+                      ),
+                    ],
+                  };
+                })}
+              />
+              <Glossary summary="What each outcome means" of="outcome" />
+            </>
           )}
         </>
       )}
