@@ -95,7 +95,7 @@ describe('readManifestFiles: patterns, subdirectories and gitlinks', () => {
     expect(await readManifestFiles(host, 't', 'acme/web', '/app', 'main', docker)).toEqual({
       files: { Dockerfile: 'FROM a', 'Dockerfile.prod': 'FROM b' },
     });
-    expect(calls).toEqual(['dir app/', 'read app/Dockerfile', 'read app/Dockerfile.prod']);
+    expect(calls).toEqual(['dir app', 'read app/Dockerfile', 'read app/Dockerfile.prod']);
   });
 
   it('reads files in subdirectories of the directory from one tree listing, keyed by their path below it', async () => {

@@ -1,5 +1,13 @@
-import { type CodeHost, CodeHostError, formatBytes, readFilesOf, transientCodeHostError } from '@switchyard/code-host';
-import { type Ecosystem, filesMatching, gitlinkText, isFilePattern } from '@switchyard/ecosystems';
+import {
+  type CodeHost,
+  CodeHostError,
+  formatBytes,
+  listDirectoryFiles,
+  readFilesOf,
+  transientCodeHostError,
+  treePrefix,
+} from '@switchyard/code-host';
+import { type Ecosystem, filesMatching, gitlinkText, isFilePattern, unmetRequirement } from '@switchyard/ecosystems';
 import type { ReadableTarget } from './target.policy.ts';
 
 /**
@@ -23,51 +31,29 @@ export function tooLargeReason(
 }
 
 /**
- * The files of `ecosystem` present in `directory`, from one listing: paths relative to the directory (`package.json`,
- * `gradle/libs.versions.toml`, `.github/workflows/ci.yml`) that its file entries name (plain or with `*` patterns), and
- * its gitlinks when it reads them (`submodules`), and the sizes in bytes the listing gave. `undefined` when the code host
- * cannot list.
+ * The files of `ecosystem` present in `directory`, from one listing (code-host's `listDirectoryFiles`: the directory's
+ * own entries, or the repository's tree when the ecosystem reads files in subdirectories or gitlinks): paths relative to
+ * the directory (`package.json`, `gradle/libs.versions.toml`, `.github/workflows/ci.yml`) that its file entries name
+ * (plain or with `*` patterns), its gitlinks when it reads them (`submodules`), and the sizes in bytes the listing gave.
+ * `undefined` when the code host cannot list.
  */
 async function listPresent(
   host: CodeHost,
   token: string,
   repo: { owner: string; name: string },
-  base: string,
+  directory: string,
   branch: string,
   ecosystem: Ecosystem,
   entries: readonly string[],
 ): Promise<{ files: string[]; gitlinks: Map<string, string>; sizes: Record<string, number> } | undefined> {
-  const deep = ecosystem.files.gitlinks === true || entries.some((entry) => entry.includes('/'));
-  if (deep && host.listTree) {
-    // One recursive tree listing: files in subdirectories of the config's directory and gitlinks.
-    const tree = await host.listTree(token, repo, branch);
-    const below = (tree?.entries ?? [])
-      .filter((entry) => entry.path.startsWith(base))
-      .map((entry) => ({ ...entry, path: entry.path.slice(base.length) }));
-    const files = filesMatching(
-      entries,
-      below.filter((entry) => entry.type === 'blob').map((entry) => entry.path),
-    );
-    const gitlinks = new Map<string, string>();
-    if (ecosystem.files.gitlinks) for (const entry of below) if (entry.type === 'commit') gitlinks.set(entry.path, entry.sha);
-    const sizes: Record<string, number> = {};
-    for (const entry of below) if (entry.type === 'blob' && entry.size !== undefined) sizes[entry.path] = entry.size;
-    return { files, gitlinks, sizes };
-  }
-  if (!deep && host.listDirectory) {
-    // One listing of the directory, then only the files that are there (an absent lockfile costs nothing).
-    const listed = ((await host.listDirectory(token, repo, base, branch)) ?? []).filter((entry) => entry.type === 'file');
-    const sizes = Object.fromEntries(listed.map((entry) => [entry.name, entry.size]));
-    return {
-      files: filesMatching(
-        entries,
-        listed.map((entry) => entry.name),
-      ),
-      gitlinks: new Map(),
-      sizes,
-    };
-  }
-  return undefined;
+  const recursive = ecosystem.files.gitlinks === true || entries.some((entry) => entry.includes('/'));
+  const listed = await listDirectoryFiles(host, token, repo, directory, branch, { recursive });
+  if (!listed) return undefined;
+  return {
+    files: filesMatching(entries, listed.files),
+    gitlinks: ecosystem.files.gitlinks ? listed.gitlinks : new Map(),
+    sizes: listed.sizes,
+  };
 }
 
 /**
@@ -91,9 +77,9 @@ export async function readManifestFiles(
 ): Promise<ManifestFiles> {
   const [owner = '', name = ''] = repoFullName.split('/');
   const entries = [...new Set([...ecosystem.files.required.flat(), ...ecosystem.files.optional])];
-  const base = directory === '/' ? '' : `${directory.replace(/^\/+|\/+$/g, '')}/`;
+  const base = treePrefix(directory);
   const tooLarge: string[] = [];
-  const present = await listPresent(host, token, { owner, name }, base, branch, ecosystem, entries);
+  const present = await listPresent(host, token, { owner, name }, directory, branch, ecosystem, entries);
   const names = present?.files ?? entries.filter((entry) => !isFilePattern(entry));
   const files: Record<string, string> = {};
   if (names.length > 0) {
@@ -117,9 +103,7 @@ export async function readManifestFiles(
   }
   if (tooLarge.length > 0) return { tooLarge: tooLarge.sort().join('; ') };
   for (const [path, sha] of present?.gitlinks ?? []) files[path] = gitlinkText(sha);
-  const unmet = ecosystem.files.required.find(
-    (alternatives) => !alternatives.some((entry) => filesMatching([entry], Object.keys(files)).length > 0),
-  );
+  const unmet = unmetRequirement(ecosystem.files.required, Object.keys(files));
   if (unmet) return { missing: `no ${unmet.join(' or ')} in ${directory} on branch ${branch}` };
   return { files };
 }
