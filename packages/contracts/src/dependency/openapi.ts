@@ -112,6 +112,7 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
             '400': errors('Invalid body, a repo of another account, or the config already exists'),
             ...auth,
             '404': errors('Account or repo not reachable with this token'),
+            '422': errors("The directory holds none of the package manager's files on the config's branch (the file looked for named)"),
           },
         },
       },
@@ -122,7 +123,10 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
         found: 'The config',
         changed: 'The changed config',
         notFound: 'No such config',
-        patchErrors: { '400': 'Invalid body, or the change collides with another config' },
+        patchErrors: {
+          '400': 'Invalid body, or the change collides with another config',
+          '422': "The new target branch holds none of the package manager's files in the config's directory",
+        },
       }),
       '/registry_credentials': {
         get: {
