@@ -122,7 +122,7 @@ describe('pull requests follow the code host across restarts, through the gatewa
     for (const job of vanished) expect(job.attributes['status-reason']).toContain('is gone from the code host');
     // Automerge on: the new pull requests (numbered from #1 again in the new world) are merged at once.
     const res = await api.send('PATCH', `/update_configs/${configId}`, {
-      json: { 'automerge-rule-runtime-deps': 'all' },
+      json: { 'automerge-rule-runtime-deps': 'all', 'automerge-rule-development-deps': 'all' },
     });
     expect(res.status, res.text).toBe(200);
     await api.finishedRun((await api.bumpNow(configId)).id);
@@ -130,7 +130,12 @@ describe('pull requests follow the code host across restarts, through the gatewa
       const all = await jobs();
       const fresh = all.filter((j) => !before.some((b) => b.id === j.id));
       return fresh.length >= before.length && fresh.every((j) => j.attributes.status === 'merged') ? fresh : undefined;
-    }, 2 * SETTLE_MS);
+    }, 2 * SETTLE_MS).catch(async (error: unknown) => {
+      const states = (await jobs()).map(
+        (j) => `${j.id} ${j.attributes['dependency-name']} ${j.attributes.status}: ${j.attributes['status-reason']}`,
+      );
+      throw new Error(`not every proposed update merged:\n${states.join('\n')}`, { cause: error });
+    });
     // Every vanished update is proposed again (the first run was limited to 5 jobs: the sixth comes now too).
     expect(proposed.map((j) => j.attributes['dependency-name'])).toEqual(
       expect.arrayContaining(before.map((j) => j.attributes['dependency-name'])),
@@ -142,7 +147,7 @@ describe('pull requests follow the code host across restarts, through the gatewa
 
   it('a pull request a person closes unmerged on the code host: that version is not proposed again, and the bump says why', async () => {
     const res = await api.send('PATCH', `/update_configs/${configId}`, {
-      json: { 'automerge-rule-runtime-deps': 'never' },
+      json: { 'automerge-rule-runtime-deps': 'never', 'automerge-rule-development-deps': 'never' },
     });
     expect(res.status, res.text).toBe(200);
     const published = await fetch(`${urls.registry}/admin/publish`, {

@@ -310,9 +310,14 @@ export async function stopLooking(db: Db, jobId: number): Promise<void> {
   await db.updateTable('pull_request_job').set({ maintain_at: null }).where('id', '=', jobId).execute();
 }
 
-/** Sets whether an open job's pull request is merged automatically (its config's rules changed). */
+/** Sets whether a job under way ({@link LIVE_STATUSES}) is merged automatically (its config's rules changed). */
 export async function setAutomerge(db: Db, jobId: number, automerge: boolean): Promise<void> {
-  await db.updateTable('pull_request_job').set({ automerge }).where('id', '=', jobId).where('status', '=', 'open').execute();
+  await db
+    .updateTable('pull_request_job')
+    .set({ automerge })
+    .where('id', '=', jobId)
+    .where('status', 'in', [...LIVE_STATUSES])
+    .execute();
 }
 
 /**

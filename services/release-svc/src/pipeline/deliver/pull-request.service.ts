@@ -23,11 +23,13 @@ import {
   openPullRequestCount,
   releaseClaim,
   renewClaim,
+  setAutomerge,
   setOpenReason,
   setStatus,
 } from '../../jobs/job.repository.ts';
 import type { PullRequestJobRow } from '../../jobs/job.table.ts';
 import { findAccountSettings, findConfigLanguage, findScanTargets } from '../../read-model/read-model.repository.ts';
+import { automergeAllowed } from '../decide/decide.policy.ts';
 import { isRegistryError, type RegistryAccess } from '../resolve/registry-access.client.ts';
 import { computeChange, fail, inDirectory, JobOutcome } from './change.service.ts';
 import { branchName, pullRequestBody, pullRequestTitle } from './pull-request-text.policy.ts';
@@ -126,10 +128,11 @@ export async function executeJob(deps: JobExecutorDeps, jobId: number, lastAttem
 async function executeClaimed(deps: JobExecutorDeps, job: PullRequestJobRow, lastAttempt: boolean): Promise<void> {
   const { db } = deps;
   try {
-    const outcome = await openPullRequestOf(deps, job);
+    const current = await withCurrentAutomerge(db, job);
+    const outcome = await openPullRequestOf(deps, current);
     // An automerge pull request is looked at at once (a repository without checks merges it then); another one only
     // when a webhook or the reconciliation interval calls for it.
-    await setStatus(db, job.id, outcome.status, outcome.reason, outcome.pullRequest, job.automerge ? 0 : RECONCILE_INTERVAL_MS);
+    await setStatus(db, job.id, outcome.status, outcome.reason, outcome.pullRequest, current.automerge ? 0 : RECONCILE_INTERVAL_MS);
   } catch (error) {
     if (error instanceof JobOutcome) {
       await setStatus(db, job.id, error.status, error.reason);
@@ -159,6 +162,21 @@ async function executeClaimed(deps: JobExecutorDeps, job: PullRequestJobRow, las
     }
     throw error;
   }
+}
+
+/**
+ * The job with `automerge` as its config's automerge rule says now (the rule may have changed since the job was
+ * recorded: config-svc's events reach the read model in their own time), kept on the job when it changed, so its pull
+ * request's body and its first look follow the rule in force when it is opened.
+ */
+async function withCurrentAutomerge(db: Db, job: PullRequestJobRow): Promise<PullRequestJobRow> {
+  const config = (await findScanTargets(db, [job.update_config_id])).get(job.update_config_id)?.config;
+  if (!config) return job;
+  const rule = job.dependency_type === 'runtime' ? config.automergeRuleRuntimeDeps : config.automergeRuleDevelopmentDeps;
+  const automerge = automergeAllowed(rule, job.update_kind, job.in_range, job.security_fix);
+  if (automerge === job.automerge) return job;
+  await setAutomerge(db, job.id, automerge);
+  return { ...job, automerge };
 }
 
 /** Steps 2 to 5 of {@link executeJob}. @throws JobOutcome for a job that ends without its own pull request; CodeHostError */
