@@ -22,7 +22,7 @@ interface Job {
 }
 
 /** How long a test waits for the worker's loops (every 300 ms here) and the webhooks: more beside the rest of the suite. */
-const SETTLE_MS = 45_000;
+const SETTLE_MS = 90_000;
 
 describe('the code host is the source of truth for pull requests', { timeout: 4 * SETTLE_MS }, () => {
   let h: ReleaseHarness;
