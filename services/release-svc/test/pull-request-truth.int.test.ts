@@ -152,8 +152,9 @@ describe('the code host is the source of truth for pull requests', { timeout: 4 
     expect(open).toHaveLength(5);
   });
 
-  it('never closes or force-pushes a pull request someone else pushed to, and says so', async () => {
+  it('never closes or force-pushes a pull request someone else pushed to: a newer version waits for it, saying so', async () => {
     const [current] = (await jobs('lodash')).filter((j) => j.attributes.status === 'open');
+    const number = current?.attributes['pull-request-number'];
     const branch = `dependabot/npm_and_yarn/lodash-${current?.attributes['target-version']}`;
     const theirs = await push('acme/web-storefront', branch, { 'NOTES.md': 'checked by hand\n' });
     await fetch(`${h.registryUrl}/admin/publish`, {
@@ -162,14 +163,23 @@ describe('the code host is the source of truth for pull requests', { timeout: 4 
       body: JSON.stringify({ packageManager: 'npm_and_yarn', name: 'lodash', version: '4.17.23' }),
     });
     await bumpNow(702);
-    const newer = await jobOf('lodash', (j) => j.attributes['target-version'] === '4.17.23' && j.attributes.status === 'open');
-    const kept = await jobOf('lodash', (j) => j.id === current?.id && String(j.attributes['status-reason']).startsWith('not superseded'));
-    expect(kept.attributes).toMatchObject({
-      status: 'open',
-      'status-reason': `not superseded by #${newer.attributes['pull-request-number']}: its branch has commits by someone else`,
-    });
-    const pull = await github(`/repos/acme/web-storefront/pulls/${current?.attributes['pull-request-number']}`);
+    // One pull request per dependency: theirs stays open and untouched, and the newer version waits for it.
+    const waiting = await jobOf('lodash', (j) => j.attributes['target-version'] === '4.17.23' && j.attributes.status === 'queued-limit');
+    expect(waiting.attributes['status-reason']).toBe(
+      `waits for pull request #${number} (lodash ${current?.attributes['target-version']}), which has commits by someone else: it stays the dependency's one pull request until it is merged or closed`,
+    );
+    const pull = await github(`/repos/acme/web-storefront/pulls/${number}`);
     expect(pull.body).toMatchObject({ state: 'open', head: { sha: theirs } });
+    expect((await jobs('lodash')).find((j) => j.id === current?.id)?.attributes.status).toBe('open');
+    // The next run says so, and records no second job.
+    const run = await bumpNow(702);
+    const said = (run.attributes.dependencies as Array<{ name: string; outcome: string; reason: string }>).find((d) => d.name === 'lodash');
+    expect(said).toMatchObject({ outcome: 'pr-open', reason: expect.stringContaining(`the pull request for 4.17.23 ${waiting.attributes['status-reason']}`) });
+    expect((await jobs('lodash')).filter((j) => j.attributes['target-version'] === '4.17.23')).toHaveLength(1);
+    // Once they close it, the newer version's pull request is opened.
+    await github(`/repos/acme/web-storefront/pulls/${number}`, { method: 'PATCH', body: { state: 'closed' }, token: ALICE });
+    const opened = await jobOf('lodash', (j) => j.id === waiting.id && j.attributes.status === 'open');
+    expect(opened.attributes['pull-request-number']).toEqual(expect.any(Number));
   });
 
   it('a change of the automerge rule reaches an open pull request within one look', async () => {

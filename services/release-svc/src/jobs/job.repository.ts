@@ -139,7 +139,7 @@ export async function setStatus(
   reason: string | null,
   pullRequest?: OpenedPullRequest,
   lookInMs = 0,
-  options: { ignored?: boolean } = {},
+  options: { ignored?: boolean; waitsFor?: number } = {},
 ): Promise<void> {
   await db
     .updateTable('pull_request_job')
@@ -148,6 +148,7 @@ export async function setStatus(
       status_reason: reason,
       status_changed_at: sql`now()`,
       maintain_at: status === 'open' ? fromNow(lookInMs) : null,
+      waits_for_job_id: options.waitsFor ?? null,
       ...(options.ignored === undefined ? {} : { ignored: options.ignored }),
       ...(pullRequest
         ? {
@@ -243,15 +244,26 @@ export function findOtherOpenJobs(
     .execute();
 }
 
-/** Up to `limit` jobs waiting as `queued-limit`, oldest first: their id and config. */
-export function listQueuedJobs(db: Db, limit: number): Promise<Array<{ id: number; update_config_id: number }>> {
-  return db
-    .selectFrom('pull_request_job')
-    .select(['id', 'update_config_id'])
-    .where('status', '=', 'queued-limit')
-    .orderBy('id')
+/**
+ * Up to `limit` jobs waiting as `queued-limit` that may go now, oldest first, with their config: first those whose
+ * waited-for job (`waits_for_job_id`) is no longer open (`inPlaceOf`: its pull request's place under the limit is
+ * theirs), then those waiting for the limit alone. A job whose waited-for job is still open is not listed.
+ */
+export async function listQueuedJobs(
+  db: Db,
+  limit: number,
+): Promise<Array<{ id: number; update_config_id: number; inPlaceOf: boolean }>> {
+  const rows = await db
+    .selectFrom('pull_request_job as job')
+    .leftJoin('pull_request_job as waited', 'waited.id', 'job.waits_for_job_id')
+    .select(['job.id', 'job.update_config_id', sql<boolean>`job.waits_for_job_id is not null`.as('inPlaceOf')])
+    .where('job.status', '=', 'queued-limit')
+    .where((eb) => eb.or([eb('job.waits_for_job_id', 'is', null), eb('waited.status', 'is', null), eb('waited.status', '!=', 'open')]))
+    .orderBy(sql`job.waits_for_job_id is null`)
+    .orderBy('job.id')
     .limit(limit)
     .execute();
+  return rows;
 }
 
 /**

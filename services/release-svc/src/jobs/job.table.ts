@@ -41,6 +41,11 @@ export interface PullRequestJobTable {
   in_range: Generated<boolean>;
   /** A person closed its pull request unmerged: the version is not proposed again for the config until it is reopened. */
   ignored: Generated<boolean>;
+  /**
+   * While `queued-limit`: the older job of the same dependency whose pull request, pushed to by someone else, this one
+   * waits for (one pull request per dependency); null when it waits for the open pull-request limit or not at all.
+   */
+  waits_for_job_id: number | null;
   /** The execution that holds the job (a token of its own), or null. */
   claimed_by: string | null;
   /** That execution's last heartbeat; a claim older than the lease is free to take. */

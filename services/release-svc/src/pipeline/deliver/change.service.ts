@@ -14,11 +14,14 @@ import type { RegistryAccess } from '../resolve/registry-access.client.ts';
 export class JobOutcome extends Error {
   readonly status: PullRequestJobStatus;
   readonly reason: string;
+  /** For a `queued-limit` outcome that waits for an older job's pull request: that job's id. */
+  readonly waitsFor: number | undefined;
 
-  constructor(status: PullRequestJobStatus, reason: string) {
+  constructor(status: PullRequestJobStatus, reason: string, waitsFor?: number) {
     super(reason);
     this.status = status;
     this.reason = reason;
+    this.waitsFor = waitsFor;
   }
 }
 

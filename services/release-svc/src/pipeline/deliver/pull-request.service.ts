@@ -135,7 +135,7 @@ async function executeClaimed(deps: JobExecutorDeps, job: PullRequestJobRow, las
     await setStatus(db, job.id, outcome.status, outcome.reason, outcome.pullRequest, current.automerge ? 0 : RECONCILE_INTERVAL_MS);
   } catch (error) {
     if (error instanceof JobOutcome) {
-      await setStatus(db, job.id, error.status, error.reason);
+      await setStatus(db, job.id, error.status, error.reason, undefined, 0, error.waitsFor === undefined ? {} : { waitsFor: error.waitsFor });
       return;
     }
     if (isRegistryError(error)) {
@@ -218,6 +218,7 @@ async function openPullRequestOf(
     const existing = await taken();
     if (existing) return existing;
   }
+  await waitForPersonsPullRequest(deps, job, repo);
   await limitOpenPullRequests(db, job);
   await markRunning(db, job.id);
 
@@ -276,6 +277,27 @@ async function openPullRequestOf(
     reason: null,
     pullRequest: { branch, number: opened.number, nodeId: opened.nodeId, url: opened.htmlUrl, baseSha: baseHead, headSha },
   };
+}
+
+/**
+ * A dependency has one pull request at a time: an older version's open pull request that someone else pushed to (its
+ * head is not this service's commit) is theirs now, so it is neither superseded nor joined by a second one; the newer
+ * job waits (`queued-limit`, naming the older job) until the code host says that pull request was merged or closed
+ * (its webhook, or the older job's reconciliation), and is then taken up in its place ({@link releaseQueuedJobs}).
+ * @throws JobOutcome `queued-limit` (with `waitsFor`) while such a pull request is open
+ */
+async function waitForPersonsPullRequest(deps: JobExecutorDeps, job: PullRequestJobRow, repo: RepoRef): Promise<void> {
+  const { db, codeHost: host, token } = deps;
+  for (const older of (await findOtherOpenJobs(db, job)).filter((o) => olderThan(job, o.target_version))) {
+    const pull = older.pull_request_number === null ? undefined : await host.getPullRequest?.(token, repo, older.pull_request_number);
+    if (pull?.state === 'open' && pull.head.sha !== older.head_sha) {
+      throw new JobOutcome(
+        'queued-limit',
+        `waits for pull request #${pull.number} (${job.dependency_name} ${older.target_version}), which has commits by someone else: it stays the dependency's one pull request until it is merged or closed`,
+        older.id,
+      );
+    }
+  }
 }
 
 /**
@@ -338,8 +360,10 @@ async function supersedeOlder(deps: JobExecutorDeps, job: PullRequestJobRow, rep
 
 /**
  * Takes up jobs waiting as `queued-limit` whose config has fewer than {@link OPEN_PULL_REQUEST_LIMIT} open pull requests
- * now (one was merged or closed), oldest first, as many as fit; each worker runs this every `SCHEDULER_INTERVAL_MS`. A
- * job taken by two workers at once is carried out by one of them (its claim).
+ * now (one was merged or closed), oldest first, as many as fit; a job that waited for an older version's pull request
+ * someone else pushed to goes first once that one is merged or closed (the place is its dependency's), and is not
+ * looked at while it is open. Each worker runs this every `SCHEDULER_INTERVAL_MS`. A job taken by two workers at once is
+ * carried out by one of them (its claim).
  * @returns how many jobs were taken up
  */
 export async function releaseQueuedJobs(deps: JobExecutorDeps): Promise<number> {
@@ -352,7 +376,7 @@ export async function releaseQueuedJobs(deps: JobExecutorDeps): Promise<number> 
       room.set(job.update_config_id, OPEN_PULL_REQUEST_LIMIT - (await openPullRequestCount(db, job.update_config_id)));
     }
     const left = room.get(job.update_config_id) ?? 0;
-    if (left <= 0) continue;
+    if (left <= 0 && !job.inPlaceOf) continue;
     room.set(job.update_config_id, left - 1);
     await executeJob(deps, job.id, false).catch((error: unknown) => {
       deps.logger.warn({ err: error, job: job.id }, 'a queued pull-request job could not be taken up; the next round tries again');
