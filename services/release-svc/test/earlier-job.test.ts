@@ -26,8 +26,11 @@ describe('earlierJobOutcome', () => {
   });
 
   it('a job waiting for an older pull request someone else pushed to says which', () => {
-    const reason = "waits for pull request #9 (lodash 4.17.21), which has commits by someone else: it stays the dependency's one pull request until it is merged or closed";
-    expect(earlierJobOutcome({ ...job, status: 'queued-limit', pull_request_number: null, status_reason: reason, waits_for_job_id: 3 })).toEqual({
+    const reason =
+      "waits for pull request #9 (lodash 4.17.21), which has commits by someone else: it stays the dependency's one pull request until it is merged or closed";
+    expect(
+      earlierJobOutcome({ ...job, status: 'queued-limit', pull_request_number: null, status_reason: reason, waits_for_job_id: 3 }),
+    ).toEqual({
       outcome: 'pr-open',
       note: `the pull request for 4.17.22 ${reason}`,
     });

@@ -174,7 +174,10 @@ describe('the code host is the source of truth for pull requests', { timeout: 4 
     // The next run says so, and records no second job.
     const run = await bumpNow(702);
     const said = (run.attributes.dependencies as Array<{ name: string; outcome: string; reason: string }>).find((d) => d.name === 'lodash');
-    expect(said).toMatchObject({ outcome: 'pr-open', reason: expect.stringContaining(`the pull request for 4.17.23 ${waiting.attributes['status-reason']}`) });
+    expect(said).toMatchObject({
+      outcome: 'pr-open',
+      reason: expect.stringContaining(`the pull request for 4.17.23 ${waiting.attributes['status-reason']}`),
+    });
     expect((await jobs('lodash')).filter((j) => j.attributes['target-version'] === '4.17.23')).toHaveLength(1);
     // Once they close it, the newer version's pull request is opened.
     await github(`/repos/acme/web-storefront/pulls/${number}`, { method: 'PATCH', body: { state: 'closed' }, token: ALICE });

@@ -249,10 +249,7 @@ export function findOtherOpenJobs(
  * waited-for job (`waits_for_job_id`) is no longer open (`inPlaceOf`: its pull request's place under the limit is
  * theirs), then those waiting for the limit alone. A job whose waited-for job is still open is not listed.
  */
-export async function listQueuedJobs(
-  db: Db,
-  limit: number,
-): Promise<Array<{ id: number; update_config_id: number; inPlaceOf: boolean }>> {
+export async function listQueuedJobs(db: Db, limit: number): Promise<Array<{ id: number; update_config_id: number; inPlaceOf: boolean }>> {
   const rows = await db
     .selectFrom('pull_request_job as job')
     .leftJoin('pull_request_job as waited', 'waited.id', 'job.waits_for_job_id')

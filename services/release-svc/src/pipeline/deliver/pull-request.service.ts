@@ -135,7 +135,15 @@ async function executeClaimed(deps: JobExecutorDeps, job: PullRequestJobRow, las
     await setStatus(db, job.id, outcome.status, outcome.reason, outcome.pullRequest, current.automerge ? 0 : RECONCILE_INTERVAL_MS);
   } catch (error) {
     if (error instanceof JobOutcome) {
-      await setStatus(db, job.id, error.status, error.reason, undefined, 0, error.waitsFor === undefined ? {} : { waitsFor: error.waitsFor });
+      await setStatus(
+        db,
+        job.id,
+        error.status,
+        error.reason,
+        undefined,
+        0,
+        error.waitsFor === undefined ? {} : { waitsFor: error.waitsFor },
+      );
       return;
     }
     if (isRegistryError(error)) {

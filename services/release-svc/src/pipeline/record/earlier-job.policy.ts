@@ -6,7 +6,10 @@ import type { PullRequestJobRow } from '../../jobs/job.table.ts';
  * a person closed its pull request unmerged (the version is ignored) or it failed; `note` says which, in words.
  */
 export function earlierJobOutcome(
-  job: Pick<PullRequestJobRow, 'id' | 'status' | 'ignored' | 'pull_request_number' | 'target_version' | 'status_reason' | 'waits_for_job_id'>,
+  job: Pick<
+    PullRequestJobRow,
+    'id' | 'status' | 'ignored' | 'pull_request_number' | 'target_version' | 'status_reason' | 'waits_for_job_id'
+  >,
 ): { outcome: 'pr-open' | 'skipped'; note: string } {
   const version = job.target_version;
   if (job.status === 'open') return { outcome: 'pr-open', note: `pull request #${job.pull_request_number} for ${version} is open` };
