@@ -171,6 +171,58 @@ describe('pull-request jobs become branches, commits and pull requests on the co
     expect(job.claimed_by).toBeNull();
   });
 
+  it("takes a branch its own earlier attempt left without a pull request, and leaves anyone else's alone", async () => {
+    const codeHost = createGitHubCodeHost({ baseUrl: h.codeHostUrl, userAgent: 'test', throttle: false, logger: h.logger });
+    const registries = new RegistryAccess({ publicUrls: h.releaseConfig.REGISTRY_URLS, timeoutMs: 5_000 });
+    const deps = { db: h.db, codeHost, token: BOT, registries, logger: h.logger };
+    const repo = { owner: 'acme', name: 'data-pipeline' };
+    const model = await h.db.selectFrom('pull_request_job').selectAll().where('dependency_name', '=', 'pandas').executeTakeFirstOrThrow();
+    const main = (await codeHost.getBranchHead?.(BOT, repo, 'main')) ?? '';
+    // A numpy job whose branch exists already: `recorded` when an earlier attempt of the job made it (its worker stopped
+    // before the pull request was opened), else someone made it.
+    const leftBranch = async (version: string, recorded: boolean) => {
+      const branch = `dependabot/pip/numpy-${version}`;
+      const files = { 'NOTES.md': `${version}\n` };
+      const sha = (await codeHost.commitFiles?.(BOT, repo, { branch, parentSha: main, message: 'left', files, createBranch: true })) ?? '';
+      const { id: _id, created_at: _c, status_changed_at: _s, claimed_by: _b, claimed_at: _a, ...fields } = model;
+      const { id } = await h.db
+        .insertInto('pull_request_job')
+        .values({
+          ...fields,
+          dependency_name: 'numpy',
+          version_in_use: '1.18.5',
+          target_version: version,
+          status: 'pending',
+          status_reason: null,
+          pull_request_number: null,
+          pull_request_url: null,
+          pull_request_node_id: null,
+          maintain_at: null,
+          waits_for_job_id: null,
+          branch: recorded ? branch : null,
+          head_sha: recorded ? sha : null,
+          base_sha: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await executeJob(deps, id, false);
+      const job = await h.db.selectFrom('pull_request_job').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      return { job, branch, sha, head: await codeHost.getBranchHead?.(BOT, repo, branch) };
+    };
+    const own = await leftBranch('1.19.0', true);
+    expect(own.job).toMatchObject({ status: 'open', status_reason: null, branch: own.branch, head_sha: own.head });
+    expect(own.head).not.toBe(own.sha);
+    const theirs = await leftBranch('1.19.1', false);
+    await registries.close();
+    expect(theirs.job.status).toBe('failed');
+    expect(theirs.job.status_reason).toBe(
+      `the branch ${theirs.branch} exists without a pull request, and its head ${theirs.sha.slice(0, 7)} is not a commit this service made: it is left alone`,
+    );
+    expect(theirs.head).toBe(theirs.sha);
+    const pulls = (await (await github(`/repos/acme/data-pipeline/pulls?state=all&head=acme:${theirs.branch}`)).json()) as unknown[];
+    expect(pulls).toHaveLength(0);
+  });
+
   it('updates the lockfile with the manifest: package-lock.json locks the new version, from the registry', async () => {
     const job = await settledJob(await notify('lodash', '4.17.21', 'npm_and_yarn'));
     expect(job.attributes['status-reason']).toBeNull();

@@ -211,6 +211,15 @@ export async function markRunning(db: Db, jobId: number): Promise<void> {
 }
 
 /**
+ * Keeps the commit this service made on a job's branch (`headSha`, on `branch`) before its pull request is opened: an
+ * attempt that later finds the branch without a pull request (its worker stopped in between) knows the branch is its
+ * own leftover when the branch's head is still this commit.
+ */
+export async function recordBranchCommit(db: Db, jobId: number, branch: string, headSha: string): Promise<void> {
+  await db.updateTable('pull_request_job').set({ branch, head_sha: headSha }).where('id', '=', jobId).execute();
+}
+
+/**
  * The jobs of a config whose pull request is open or being opened (`running`), other than `exceptJobId`: what counts
  * against the open pull-request limit (a job in flight holds its slot, so a queued job does not take it meanwhile).
  */

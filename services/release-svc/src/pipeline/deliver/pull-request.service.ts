@@ -21,6 +21,7 @@ import {
   markRunning,
   type OpenedPullRequest,
   openPullRequestCount,
+  recordBranchCommit,
   releaseClaim,
   renewClaim,
   setAutomerge,
@@ -252,11 +253,18 @@ async function openPullRequestOf(
   } catch (error) {
     if (!isCodeHostError(error, 'conflict')) throw error;
     // The branch exists: a job delivered again (its pull request is taken), or a branch an earlier attempt left
-    // without one (it gets this commit).
+    // without one (its head is the commit that attempt recorded: it gets this commit). Anyone else's is left alone.
     const existing = await taken();
     if (existing) return existing;
+    const head = await host.getBranchHead(token, repo, branch);
+    if (head !== undefined && head !== job.head_sha) {
+      throw fail(
+        `the branch ${branch} exists without a pull request, and its head ${head.slice(0, 7)} is not a commit this service made: it is left alone`,
+      );
+    }
     headSha = await host.commitFiles(token, repo, { ...change, force: true });
   }
+  await recordBranchCommit(db, job.id, branch, headSha);
   const links = await linksOf(deps, job);
   let opened: CodeHostPullRequest;
   try {
