@@ -6,7 +6,7 @@ import {
   RegistryCredentialDocument,
   RegistryCredentialsDocument,
 } from './registry-credentials.ts';
-import { PullRequestJobResource, ReleaseNotificationBody, ReleaseNotificationResource } from './release.ts';
+import { PULL_REQUEST_JOB_STATUSES, PullRequestJobResource, ReleaseNotificationBody, ReleaseNotificationResource } from './release.ts';
 import { CreateUpdateConfig, PatchAccount, PatchUpdateConfig } from './requests.ts';
 import { AccountDocument, AccountsDocument, ReposDocument, UpdateConfigDocument } from './resources.ts';
 import { UpdateRunDocument, UpdateRunsDocument } from './update-runs.ts';
@@ -260,6 +260,7 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
             { name: 'repo-id', in: 'query', schema: { type: 'string', pattern: '^[0-9]+$' } },
             { name: 'dependency-name', in: 'query', schema: { type: 'string' } },
             { name: 'notification-id', in: 'query', schema: { type: 'string', format: 'uuid' } },
+            { name: 'status', in: 'query', schema: { type: 'string', enum: [...PULL_REQUEST_JOB_STATUSES] } },
             { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
           ],
           responses: {
