@@ -195,6 +195,11 @@ describe('the dashboard in a real browser, on the launcher with its demo data', 
     await form.getByLabel('Directory').fill('/../etc');
     await form.getByRole('button', { name: 'Create config' }).click();
     await expect.poll(() => form.locator('.field-error').first().textContent()).toContain('must not contain . or .. segments');
+    // A directory that holds none of the package manager's files: the code host's answer, under the field.
+    await form.getByLabel('Directory').fill('/nope');
+    await form.getByRole('button', { name: 'Create config' }).click();
+    await expect.poll(() => form.locator('.field-error').first().textContent()).toBe('directory /nope has no package.json on branch main');
+    expect(await form.getByLabel('Directory').getAttribute('aria-invalid')).toBe('true');
 
     await form.getByLabel('Directory').fill('/');
     await form.getByLabel('Update schedule').selectOption('weekly');
