@@ -1,6 +1,7 @@
 import { createGitHubCodeHost } from '@switchyard/code-host';
 import { request, waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orgState } from './config-state.ts';
 import { ALICE, BOT, type ReleaseHarness, startReleaseHarness } from './harness.ts';
 
 // The code host is the source of truth: what the worker believes about a pull request is checked against the emulator
@@ -221,5 +222,48 @@ describe('the code host is the source of truth for pull requests', { timeout: 4 
     expect(pull.body).toMatchObject({ state: 'open', base: { ref: 'develop' } });
     const runs = (await request(h.releaseUrl, 'GET', '/update_runs?update-config-id=704', { headers: as })).body.data;
     expect(runs[0].attributes.trigger).toBe('settings');
+  });
+
+  it("a change of the account's settings reaches its open pull requests within one look: rebasing, then merge commits", async () => {
+    const repo = { owner: 'acme', name: 'data-pipeline' };
+    const account = async (revision: number, settings: Partial<ReturnType<typeof orgState>['settings']>) => {
+      const acme = orgState(2001, 'acme');
+      await h.publishAsConfigSvc([{ type: 'account.updated', data: { ...acme, revision, settings: { ...acme.settings, ...settings } } }]);
+      await waitFor(async () => {
+        const row = await h.db.selectFrom('account').select('revision').where('id', '=', 2001).executeTakeFirst();
+        return row?.revision === revision;
+      }, SETTLE_MS);
+    };
+    const row = (id: string) => h.db.selectFrom('pull_request_job').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
+    // Rebasing off, and config 703 without automerge again.
+    await account(2, { automaticallyRebasePrs: false });
+    await h.configure({ id: 703, repoId: 3103, packageManager: 'pip', revision: 3 });
+    await h.notifyAndWait('pandas', '1.0.5', 'pip');
+    const opened = await jobOf('pandas', (j) => j.attributes.status === 'open');
+    const before = await row(opened.id);
+    // The target branch moves: the push's webhook has the pull request looked at, and it is left as it is.
+    const pushedAt = Date.now();
+    const moved = await push('acme/data-pipeline', 'main', { 'NOTES.md': 'a change on main\n' });
+    const looked = await waitFor(async () => {
+      const now = await row(opened.id);
+      return now.maintain_at && now.maintain_at.getTime() > pushedAt + 60_000 ? now : undefined;
+    }, SETTLE_MS);
+    expect(looked).toMatchObject({ status: 'open', base_sha: before.base_sha, head_sha: before.head_sha });
+    expect((await github(`/repos/acme/data-pipeline/pulls/${opened.attributes['pull-request-number']}`)).body).toMatchObject({
+      head: { sha: before.head_sha },
+    });
+    // Rebasing on again: the account's change alone has it rebased on the moved branch.
+    await account(3, { automaticallyRebasePrs: true, createMergeCommits: true });
+    const rebased = await waitFor(async () => {
+      const now = await row(opened.id);
+      return now.base_sha === moved ? now : undefined;
+    }, SETTLE_MS);
+    expect(rebased.status_reason).toBe(`rebased on ${moved.slice(0, 7)}`);
+    // And merge commits: automerge allowed now, the pull request is merged with a merge commit (two parents).
+    await h.configure({ id: 703, repoId: 3103, packageManager: 'pip', automergeRuntime: 'all', revision: 4 });
+    await jobOf('pandas', (j) => j.id === opened.id && j.attributes.status === 'merged');
+    const head = (await host().getBranchHead?.(BOT, repo, 'main')) ?? '';
+    const commit = await github(`/repos/acme/data-pipeline/commits/${head}`);
+    expect((commit.body.parents as unknown[]).length).toBe(2);
   });
 });
