@@ -28,6 +28,11 @@ describe('the text of a job pull request', () => {
     expect(
       branchName({ ...job, package_manager: 'maven', dependency_name: 'org.apache.commons:commons-lang3', target_version: '3.14.0' }),
     ).toBe('dependabot/maven/org.apache.commons-commons-lang3-3.14.0');
+    // Against a branch other than the repository's default one, the target branch is part of the name.
+    expect(branchName({ ...job, target_branch: 'main' }, 'main')).toBe('dependabot/npm_and_yarn/lodash-4.17.21');
+    expect(branchName({ ...job, directory: '/web', target_branch: 'release/2.x' }, 'main')).toBe(
+      'dependabot/npm_and_yarn/web/release/2.x/lodash-4.17.21',
+    );
     for (const name of ['a..b', 'x y', 'q?*[', '.hidden', 'pkg.lock', 'a~b^c', 'bell\u0007']) {
       const branch = branchName({ ...job, dependency_name: name });
       expect(branch, name).not.toMatch(/\.\.|[\s~^:?*[\\]|\/\.|\.lock(\/|$)|[/.]$/);

@@ -2,7 +2,7 @@ import { createGitHubCodeHost } from '@switchyard/code-host';
 import { requireEcosystem } from '@switchyard/ecosystems';
 import { request, waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeJob, JobBusyError } from '../src/pipeline/deliver/pull-request.service.ts';
+import { executeJob, JobBusyError, resumeStalledJobs } from '../src/pipeline/deliver/pull-request.service.ts';
 import { RegistryAccess } from '../src/pipeline/resolve/registry-access.client.ts';
 import { ALICE, BOT, type ReleaseHarness, startReleaseHarness } from './harness.ts';
 
@@ -209,14 +209,14 @@ describe('pull-request jobs become branches, commits and pull requests on the co
       const job = await h.db.selectFrom('pull_request_job').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       return { job, branch, sha, head: await codeHost.getBranchHead?.(BOT, repo, branch) };
     };
-    const own = await leftBranch('1.19.0', true);
+    const own = await leftBranch('2.1.0', true);
     expect(own.job).toMatchObject({ status: 'open', status_reason: null, branch: own.branch, head_sha: own.head });
     expect(own.head).not.toBe(own.sha);
-    const theirs = await leftBranch('1.19.1', false);
+    const theirs = await leftBranch('2.1.1', false);
     await registries.close();
     expect(theirs.job.status).toBe('failed');
     expect(theirs.job.status_reason).toBe(
-      `the branch ${theirs.branch} exists without a pull request, and its head ${theirs.sha.slice(0, 7)} is not a commit this service made: it is left alone`,
+      `the branch ${theirs.branch} exists without a pull request of this job, and its head ${theirs.sha.slice(0, 7)} is not a commit this service made: it is left alone`,
     );
     expect(theirs.head).toBe(theirs.sha);
     const pulls = (await (await github(`/repos/acme/data-pipeline/pulls?state=all&head=acme:${theirs.branch}`)).json()) as unknown[];
@@ -237,5 +237,91 @@ describe('pull-request jobs become branches, commits and pull requests on the co
     expect(use).toMatchObject({ requirement: '^4.17.15', version: '4.17.21' });
     const lock = JSON.parse(files['package-lock.json']) as { packages: Record<string, { version: string; integrity: string }> };
     expect(lock.packages['node_modules/lodash']?.integrity).toMatch(/^sha512-/);
+  });
+
+  it("an older version's job that comes after a newer one's pull request is open is superseded, and opens nothing", async () => {
+    const codeHost = createGitHubCodeHost({ baseUrl: h.codeHostUrl, userAgent: 'test', throttle: false, logger: h.logger });
+    const registries = new RegistryAccess({ publicUrls: h.releaseConfig.REGISTRY_URLS, timeoutMs: 5_000 });
+    const deps = { db: h.db, codeHost, token: BOT, registries, logger: h.logger };
+    const newer = await h.db
+      .selectFrom('pull_request_job')
+      .selectAll()
+      .where('dependency_name', '=', 'numpy')
+      .where('status', '=', 'open')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    const { id: _id, created_at: _c, status_changed_at: _s, claimed_by: _b, claimed_at: _a, ...fields } = newer;
+    // Its message came late (a restart of the launcher lost it, and the stall sweep took it up): numpy 1.18.6.
+    const { id } = await h.db
+      .insertInto('pull_request_job')
+      .values({
+        ...fields,
+        target_version: '1.18.6',
+        status: 'pending',
+        status_reason: null,
+        pull_request_number: null,
+        pull_request_url: null,
+        pull_request_node_id: null,
+        maintain_at: null,
+        branch: null,
+        head_sha: null,
+        base_sha: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await executeJob(deps, id, false);
+    await registries.close();
+    const late = await h.db.selectFrom('pull_request_job').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(late).toMatchObject({
+      status: 'superseded',
+      status_reason: `superseded by #${newer.pull_request_number} (${newer.target_version}), opened before this one`,
+      pull_request_number: null,
+    });
+    const pulls = (await (
+      await github('/repos/acme/data-pipeline/pulls?state=all&head=acme:dependabot/pip/numpy-1.18.6')
+    ).json()) as unknown[];
+    expect(pulls).toHaveLength(0);
+    const still = await h.db.selectFrom('pull_request_job').select('status').where('id', '=', newer.id).executeTakeFirstOrThrow();
+    expect(still.status).toBe('open');
+  });
+
+  it('takes up, once a worker has started, a job left pending from before its start with no message (an in-process bus lost it)', async () => {
+    const codeHost = createGitHubCodeHost({ baseUrl: h.codeHostUrl, userAgent: 'test', throttle: false, logger: h.logger });
+    const registries = new RegistryAccess({ publicUrls: h.releaseConfig.REGISTRY_URLS, timeoutMs: 5_000 });
+    const deps = { db: h.db, codeHost, token: BOT, registries, logger: h.logger };
+    const model = await h.db.selectFrom('pull_request_job').selectAll().where('dependency_name', '=', 'pandas').executeTakeFirstOrThrow();
+    const { id: _id, created_at: _c, status_changed_at: _s, claimed_by: _b, claimed_at: _a, ...fields } = model;
+    // Recorded without its event (so no delivery comes), as a job whose message the launcher's bus held when it stopped.
+    const { id } = await h.db
+      .insertInto('pull_request_job')
+      .values({
+        ...fields,
+        dependency_name: 'Django',
+        dependency_type: 'runtime',
+        version_in_use: '2.2.28',
+        target_version: '2.2.29',
+        status: 'pending',
+        status_reason: null,
+        pull_request_number: null,
+        pull_request_url: null,
+        pull_request_node_id: null,
+        maintain_at: null,
+        branch: null,
+        head_sha: null,
+        base_sha: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const status = async () =>
+      (await h.db.selectFrom('pull_request_job').select(['status', 'status_reason']).where('id', '=', id).executeTakeFirstOrThrow()).status;
+    // A worker that started before the job was recorded leaves it to its delivery (or to the 10-minute sweep)...
+    const earlier = new Date(Date.now() - 60_000);
+    await resumeStalledJobs(deps, earlier);
+    expect(await status()).toBe('pending');
+    // ...one that starts after it takes it up at once.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await resumeStalledJobs(deps, new Date())).toBeGreaterThanOrEqual(1);
+    await registries.close();
+    expect(await status()).not.toMatch(/^(pending|running)$/);
   });
 });

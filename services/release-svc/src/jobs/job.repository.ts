@@ -220,6 +220,35 @@ export async function recordBranchCommit(db: Db, jobId: number, branch: string, 
 }
 
 /**
+ * Whether another job of the same repository records pull request `number` as its own: such a pull request (say, one
+ * closed when its config moved to another target branch, whose branch was not deleted yet) is not this job's to take.
+ */
+export async function pullRequestOfAnotherJob(db: Db, job: Pick<PullRequestJobRow, 'id' | 'repo_id'>, number: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('pull_request_job')
+    .select('id')
+    .where('repo_id', '=', job.repo_id)
+    .where('pull_request_number', '=', number)
+    .where('id', '!=', job.id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Whether `sha` is a commit this service made in the repository: the head commit some job recorded on its branch
+ * (`recordBranchCommit`, `recordRebase`).
+ */
+export async function isCommitOfThisService(db: Db, repoId: number, sha: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('pull_request_job')
+    .select('id')
+    .where('repo_id', '=', repoId)
+    .where('head_sha', '=', sha)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
  * The jobs of a config whose pull request is open or being opened (`running`), other than `exceptJobId`: what counts
  * against the open pull-request limit (a job in flight holds its slot, so a queued job does not take it meanwhile).
  */
@@ -273,15 +302,21 @@ export async function listQueuedJobs(db: Db, limit: number): Promise<Array<{ id:
 }
 
 /**
- * Up to `limit` jobs, oldest first, left `pending` or `running` for `stalledAfterMs` ms with no live claim (none, or
- * one older than `leaseMs` ms): their ids.
+ * Up to `limit` jobs, oldest first, left `pending` or `running` for `stalledAfterMs` ms, or since before `startedAt` (a
+ * worker's start: what an in-process bus held then is gone), with no live claim (none, or one older than `leaseMs` ms):
+ * their ids.
  */
-export async function listStalledJobs(db: Db, stalledAfterMs: number, leaseMs: number, limit: number): Promise<number[]> {
+export async function listStalledJobs(
+  db: Db,
+  stalled: { afterMs: number; startedAt: Date },
+  leaseMs: number,
+  limit: number,
+): Promise<number[]> {
   const rows = await db
     .selectFrom('pull_request_job')
     .select('id')
     .where('status', 'in', ['pending', 'running'])
-    .where('status_changed_at', '<', fromNow(-stalledAfterMs))
+    .where((eb) => eb.or([eb('status_changed_at', '<', fromNow(-stalled.afterMs)), eb('status_changed_at', '<', stalled.startedAt)]))
     .where(unclaimed(leaseMs))
     .orderBy('id')
     .limit(limit)

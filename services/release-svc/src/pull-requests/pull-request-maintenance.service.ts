@@ -15,7 +15,13 @@ import {
 import type { PullRequestJobRow } from '../jobs/job.table.ts';
 import { automergeAllowed } from '../pipeline/decide/decide.policy.ts';
 import { type ChangedFiles, computeChange, inDirectory, JobOutcome } from '../pipeline/deliver/change.service.ts';
-import { type JobExecutorDeps, RECONCILE_INTERVAL_MS } from '../pipeline/deliver/pull-request.service.ts';
+import {
+  giveWay,
+  type JobExecutorDeps,
+  newerOpenJob,
+  RECONCILE_INTERVAL_MS,
+  supersededReason,
+} from '../pipeline/deliver/pull-request.service.ts';
 import { pullRequestTitle } from '../pipeline/deliver/pull-request-text.policy.ts';
 import { isRegistryError } from '../pipeline/resolve/registry-access.client.ts';
 import { findAccountSettings, findScanTargets } from '../read-model/read-model.repository.ts';
@@ -35,6 +41,7 @@ export type MaintenanceOutcome =
   | 'closed'
   | 'vanished'
   | 'retargeted'
+  | 'superseded'
   | 'rebased'
   | 'waiting-for-checks'
   | 'ignore-noted'
@@ -76,15 +83,17 @@ export function lookAtEveryOpenPullRequest(db: Db): Promise<number> {
  *    emulator restarted fresh), makes the job `vanished`, and the next run proposes the update again. One merged on the
  *    code host makes the job `merged`; one closed unmerged while the job is `open` was closed by a person (this service
  *    marks its own closes first): the job is `closed` and `ignored`, with the notice.
- * 3. **Settings reach it**: the automerge rule of the config as it is now decides `automerge`; a config that now targets
+ * 3. **One pull request per dependency**: when a newer version's pull request of the dependency is open (an older job
+ *    whose message came late opened after it), this one is closed as `superseded`, unless someone pushed to it.
+ * 4. **Settings reach it**: the automerge rule of the config as it is now decides `automerge`; a config that now targets
  *    another branch closes the pull request (deleting its branch when no one else pushed to it) and asks for a run
  *    (`settings`), whose pull requests target the new branch.
- * 4. **Rebase** (the account's `automatically-rebase-prs`): when the target branch moved from the commit the change was
+ * 5. **Rebase** (the account's `automatically-rebase-prs`): when the target branch moved from the commit the change was
  *    made on, the change is recomputed on the new head and its commit recreated there (the branch is moved by force). A
  *    branch whose head is not this service's commit (a person pushed to it) is left alone, and the reason says so. When
  *    the target branch now holds the version (or another), the pull request is closed with a comment and its branch
  *    deleted.
- * 5. **Automerge**: once the head's commit statuses and check runs pass, or at once in a repository without checks
+ * 6. **Automerge**: once the head's commit statuses and check runs pass, or at once in a repository without checks
  *    (neither the head nor the target branch's head has any), the pull request is merged with the account's method
  *    (`create-merge-commits`: a merge commit, else squash); pending checks are looked at again after
  *    {@link PENDING_CHECKS_INTERVAL_MS} (or on their webhook), failed ones leave it open.
@@ -128,6 +137,12 @@ export async function maintainPullRequest(deps: JobExecutorDeps, job: PullReques
     await host.comment?.(token, repo, number, ignoredNotice(job));
     await stopLooking(db, job.id);
     return 'closed';
+  }
+  const newer = await newerOpenJob(db, job);
+  if (newer && pr.head.sha === job.head_sha) {
+    await setStatus(db, job.id, 'superseded', supersededReason(newer));
+    await giveWay(deps, repo, { number, branch: pr.head.ref }, newer);
+    return 'superseded';
   }
   const config = target.config;
   const branchNow = config.targetBranch ?? target.repo.defaultBranch;
@@ -186,7 +201,7 @@ function isTheJobs(job: PullRequestJobRow, pr: CodeHostPullRequest): boolean {
 }
 
 /**
- * Step 3 of {@link maintainPullRequest} for a config that now targets `branch`: the pull request against the old target
+ * Step 4 of {@link maintainPullRequest} for a config that now targets `branch`: the pull request against the old target
  * is closed with a comment (its job marked first, so its close is not taken for a person's) and its branch deleted when
  * no one else pushed to it; a run of the config (`settings`, once per config revision) proposes the updates against the
  * new target. A pull request someone pushed to is left open, and its job says why.
@@ -220,7 +235,7 @@ async function retarget(
   return 'retargeted';
 }
 
-/** Step 4 of {@link maintainPullRequest}: the change recomputed on `baseHead` and its commit recreated there. */
+/** Step 5 of {@link maintainPullRequest}: the change recomputed on `baseHead` and its commit recreated there. */
 async function rebase(
   deps: JobExecutorDeps,
   job: PullRequestJobRow,

@@ -277,3 +277,15 @@ function schedules(db: Db) {
 export async function setNextRunAt(trx: Db, configId: number, next: Date | null): Promise<void> {
   await trx.updateTable('update_config').set({ next_run_at: next }).where('id', '=', configId).execute();
 }
+
+/**
+ * The revisions the read model holds of an update config and of its account (each 0 when unknown): what changes when
+ * config-svc's settings change, so that work that read the settings can tell whether they moved meanwhile.
+ */
+export async function settingsRevisions(db: Db, configId: number, accountId: number): Promise<{ config: number; account: number }> {
+  const [config, account] = await Promise.all([
+    db.selectFrom('update_config').select('revision').where('id', '=', configId).executeTakeFirst(),
+    db.selectFrom('account').select('revision').where('id', '=', accountId).executeTakeFirst(),
+  ]);
+  return { config: config?.revision ?? 0, account: account?.revision ?? 0 };
+}

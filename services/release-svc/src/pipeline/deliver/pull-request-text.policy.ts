@@ -40,15 +40,24 @@ function refSafe(part: string): string {
 }
 
 /**
- * The job's branch: `dependabot/<package manager>/<directory>/<dependency>-<version>`, the directory left out at the
- * root, `@` dropped from scoped names and `:` (Maven's `groupId:artifactId`) made `-`, as Dependabot named them
- * (`dependabot/npm_and_yarn/lodash-4.17.21`, `dependabot/npm_and_yarn/web/types/node-20.1.0`,
- * `dependabot/maven/org.apache.commons-commons-lang3-3.14.0`). Deterministic: a redelivered job finds its branch.
+ * The job's branch: `dependabot/<package manager>/<directory>/<target branch>/<dependency>-<version>`, the directory left
+ * out at the root and the target branch when it is the repository's default branch (`defaultBranch`), `@` dropped from
+ * scoped names and `:` (Maven's `groupId:artifactId`) made `-`, as Dependabot named them (dependabot-core's
+ * `BranchNamer`: `dependabot/npm_and_yarn/lodash-4.17.21`, `dependabot/npm_and_yarn/web/types/node-20.1.0`,
+ * `dependabot/maven/org.apache.commons-commons-lang3-3.14.0`, `dependabot/bundler/develop/rails-6.1.7`). Deterministic:
+ * a redelivered job finds its branch; the same update against two target branches gets two branches, so a config moved
+ * to another target branch never meets the branch of its pull request against the old one.
  */
-export function branchName(job: Pick<PullRequestSubject, 'package_manager' | 'directory' | 'dependency_name' | 'target_version'>): string {
+export function branchName(
+  job: Pick<PullRequestSubject, 'package_manager' | 'directory' | 'dependency_name' | 'target_version'> & { target_branch?: string },
+  defaultBranch?: string,
+): string {
   const directory = job.directory.replace(/^\/+|\/+$/g, '');
   const name = job.dependency_name.replace(/@/g, '').replace(/:/g, '-');
-  return refSafe(['dependabot', job.package_manager, ...(directory ? [directory] : []), `${name}-${job.target_version}`].join('/'));
+  const target = job.target_branch !== undefined && job.target_branch !== defaultBranch ? [job.target_branch] : [];
+  return refSafe(
+    ['dependabot', job.package_manager, ...(directory ? [directory] : []), ...target, `${name}-${job.target_version}`].join('/'),
+  );
 }
 
 /**

@@ -16,11 +16,14 @@ import type { ReleaseDatabase } from '../../db/schema.ts';
 import {
   claimJob,
   findOtherOpenJobs,
+  isCommitOfThisService,
   listQueuedJobs,
   listStalledJobs,
+  lookAgainIn,
   markRunning,
   type OpenedPullRequest,
   openPullRequestCount,
+  pullRequestOfAnotherJob,
   recordBranchCommit,
   releaseClaim,
   renewClaim,
@@ -29,7 +32,7 @@ import {
   setStatus,
 } from '../../jobs/job.repository.ts';
 import type { PullRequestJobRow } from '../../jobs/job.table.ts';
-import { findAccountSettings, findConfigLanguage, findScanTargets } from '../../read-model/read-model.repository.ts';
+import { findAccountSettings, findConfigLanguage, findScanTargets, settingsRevisions } from '../../read-model/read-model.repository.ts';
 import { automergeAllowed } from '../decide/decide.policy.ts';
 import { isRegistryError, type RegistryAccess } from '../resolve/registry-access.client.ts';
 import { computeChange, fail, inDirectory, JobOutcome } from './change.service.ts';
@@ -129,11 +132,18 @@ export async function executeJob(deps: JobExecutorDeps, jobId: number, lastAttem
 async function executeClaimed(deps: JobExecutorDeps, job: PullRequestJobRow, lastAttempt: boolean): Promise<void> {
   const { db } = deps;
   try {
+    const settingsRead = await settingsRevisions(db, job.update_config_id, job.account_id);
     const current = await withCurrentAutomerge(db, job);
     const outcome = await openPullRequestOf(deps, current);
     // An automerge pull request is looked at at once (a repository without checks merges it then); another one only
     // when a webhook or the reconciliation interval calls for it.
     await setStatus(db, job.id, outcome.status, outcome.reason, outcome.pullRequest, current.automerge ? 0 : RECONCILE_INTERVAL_MS);
+    // Settings that changed while the pull request was being opened (a new target branch, automerge rule, rebasing)
+    // found no open job to make due: the new pull request is looked at at once instead.
+    const settingsNow = await settingsRevisions(db, job.update_config_id, job.account_id);
+    if (outcome.status === 'open' && (settingsNow.config !== settingsRead.config || settingsNow.account !== settingsRead.account)) {
+      await lookAgainIn(db, job.id, 0);
+    }
   } catch (error) {
     if (error instanceof JobOutcome) {
       await setStatus(
@@ -203,11 +213,13 @@ async function openPullRequestOf(
   if (job.target_branch !== branchNow) throw new JobOutcome('closed', `closed: the config now targets ${branchNow}`);
   const [owner = '', name = ''] = target.repo.fullName.split('/');
   const repo: RepoRef = { owner, name };
-  const branch = branchName(job);
+  const branch = branchName(job, target.repo.defaultBranch);
 
-  // A job that was `running` may have made its branch and pull request before its worker stopped: take them.
+  // A job that was `running` may have made its branch and pull request before its worker stopped: take them (not a
+  // pull request another job records, whose branch is still there).
   const taken = async () => {
-    const existing = await host.findPullRequest?.(token, repo, { head: branch, state: 'all' });
+    const found = await host.findPullRequest?.(token, repo, { head: branch, state: 'all' });
+    const existing = found && !(await pullRequestOfAnotherJob(db, job, found.number)) ? found : undefined;
     return existing
       ? {
           status: statusOf(existing),
@@ -227,6 +239,10 @@ async function openPullRequestOf(
     const existing = await taken();
     if (existing) return existing;
   }
+  // A newer version's pull request of the dependency is open already (this job's message came late: a restart, a
+  // redelivery): it is the dependency's one pull request, and this older one is not opened.
+  const newer = await newerOpenJob(db, job);
+  if (newer) throw new JobOutcome('superseded', supersededReason(newer));
   await waitForPersonsPullRequest(deps, job, repo);
   await limitOpenPullRequests(db, job);
   await markRunning(db, job.id);
@@ -252,14 +268,15 @@ async function openPullRequestOf(
     headSha = await host.commitFiles(token, repo, { ...change, createBranch: true });
   } catch (error) {
     if (!isCodeHostError(error, 'conflict')) throw error;
-    // The branch exists: a job delivered again (its pull request is taken), or a branch an earlier attempt left
-    // without one (its head is the commit that attempt recorded: it gets this commit). Anyone else's is left alone.
+    // The branch exists: a job delivered again (its pull request is taken), or a branch an earlier attempt (or another
+    // job's closed pull request) left behind, whose head is a commit this service recorded: it gets this commit. Anyone
+    // else's is left alone.
     const existing = await taken();
     if (existing) return existing;
     const head = await host.getBranchHead(token, repo, branch);
-    if (head !== undefined && head !== job.head_sha) {
+    if (head !== undefined && head !== job.head_sha && !(await isCommitOfThisService(db, job.repo_id, head))) {
       throw fail(
-        `the branch ${branch} exists without a pull request, and its head ${head.slice(0, 7)} is not a commit this service made: it is left alone`,
+        `the branch ${branch} exists without a pull request of this job, and its head ${head.slice(0, 7)} is not a commit this service made: it is left alone`,
       );
     }
     headSha = await host.commitFiles(token, repo, { ...change, force: true });
@@ -288,11 +305,47 @@ async function openPullRequestOf(
       deps.logger.warn({ err: error, job: job.id }, 'the pull request could not be labelled');
     });
   await supersedeOlder(deps, job, repo, opened);
-  return {
-    status: 'open',
-    reason: null,
-    pullRequest: { branch, number: opened.number, nodeId: opened.nodeId, url: opened.htmlUrl, baseSha: baseHead, headSha },
-  };
+  const pullRequest = { branch, number: opened.number, nodeId: opened.nodeId, url: opened.htmlUrl, baseSha: baseHead, headSha };
+  // A newer version's pull request opened meanwhile (its own superseding did not see this one, not open yet): this one
+  // gives way, as it would have had it opened first.
+  const overtaken = await newerOpenJob(db, job);
+  if (overtaken) {
+    await giveWay(deps, repo, { number: opened.number, branch }, overtaken);
+    return { status: 'superseded', reason: supersededReason(overtaken), pullRequest };
+  }
+  return { status: 'open', reason: null, pullRequest };
+}
+
+/** A newer version's job of the same dependency in the same config whose pull request is open, if any. */
+export async function newerOpenJob(
+  db: Db,
+  job: Pick<PullRequestJobRow, 'id' | 'update_config_id' | 'dependency_name' | 'package_manager' | 'target_version'>,
+): Promise<Pick<PullRequestJobRow, 'id' | 'pull_request_number' | 'target_version'> | undefined> {
+  const others = await findOtherOpenJobs(db, job);
+  return others.find((other) =>
+    olderThan({ package_manager: job.package_manager, target_version: other.target_version }, job.target_version),
+  );
+}
+
+/** The `status-reason` of a job whose update a newer version's open pull request replaces. */
+export const supersededReason = (newer: Pick<PullRequestJobRow, 'pull_request_number' | 'target_version'>): string =>
+  `superseded by #${newer.pull_request_number} (${newer.target_version}), opened before this one`;
+
+/**
+ * Closes an older version's pull request that a newer one replaces, with a comment naming the newer one, and deletes
+ * its branch (the caller marks the job `superseded` first, or returns that status, so its close's webhook is not taken
+ * for a person's).
+ */
+export async function giveWay(
+  deps: JobExecutorDeps,
+  repo: RepoRef,
+  pull: { number: number; branch: string | null },
+  newer: Pick<PullRequestJobRow, 'pull_request_number'>,
+): Promise<void> {
+  const { codeHost: host, token } = deps;
+  await host.comment?.(token, repo, pull.number, `Superseded by #${newer.pull_request_number}.`);
+  await host.closePullRequest?.(token, repo, pull.number);
+  if (pull.branch) await host.deleteBranch?.(token, repo, pull.branch);
 }
 
 /**
@@ -368,9 +421,7 @@ async function supersedeOlder(deps: JobExecutorDeps, job: PullRequestJobRow, rep
       continue;
     }
     await setStatus(db, row.id, 'superseded', `superseded by #${opened.number} (${job.dependency_name} ${job.target_version})`);
-    await host.comment?.(token, repo, number, `Superseded by #${opened.number}.`);
-    await host.closePullRequest?.(token, repo, number);
-    if (row.branch) await host.deleteBranch?.(token, repo, row.branch);
+    await giveWay(deps, repo, { number, branch: row.branch }, { pull_request_number: opened.number });
   }
 }
 
@@ -406,15 +457,17 @@ export async function releaseQueuedJobs(deps: JobExecutorDeps): Promise<number> 
 export const STALLED_AFTER_MS = 10 * 60_000;
 
 /**
- * Takes up jobs left `pending` or `running` for {@link STALLED_AFTER_MS} with no live claim: their message was lost
- * (parked after its last attempt, or dropped by a queue's delivery limit), so no delivery will come. Oldest first, at
- * most `limit`; each worker runs this every `SCHEDULER_INTERVAL_MS`. A job whose delivery does come later finds it done.
+ * Takes up jobs left `pending` or `running` with no live claim for {@link STALLED_AFTER_MS}, or since before this worker
+ * started (`startedAt`): their message was lost (parked after its last attempt, dropped by a queue's delivery limit, or
+ * held by the one-process launcher's in-process bus when it stopped), so no delivery will come. A job whose message is
+ * still queued (RabbitMQ keeps it over a restart) is carried out once all the same: its delivery finds it done, or held
+ * by this execution's claim. Oldest first, at most `limit`; each worker runs this every `SCHEDULER_INTERVAL_MS`.
  * @returns how many jobs were taken up
  */
-export async function resumeStalledJobs(deps: JobExecutorDeps, limit = 100): Promise<number> {
+export async function resumeStalledJobs(deps: JobExecutorDeps, startedAt: Date, limit = 100): Promise<number> {
   const { db } = deps;
   const leaseMs = deps.leaseMs ?? JOB_LEASE_MS;
-  const stalled = await listStalledJobs(db, STALLED_AFTER_MS, leaseMs, limit);
+  const stalled = await listStalledJobs(db, { afterMs: STALLED_AFTER_MS, startedAt }, leaseMs, limit);
   for (const id of stalled) {
     await executeJob(deps, id, false).catch((error: unknown) => {
       deps.logger.warn({ err: error, job: id }, 'a stalled pull-request job could not be taken up; the next round tries again');
