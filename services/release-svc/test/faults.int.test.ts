@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { PullRequestJobCreated } from '@switchyard/contracts';
+import type { EmulatorFault } from '@switchyard/github-emulator';
 import { request, waitFor } from '@switchyard/service-kit/testing';
 import { sql } from 'kysely';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
@@ -469,6 +470,7 @@ describe('release-svc worker under faults, API and workers as their own processe
       botRepoRole: 'write',
     });
     const outdated = outdatedConfigs(seed, '4.17.21');
+    const codeHostFaults: EmulatorFault[] = [];
     const stack = await startFaultStack({
       label: 'faults_pr_kill',
       databaseUrl: inject('databaseUrl'),
@@ -477,6 +479,7 @@ describe('release-svc worker under faults, API and workers as their own processe
       cleanup,
       // A killed worker's claims on its jobs run out after 3 s (default 20 s), so that their redeliveries take them soon.
       workerEnv: { PULL_REQUESTS: 'on', WORKER_PREFETCH: '8', PULL_REQUEST_LEASE_MS: '3000' },
+      codeHostFaults,
     });
     const queue = `${stack.env.QUEUE_PREFIX}.${PULL_REQUEST_CONSUMER}`;
 
@@ -492,7 +495,13 @@ describe('release-svc worker under faults, API and workers as their own processe
       if ((counts.open ?? 0) >= outdated.length || Date.now() > deadline)
         throw new Error(`no job running among open ones to kill the worker at (${describeCounts(counts)}):\n${stack.firstWorker.output()}`);
     }
+    // The code host stops answering the jobs under way (their next request hangs), so they are still `running` when the
+    // signal lands however loaded the machine is; it answers again once the worker is gone.
+    codeHostFaults.push(...Array.from({ length: 32 }, () => ({ kind: 'hang' as const })));
+    await waitFor(async () => codeHostFaults.length < 32 || undefined, 5_000, 10).catch(() => {});
+    await sleep(200);
     await stack.firstWorker.stop('SIGKILL');
+    codeHostFaults.length = 0;
     const atKill = await jobRows(stack, id);
     const countsAtKill = countByStatus(atKill);
     const runningAtKill = atKill.filter((job) => job.status === 'running').map((job) => job.id);
@@ -519,8 +528,8 @@ describe('release-svc worker under faults, API and workers as their own processe
     const jobs = await settledJobs(stack, id, outdated.length, 40_000, () => `second worker:\n${second.output()}`);
     const recoveredIn = Date.now() - restartedAt;
 
-    // Every job ends open, those `running` at the kill too: the fresh worker's only way to them is the redelivered
-    // message (its loops take up `queued-limit` jobs and look at open pull requests, never a `running` job).
+    // Every job ends open, those `running` at the kill too: the fresh worker takes each up once, by its redelivered
+    // message or by its sweep of jobs left from before it started (once the killed worker's claims ran out).
     expect(jobs.filter((job) => job.status !== 'open').map((job) => `${job.id} ${job.status}: ${job.status_reason}`)).toEqual([]);
     expect(jobs.map((job) => job.update_config_id).sort((a, b) => a - b)).toEqual(outdated);
     expect(jobs.filter((job) => runningAtKill.includes(job.id)).map((job) => job.status)).toEqual(runningAtKill.map(() => 'open'));

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ReleaseNotificationResource } from '@switchyard/contracts';
-import { startGitHubEmulator } from '@switchyard/github-emulator';
+import { type EmulatorFault, startGitHubEmulator } from '@switchyard/github-emulator';
 import { emulatorRegistryEnv, startRegistryEmulator } from '@switchyard/registry-emulator';
 import { createLogger, openDatabase } from '@switchyard/service-kit';
 import {
@@ -63,6 +63,8 @@ export async function startFaultStack(options: {
   /** The broker is the test's own node, deleted with everything on it: no queues to delete one by one. */
   ownBroker?: boolean;
   workerEnv?: Record<string, string>;
+  /** The emulator's fault queue (`GitHubEmulatorOptions.faults`): the test pushes faults to it while the stack runs. */
+  codeHostFaults?: EmulatorFault[];
 }): Promise<FaultStack> {
   const { seed, cleanup } = options;
   const logger = createLogger('faults', process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -72,7 +74,7 @@ export async function startFaultStack(options: {
 
   const database = await createTestDatabase(options.databaseUrl, options.label);
   cleanup.defer(() => database.drop());
-  const emulator = await startGitHubEmulator({ seed: seed.seed, logger, host: '127.0.0.1', port: 0 });
+  const emulator = await startGitHubEmulator({ seed: seed.seed, logger, host: '127.0.0.1', port: 0, faults: options.codeHostFaults ?? [] });
   cleanup.use(emulator);
   // A registry that knows no package: every notification's job targets the notified version, `unverified`, as these
   // tests expect (they are about delivery, not about versions).
