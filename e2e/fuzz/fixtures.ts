@@ -14,9 +14,30 @@ async function create(stack: FuzzStack, path: string, json: unknown, status: num
   return JSON.parse(res.text);
 }
 
+/** How long "bump now" of a new update config may answer 404, while release-svc's read model has not heard of it yet. */
+const READ_MODEL_WAIT_MS = 30_000;
+
+/**
+ * Starts an update run of config `id` with "bump now" as `token`, again while release-svc answers 404 (its read
+ * model learns of a new config from config-svc's events).
+ * @returns the run's id
+ * @throws Error when it is not answered 202 within {@link READ_MODEL_WAIT_MS}
+ */
+async function bumpNow(stack: FuzzStack, id: string, token: string): Promise<string> {
+  const target = `/update_configs/${id}/trigger_update_job`;
+  const deadline = Date.now() + READ_MODEL_WAIT_MS;
+  for (;;) {
+    const res = await sendRaw(stack.gatewayUrl, { method: 'POST', target, headers: { authorization: `Personal ${token}` } });
+    if (res.status === 202) return String(JSON.parse(res.text).data.id);
+    if (res.status !== 404 || Date.now() > deadline) throw new Error(`POST ${target} answered ${res.status}, not 202: ${res.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /**
  * Creates, through the gateway, what the fuzzed requests can then find: three books, two update configs (alice's on
- * acme's web-storefront, bob's on his own bob-scripts) and a release notification, and returns their ids with
+ * acme's web-storefront, bob's on his own bob-scripts), a release notification, a registry credential (alice's, for
+ * acme's pip registry) and an update run of each config ("bump now" by its owner), and returns their ids with
  * peer-svc's directory place URL.
  * @throws Error when one of them is not created
  */
@@ -58,5 +79,29 @@ export async function seedFixtures(stack: FuzzStack): Promise<RouteContext> {
       prefer: 'return=representation',
     },
   );
-  return { peerSelfUrl: stack.peerSelfUrl, bookIds, updateConfigIds, notificationIds: [String(notification.data.id)] };
+  const credential = await create(
+    stack,
+    '/registry_credentials',
+    {
+      'account-id': 2001,
+      'package-manager': 'pip',
+      'base-url': 'https://pypi.acme.invalid/simple/',
+      'auth-type': 'token',
+      token: 'fuzz-fixture-token',
+    },
+    201,
+    { authorization: `Personal ${DEMO_TOKENS.alice}` },
+  );
+  const updateRunIds = [
+    await bumpNow(stack, updateConfigIds[0] as string, DEMO_TOKENS.alice),
+    await bumpNow(stack, updateConfigIds[1] as string, DEMO_TOKENS.bob),
+  ];
+  return {
+    peerSelfUrl: stack.peerSelfUrl,
+    bookIds,
+    updateConfigIds,
+    notificationIds: [String(notification.data.id)],
+    registryCredentialIds: [String(credential.data.id)],
+    updateRunIds,
+  };
 }

@@ -1,4 +1,13 @@
-import { ACCOUNT_TYPES, AUTOMERGE_RULES, PACKAGE_MANAGERS, UPDATE_SCHEDULES } from '@switchyard/contracts';
+import {
+  ACCOUNT_TYPES,
+  AUTOMERGE_RULES,
+  PACKAGE_MANAGERS,
+  PULL_REQUEST_JOB_STATUSES,
+  REGISTRY_AUTH_TYPES,
+  REGISTRY_CREDENTIAL_PACKAGE_MANAGERS,
+  UPDATE_SCHEDULES,
+  WEEKDAYS,
+} from '@switchyard/contracts';
 import fc from 'fast-check';
 import { latin1Encode } from '../support/digest-form.ts';
 import {
@@ -16,7 +25,8 @@ import {
   withQuery,
 } from './arbitraries.ts';
 import type { FuzzRequest } from './raw-request.ts';
-import { PEER_CLIENT_PLACE } from './stack.ts';
+import { PEER_CLIENT_PLACE, WEBHOOK_SECRET } from './stack.ts';
+import { webhookDeliveries } from './webhook-deliveries.ts';
 
 /** The error format a route's API answers in (the gateway README's table): what the oracle holds its errors to. */
 export type ApiKind = 'catalogue' | 'dependency-api' | 'peer' | 'gateway';
@@ -38,12 +48,37 @@ export interface RouteContext {
   bookIds: readonly string[];
   updateConfigIds: readonly string[];
   notificationIds: readonly string[];
+  /** Registry credentials that exist (alice's, of the organisation acme). */
+  registryCredentialIds: readonly string[];
+  /** Update runs that exist ("bump now" of the update configs). */
+  updateRunIds: readonly string[];
 }
 
-/** The path prefixes some service owns (the gateway README's table): a path outside them is the gateway's own. */
+/**
+ * The paths some service owns, as the gateway's routing table (services/gateway/src/routing/route.policy.ts) has them:
+ * a path outside them is the gateway's own.
+ */
 export const OWNED_PATHS = {
-  exact: ['/', '/books', '/accounts', '/repos', '/update_configs', '/WorkSpaceClientEnqueue.action'],
-  prefixes: ['/books/', '/accounts/', '/update_configs/', '/release_notifications/', '/pull_request_jobs', '/emissary/'],
+  exact: [
+    '/',
+    '/books',
+    '/accounts',
+    '/repos',
+    '/update_configs',
+    '/registry_credentials',
+    '/webhooks/github',
+    '/WorkSpaceClientEnqueue.action',
+  ],
+  prefixes: [
+    '/books/',
+    '/accounts/',
+    '/update_configs/',
+    '/registry_credentials/',
+    '/release_notifications/',
+    '/pull_request_jobs',
+    '/update_runs',
+    '/emissary/',
+  ],
 } as const;
 
 /** The peer endpoints peer-svc routes (POST; TransferDirectory GET too); any other request on a peer path is an unknown route there. */
@@ -192,6 +227,117 @@ const createConfig = fc
     ...(whole ? attributes : Object.fromEntries(Object.entries(attributes).filter((_, i) => i % 2 === 0))),
   }));
 
+/** A `PATCH /accounts/{id}` body: the account's settings, each present or not and mutated now and then, and a member it ignores. */
+const accountSettings = fc.record(
+  {
+    'update-run-time': mutated(fc.constantFrom('04:00', '00:00', '23:59', '24:00', '4:00', '12:60', '0400', '')),
+    'weekly-update-run-day': mutated(fc.constantFrom(...WEEKDAYS, 'Monday', 'funday', '')),
+    'automatically-rebase-prs': mutated(fc.boolean()),
+    'create-merge-commits': mutated(fc.boolean()),
+    'limit-initial-update-runs': mutated(fc.boolean()),
+    'limit-open-pull-requests': mutated(fc.boolean()),
+    'time-zone': mutated(
+      fc.oneof(
+        fc.constantFrom('Europe/Paris', 'UTC', 'America/New_York', 'Asia/Kolkata', 'Etc/GMT+5', 'europe/paris', 'Mars/Olympus', '+01:00'),
+        awkwardText(20),
+      ),
+    ),
+    'current-installation-id': anyJson,
+  },
+  { requiredKeys: [] },
+);
+
+/** A registry's base URL: mostly one a credential may have (hosts that never answer), else credentials, a query, another scheme, too long. */
+const registryBaseUrl = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('https://npm.acme.invalid/', 'http://127.0.0.1:1/simple/', 'https://registry.invalid/maven2') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      'https://user:pass@npm.acme.invalid/',
+      'https://npm.acme.invalid/?token=x',
+      'https://npm.acme.invalid/#top',
+      'ftp://npm.acme.invalid/',
+      'https:// npm.acme.invalid/',
+      'https://',
+      'npm.acme.invalid',
+      `https://npm.acme.invalid/${'a'.repeat(2_048)}`,
+    ),
+  },
+  { weight: 1, arbitrary: awkwardText(30) },
+);
+
+/** A registry token or password: mostly a plausible one, else empty, too long, or with control characters. */
+const registrySecret = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('s3cr3t-token', 'npm_0123456789abcdef', 'pässwörd') },
+  { weight: 1, arbitrary: fc.constantFrom('', 'a\nb', 'x'.repeat(4_097)) },
+  { weight: 1, arbitrary: awkwardText(20) },
+);
+
+const registryUsername = fc.oneof(fc.constantFrom('alice', 'ci-bot', 'a:b', '', 'x'.repeat(256)), awkwardText(15));
+
+/**
+ * The secret members of a registry credential body: mostly those of its `auth-type` (`token`; `username` and
+ * `password`), else any of them with any auth type.
+ */
+const registrySecretMembers = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ 'auth-type': mutated(fc.constant('token')), token: mutated(registrySecret) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      'auth-type': mutated(fc.constant('basic')),
+      username: mutated(registryUsername),
+      password: mutated(registrySecret),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record(
+      {
+        'auth-type': mutated(fc.constantFrom(...REGISTRY_AUTH_TYPES, 'bearer')),
+        token: registrySecret,
+        username: registryUsername,
+        password: registrySecret,
+      },
+      { requiredKeys: [] },
+    ),
+  },
+);
+
+/**
+ * A `POST /registry_credentials` body: an account (mostly one of the demo seed's), a package manager, a base URL and
+ * the secret members, each mutated now and then; now and then half the members left out.
+ */
+const createRegistryCredential = fc
+  .tuple(
+    fc.record({
+      'account-id': mutated(fc.oneof(fc.constantFrom(...ACCOUNT_IDS), fc.constantFrom(...ACCOUNT_IDS.map(Number)))),
+      'package-manager': mutated(fc.constantFrom(...REGISTRY_CREDENTIAL_PACKAGE_MANAGERS, 'elm', 'npm', 'cobol')),
+      'base-url': mutated(registryBaseUrl),
+    }),
+    registrySecretMembers,
+    fc.boolean(),
+  )
+  .map(([target, secret, whole]) => {
+    const members = { ...target, ...secret };
+    return whole ? members : Object.fromEntries(Object.entries(members).filter((_, i) => i % 2 === 0));
+  });
+
+/**
+ * A `PATCH /registry_credentials/{id}` body: any of the base URL, the auth type and the secret members, mutated now and
+ * then, and now and then the package manager (which cannot change) or the account (ignored).
+ */
+const patchRegistryCredential = fc
+  .tuple(
+    fc.record({ 'base-url': mutated(registryBaseUrl) }, { requiredKeys: [] }),
+    fc.option(registrySecretMembers),
+    fc.record(
+      { 'package-manager': mutated(fc.constantFrom(...REGISTRY_CREDENTIAL_PACKAGE_MANAGERS)), 'account-id': anyJson },
+      { requiredKeys: [] },
+    ),
+    fc.nat(9),
+  )
+  .map(([url, secret, stray, dice]) => ({ ...url, ...(secret ?? {}), ...(dice === 0 ? stray : {}) }));
+
 /** The dependency update API's headers: an `Authorization` header (mostly one that authenticates) and the route's own. */
 const dependencyHeaders = (extra: Record<string, fc.Arbitrary<string>> = {}) =>
   fc.tuple(headers(extra), authorization).map(([set, auth]) => (auth === undefined ? set : { ...set, authorization: auth }));
@@ -235,8 +381,25 @@ const configRoutes = (ctx: RouteContext): FuzzRoute[] => {
     { weight: 3, arbitrary: typicalRepos.map((query) => `/repos?${query}`) },
     { weight: 1, arbitrary: withQuery(fc.constant('/repos'), reposQuery) },
   );
+  const credentialsTarget = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...ACCOUNT_IDS).map((id) => `/registry_credentials?account-id=${id}`) },
+    {
+      weight: 1,
+      arbitrary: withQuery(fc.constant('/registry_credentials'), queryString(['account-id'], fc.constantFrom(...ACCOUNT_IDS, '0', '-1'))),
+    },
+  );
   return [
     route('/accounts', methodOf('GET'), withQuery(fc.constant('/accounts'), queryString(['page'])), anyJson),
+    // Only PATCH is served (an account is read in GET /accounts); GET is tried as often, for its 405.
+    route(
+      '/accounts/{id}',
+      methodOf('PATCH', 'PATCH', 'GET'),
+      fc.oneof(
+        pathSegment(ACCOUNT_IDS).map((id) => `/accounts/${id}`),
+        nestedPath('/accounts/'),
+      ),
+      accountSettings,
+    ),
     route('/repos', methodOf('GET'), reposTarget, anyJson),
     route('/update_configs', methodOf('POST'), withQuery(fc.constant('/update_configs'), queryString([])), createConfig),
     route(
@@ -247,6 +410,16 @@ const configRoutes = (ctx: RouteContext): FuzzRoute[] => {
         nestedPath('/update_configs/'),
       ),
       createConfig,
+    ),
+    route('/registry_credentials', methodOf('GET', 'POST'), credentialsTarget, createRegistryCredential),
+    route(
+      '/registry_credentials/{id}',
+      methodOf('GET', 'PATCH', 'DELETE'),
+      fc.oneof(
+        pathSegment(ctx.registryCredentialIds).map((id) => `/registry_credentials/${id}`),
+        nestedPath('/registry_credentials/'),
+      ),
+      patchRegistryCredential,
     ),
   ];
 };
@@ -263,14 +436,19 @@ const notification = fc.record(
 );
 
 const releaseRoutes = (ctx: RouteContext): FuzzRoute[] => {
-  const route = (name: string, method: fc.Arbitrary<string>, target: fc.Arbitrary<string>, extra = {}): FuzzRoute => ({
+  const route = (
+    name: string,
+    method: fc.Arbitrary<string>,
+    target: fc.Arbitrary<string>,
+    { extra = {}, shaped = notification }: { extra?: Record<string, fc.Arbitrary<string>>; shaped?: fc.Arbitrary<unknown> } = {},
+  ): FuzzRoute => ({
     group: 'release-svc',
     name,
     api: 'dependency-api',
-    request: requestOf(method, target, dependencyHeaders(extra), body(notification)),
+    request: requestOf(method, target, dependencyHeaders(extra), body(shaped)),
   });
   const jobsQuery = queryString(
-    ['repo-id', 'dependency-name', 'notification-id', 'page'],
+    ['repo-id', 'dependency-name', 'notification-id', 'status', 'page'],
     fc.constantFrom(
       '3101',
       '3102',
@@ -281,17 +459,39 @@ const releaseRoutes = (ctx: RouteContext): FuzzRoute[] => {
       ...ctx.notificationIds,
       'not-a-uuid',
       '00000000-0000-0000-0000-000000000000',
+      ...PULL_REQUEST_JOB_STATUSES,
+      'Open',
+      'opened',
     ),
+  );
+  const runsQuery = queryString(
+    ['update-config-id', 'page'],
+    fc.constantFrom(...ctx.updateConfigIds, '1', '2', '3', '0', '-1', '1.5', '9999999999999999', '99999999999999999'),
+  );
+  const typicalRuns = fc
+    .tuple(
+      fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...ctx.updateConfigIds, '1', '2') }, { weight: 1, arbitrary: pathSegment() }),
+      fc.option(fc.oneof({ weight: 3, arbitrary: fc.constantFrom('1', '2') }, { weight: 1, arbitrary: pathSegment() })),
+    )
+    .map(([id, page]) => `update-config-id=${id}${page === null ? '' : `&page=${page}`}`);
+  const runsTarget = fc.oneof(
+    { weight: 3, arbitrary: typicalRuns.map((query) => `/update_runs?${query}`) },
+    {
+      weight: 1,
+      arbitrary: withQuery(fc.constantFrom('/update_runs', '/update_runs/', '/update_runsx', '/update_runs.json'), runsQuery),
+    },
   );
   return [
     route('/release_notifications/private', methodOf('POST'), withQuery(fc.constant('/release_notifications/private'), queryString([])), {
-      prefer: fc.constantFrom(
-        'return=representation',
-        'return=minimal',
-        'RETURN=REPRESENTATION',
-        'respond-async, return=representation',
-        'x',
-      ),
+      extra: {
+        prefer: fc.constantFrom(
+          'return=representation',
+          'return=minimal',
+          'RETURN=REPRESENTATION',
+          'respond-async, return=representation',
+          'x',
+        ),
+      },
     }),
     route(
       '/release_notifications/{id}',
@@ -315,6 +515,26 @@ const releaseRoutes = (ctx: RouteContext): FuzzRoute[] => {
         jobsQuery,
       ),
     ),
+    route(
+      '/update_configs/{id}/trigger_update_job',
+      methodOf('POST'),
+      withQuery(
+        pathSegment(ctx.updateConfigIds).map((id) => `/update_configs/${id}/trigger_update_job`),
+        queryString([]),
+      ),
+      { shaped: anyJson },
+    ),
+    route('/update_runs', methodOf('GET'), runsTarget, { shaped: anyJson }),
+    route(
+      '/update_runs/{id}',
+      methodOf('GET'),
+      fc.oneof(
+        pathSegment(ctx.updateRunIds).map((id) => `/update_runs/${id}`),
+        nestedPath('/update_runs/'),
+      ),
+      { shaped: anyJson },
+    ),
+    { group: 'release-svc', name: '/webhooks/github', api: 'dependency-api', request: webhookDeliveries(WEBHOOK_SECRET) },
   ];
 };
 

@@ -40,6 +40,8 @@ describe(`routes fuzzed through the gateway (FUZZ_SEED=${seed}, FUZZ_RUNS=${runs
     bookIds: [],
     updateConfigIds: [],
     notificationIds: [],
+    registryCredentialIds: [],
+    updateRunIds: [],
   };
   const names = fuzzRoutes(placeholder).map((route) => `${route.group} ${route.name}`);
 

@@ -33,6 +33,15 @@ export const PEER_CREDENTIALS = { user: 'emissary', password: 'fuzz-peer-secret'
 /** The client place peer-svc knows in the fuzz stack (`pickUpClientName`). */
 export const PEER_CLIENT_PLACE = 'fuzz-pickup-client';
 
+/** The secret release-svc's `POST /webhooks/github` checks deliveries' `X-Hub-Signature-256` with (`WEBHOOK_SECRET`). */
+export const WEBHOOK_SECRET = 'fuzz-webhook-secret-0123456789';
+
+/**
+ * The key config-svc seals registry credentials' secrets with and the worker opens them with (`SECRETS_KEY`, 32 bytes
+ * as 64 hex digits): without it, storing a credential answers 503.
+ */
+const SECRETS_KEY = 'f0'.repeat(32);
+
 /** The whole system as the fuzzer drives it: the gateway's URL, what the peer endpoints expect, and every process. */
 export interface FuzzStack {
   /** `http://127.0.0.1:<port>` of the gateway: every fuzzed request goes there. */
@@ -64,10 +73,11 @@ export function exitedProcesses(stack: FuzzStack): string[] {
  * Starts every process of the system, each its own OS process as a deployment runs them, and registers their stop
  * and the clean-up of databases, queues and the exchange in `processes`: the GitHub emulator (demo seed, with a rate
  * limit high enough for a long fuzz run), catalog-svc, config-svc, release-svc's API and one worker, peer-svc and the
- * gateway in front of all four APIs. The dependency API runs with its failed-authentication limit and per-token
- * budget off (`AUTH_FAILURE_LIMIT=0`, `CODE_HOST_TOKEN_BUDGET=0`): the fuzzer sends bad credentials from one address
- * on purpose, and a 429 for every request after the twentieth would hide what the routes do. peer-svc allow-lists
- * only itself, so no request makes it contact another host.
+ * gateway in front of all four APIs. config-svc and the worker share a `SECRETS_KEY` (registry credentials can be
+ * stored), and release-svc's API checks webhook deliveries with {@link WEBHOOK_SECRET}. The dependency API runs with
+ * its failed-authentication limit and per-token budget off (`AUTH_FAILURE_LIMIT=0`, `CODE_HOST_TOKEN_BUDGET=0`): the
+ * fuzzer sends bad credentials from one address on purpose, and a 429 for every request after the twentieth would
+ * hide what the routes do. peer-svc allow-lists only itself, so no request makes it contact another host.
  * @throws when a process does not become ready (with its output); what started is stopped by disposing `processes`
  */
 export async function startFuzzStack(processes: ProcessStack, options: FuzzStackOptions): Promise<FuzzStack> {
@@ -105,6 +115,7 @@ export async function startFuzzStack(processes: ProcessStack, options: FuzzStack
   const registry = await processes.service(registryMain, { LOG_LEVEL: 'error' });
   const backend = {
     DATABASE_URL: dependencyDb?.url ?? '',
+    SECRETS_KEY,
     AMQP_URL: options.amqpUrl,
     EVENTS_EXCHANGE: exchange,
     CODE_HOST_API_URL: emulator.url,
@@ -119,7 +130,7 @@ export async function startFuzzStack(processes: ProcessStack, options: FuzzStack
   const started = await Promise.allSettled([
     processes.service(catalogMain, { DATABASE_URL: catalogDb?.url ?? '', LOG_LEVEL: 'error' }),
     processes.service(configMain, { ...backend, QUEUE_PREFIX: queuePrefix }),
-    processes.service(releaseMain, backend, { port: releasePort }),
+    processes.service(releaseMain, { ...backend, WEBHOOK_SECRET }, { port: releasePort }),
     processes.service(
       workerMain,
       {
