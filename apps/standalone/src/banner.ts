@@ -22,6 +22,11 @@ export interface BannerFacts {
   workQueue: 'rabbitmq' | 'database';
   /** Whether the gateway serves the dashboard at `/ui/` (false: its build failed, and a warning said why). */
   dashboard: boolean;
+  /**
+   * The release worker's scheduler clock when `CLOCK_START` or `CLOCK_RATE` set one: its reading as the banner is
+   * printed, and its rate (simulated per real millisecond). Absent: the system's clock, and no line for it.
+   */
+  clock?: { now: Date; rate: number };
 }
 
 /** Addresses only this machine can reach. */
@@ -42,6 +47,7 @@ export function banner({
   peerUrl,
   workQueue,
   dashboard,
+  clock,
 }: BannerFacts): string {
   const storage =
     database === 'postgres'
@@ -72,7 +78,7 @@ switchyard is running
   API docs   ${g}/docs
   dashboard  ${dashboardLine}
   memory     ${Math.round(residentMemoryBytes / 2 ** 20)} MiB resident at start (one process, pid ${process.pid})
-${demo}
+${clock ? `  clock      ${clock.now.toISOString()} at ${clock.rate}× real time (CLOCK_START, CLOCK_RATE: the release worker's schedules)\n` : ''}${demo}
 Book catalogue:
   curl ${g}/
   curl -i -X POST ${g}/books -H 'content-type: application/json' \\

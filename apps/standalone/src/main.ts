@@ -25,9 +25,11 @@ import {
   startService,
 } from '@switchyard/service-kit';
 import { banner } from './banner.ts';
+import { acceleratedClock, isSimulated } from './clock.ts';
 import { prepareDashboard } from './dashboard.ts';
 import { demoSecretsKey } from './demo-secrets-key.ts';
 import { emulatorStateDirs } from './emulator-state.ts';
+import { readLauncherSettings } from './settings.ts';
 
 /**
  * `pnpm start`: the whole stack in one process, each service on its own port behind the gateway.
@@ -72,6 +74,9 @@ await runService(
     // Each part is registered as it starts: a failure closes those started so far, and close() stops them last first.
     const switchyard = await startService(async (scope) => {
       const level = env.LOG_LEVEL ?? 'warn';
+      // CLOCK_START and CLOCK_RATE (the worker's scheduler clock) and CODE_HOST_RATE_LIMIT, for long runs (`pnpm soak`).
+      const settings = readLauncherSettings(env);
+      const clock = isSimulated(settings.clock) ? acceleratedClock(settings.clock) : undefined;
       // Built while the services start (it never rejects; a stop ends the build), awaited before the gateway starts.
       const stopBuild = new AbortController();
       scope.defer(() => stopBuild.abort());
@@ -88,8 +93,9 @@ await runService(
       const webhooks: WebhookOptions = { secret: webhookSecret };
       if (!codeHostUrl) {
         const codeHostPort = Number(env.CODE_HOST_PORT ?? 8090);
+        const seed = loadDemoSeed();
         const emulator = await startGitHubEmulator({
-          seed: loadDemoSeed(),
+          seed: settings.codeHostRateLimit ? { ...seed, rateLimit: { ...seed.rateLimit, limit: settings.codeHostRateLimit } } : seed,
           logger: createLogger('code-host-emulator', env.CODE_HOST_LOG_LEVEL ?? 'error'),
           port: codeHostPort,
           host: loopback,
@@ -173,6 +179,7 @@ await runService(
           ...(bus ? { bus } : {}),
           database: release.database,
           health: false,
+          ...(clock ? { now: clock } : {}),
         }),
       );
 
@@ -219,6 +226,7 @@ await runService(
           peerUrl: peer.url,
           workQueue: peerConfig.AMQP_URL ? 'rabbitmq' : 'database',
           dashboard: gatewayConfig.DASHBOARD_DIR !== undefined,
+          ...(clock ? { clock: { now: clock(), rate: settings.clock.rate } } : {}),
         }),
       );
       return { logger: gatewayLogger };

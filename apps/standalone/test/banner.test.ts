@@ -35,3 +35,13 @@ describe("the launcher's banner", () => {
     expect(text).not.toContain('/ui/');
   });
 });
+
+describe("the banner's clock line", () => {
+  it('names the simulated time and its rate when CLOCK_START or CLOCK_RATE set one, and nothing otherwise', () => {
+    const text = banner({ ...facts, clock: { now: new Date('2026-12-07T05:00:00Z'), rate: 8640 } });
+    expect(text).toContain(
+      "\n  clock      2026-12-07T05:00:00.000Z at 8640× real time (CLOCK_START, CLOCK_RATE: the release worker's schedules)\n",
+    );
+    expect(banner(facts)).not.toContain('clock');
+  });
+});

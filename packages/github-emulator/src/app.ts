@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { createServiceApp, type Listening, type Logger, listen } from '@switchyard/service-kit';
 import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import { type EmulatorFault, playFaults } from './faults.ts';
+import { mountForcedUpdates } from './forced-updates.ts';
 import { GitHubApiError, notFound, sendError, setCommonHeaders } from './github-http.ts';
 import { mountGraphQLRoutes } from './graphql-routes.ts';
 import { openWorld } from './persistence/world-store.ts';
@@ -80,7 +81,8 @@ const githubErrors: ErrorRequestHandler = (error, req, res, _next) => {
  * are paginated with `page`/`per_page` and a `Link` header, and every answer carries `x-ratelimit-*` headers. JSON
  * answers to GET carry an `ETag`, and `If-None-Match` naming it is answered `304 Not Modified`, not counted against
  * the rate limit. Every request is counted by route and status, served at `GET /_emulator/requests`
- * (`request-counter.ts`).
+ * (`request-counter.ts`); forced ref updates that discarded someone else's commits are listed at
+ * `GET /_emulator/forced-updates` (`forced-updates.ts`).
  * The web pages the `html_url`s of pull requests and repositories point at when `htmlBaseUrl` is the emulator's own
  * origin, `GET /{owner}/{repo}` and `GET /{owner}/{repo}/pull/{number}` (HTML, no token needed, not rate limited, no
  * faults played: `web/routes.ts`), are mounted after every API route.
@@ -120,6 +122,7 @@ function assemble(options: GitHubEmulatorOptions, seed: ParsedSeed, state: Emula
     routes: (app) => {
       app.set('trust proxy', false);
       mountRequestCounter(app);
+      mountForcedUpdates(app, state, context.world);
       if (onChange) app.use(noteWrites(onChange));
       // The web pages get neither the API's headers nor its faults.
       app.use(forWebPages(false, commonHeaders));

@@ -19,6 +19,11 @@ export const EmulatorEnv = z.object({
    * `memory://` (as the services and the registry emulator read it).
    */
   DATA_DIR: z.string().min(1).optional(),
+  /**
+   * Requests an hour each user may make (REST, and GraphQL apart) instead of the seed's `rateLimit.limit`: a long run on
+   * a sped-up clock (`pnpm soak`) packs weeks of a bot's requests into minutes.
+   */
+  CODE_HOST_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000_000).optional(),
 });
 /** The emulator's parsed configuration. */
 export type EmulatorConfig = Readonly<z.output<typeof EmulatorEnv>>;

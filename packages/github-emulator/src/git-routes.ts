@@ -1,4 +1,5 @@
 import type { Express, Request, RequestHandler, Response } from 'express';
+import { forcedUpdate, signatureEmail } from './forced-updates.ts';
 import { type GitSignature, gitDate, TREE_MODES, type TreeEntryType, type TreeMode } from './git/objects.ts';
 import type { GitRepository, TreeChange } from './git/repository-store.ts';
 import { branchWithProtection, gitCommit, gitRef, gitTree, shortBlob, shortBranch } from './git/representations.ts';
@@ -43,7 +44,7 @@ function signatureFrom(value: unknown, fallback: GitSignature, field: string, do
 
 /** The caller as a git signature, dated now. */
 export function userSignature(user: EmulatedUser, now: number): GitSignature {
-  return { name: user.name ?? user.login, email: user.email ?? `${user.id}+${user.login}@users.noreply.github.com`, date: gitDate(now) };
+  return { name: user.name ?? user.login, email: signatureEmail(user), date: gitDate(now) };
 }
 
 /** A full branch ref from the `{ref}` of `/git/refs/{ref}` (`heads/x`, also `refs/heads/x`). */
@@ -126,7 +127,8 @@ function treeChanges(git: GitRepository, value: unknown, docs: string): TreeChan
  * in-memory git data: `GET /git/ref/{ref}`, `GET /git/matching-refs/{ref}`, `POST /git/refs` (a branch or a tag), `PATCH` and `DELETE /git/refs/{ref}`, `POST /git/blobs`,
  * `POST /git/trees` (gitlinks too), `GET /git/trees/{sha}` (`?recursive=1`), `POST /git/commits`, `GET /git/commits/{sha}`, `GET /branches` and
  * `GET /branches/{branch}` (all under `/repos/{owner}/{repo}`). Reads need read access, writes write access (404 for a
- * repository the token cannot see, 403 without write). Moving, creating or deleting a branch sends a `push` webhook.
+ * repository the token cannot see, 403 without write). Moving, creating or deleting a branch sends a `push` webhook; a
+ * forced update that is not a fast forward is recorded with the commits it discarded (`forced-updates.ts`).
  */
 export function mountGitRoutes(app: Express, context: RouteContext, auth: RequestHandler): void {
   const { state } = context;
@@ -185,6 +187,11 @@ export function mountGitRoutes(app: Express, context: RouteContext, auth: Reques
     const fastForward = git.isAncestor(current, sha);
     if (!force && !fastForward) throw new GitHubApiError(422, 'Update is not a fast forward', docs);
     git.setRef(name, sha);
+    if (!fastForward) {
+      access.state.forcedUpdates.push(
+        forcedUpdate(git, { ref: name, before: current, after: sha, pusher: userOf(res), at: state.timestamp() }),
+      );
+    }
     if (current !== sha) notifyPush(req, res, context, access, name, current, sha, !fastForward);
     sendOne(res, gitRef(urlsOf(req, context), access.repo, name, sha));
   });

@@ -2,6 +2,7 @@ export * from './app.ts';
 export * from './config.ts';
 export type { EmulatorFault } from './faults.ts';
 export { GeneratedFile, type GeneratedFileInput, MAX_GENERATED_FILE_BYTES } from './files.ts';
+export { type DiscardedCommit, FORCED_UPDATES_PATH, type ForcedUpdateRecord, type ForcedUpdates } from './forced-updates.ts';
 export { GraphQLQueryError, MAX_OBJECTS_PER_QUERY, parseReadFilesQuery, type ReadFilesQuery } from './graphql-query.ts';
 export { SavedStateError } from './persistence/saved-state-error.ts';
 export { REQUEST_COUNTER_PATH, type RequestCounts } from './request-counter.ts';

@@ -7,7 +7,8 @@ await runService('github-emulator', async () => {
   const config = loadEmulatorConfig();
   const logger = createLogger('github-emulator', config.LOG_LEVEL);
   const seedPath = config.CODE_HOST_SEED ?? 'the demo seed';
-  const seed = config.CODE_HOST_SEED ? loadSeedFile(config.CODE_HOST_SEED) : loadDemoSeed();
+  const loaded = config.CODE_HOST_SEED ? loadSeedFile(config.CODE_HOST_SEED) : loadDemoSeed();
+  const seed = config.CODE_HOST_RATE_LIMIT ? { ...loaded, rateLimit: { ...loaded.rateLimit, limit: config.CODE_HOST_RATE_LIMIT } } : loaded;
   const dataDir = config.DATA_DIR === 'memory://' ? undefined : config.DATA_DIR;
   const running = await startGitHubEmulator({
     seed,

@@ -33,6 +33,29 @@ export interface PullRequestRecord {
   comments: number;
 }
 
+/** A commit a forced update discarded whose author is not the pusher. */
+export interface DiscardedCommit {
+  sha: string;
+  author: { name: string; email: string };
+}
+
+/** One forced ref update (not a fast forward), as recorded when it was made (`forced-updates.ts`). */
+export interface ForcedUpdateRecord {
+  /** The full ref (`refs/heads/<branch>`). */
+  ref: string;
+  /** The commits the ref named before and after. */
+  before: string;
+  after: string;
+  /** The login of the token's user who pushed. */
+  pusher: string;
+  /** When, ISO 8601 in whole seconds (the emulator's clock). */
+  at: string;
+  /** How many commits were reachable from `before` and are not from `after`. */
+  discarded: number;
+  /** Of those, the ones whose author's email is not the pusher's. */
+  othersDiscarded: DiscardedCommit[];
+}
+
 /** A repository label. `color` is 6 hex digits without `#`. */
 export interface LabelRecord {
   id: number;
@@ -66,7 +89,7 @@ export interface StatusRecord {
   createdAt: string;
 }
 
-/** What the emulator keeps per repository beyond its git data: pull requests, labels, comments, statuses. */
+/** What the emulator keeps per repository beyond its git data: pull requests, labels, comments, statuses, forced updates. */
 export interface RepoRecords {
   pulls: PullRequestRecord[];
   /** By lower-cased name (GitHub's label names are case-insensitive). */
@@ -76,6 +99,8 @@ export interface RepoRecords {
   comments: CommentRecord[];
   /** In the order created (newest last). */
   statuses: StatusRecord[];
+  /** Forced ref updates (not fast forwards), in the order made (`forced-updates.ts`). */
+  forcedUpdates: ForcedUpdateRecord[];
 }
 
 /** What the emulator keeps per repository beyond the seed: git data and {@link RepoRecords}, and the instance's diffs. */
@@ -127,6 +152,7 @@ export class EmulatorState {
         issueLabels: new Map(),
         comments: [],
         statuses: [],
+        forcedUpdates: [],
       };
       this.repos.set(repo.id, state);
     }

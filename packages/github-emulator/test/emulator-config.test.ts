@@ -19,6 +19,12 @@ describe('emulator configuration', () => {
     expect(() => loadEmulatorConfig({ CODE_HOST_WEBHOOK_URL: 'not a url' })).toThrow(ConfigError);
   });
 
+  it('reads a rate limit of its own (requests an hour per user), a whole number', () => {
+    expect(loadEmulatorConfig({ CODE_HOST_RATE_LIMIT: '500000' })).toMatchObject({ CODE_HOST_RATE_LIMIT: 500_000 });
+    expect(() => loadEmulatorConfig({ CODE_HOST_RATE_LIMIT: '0' })).toThrow(ConfigError);
+    expect(() => loadEmulatorConfig({ CODE_HOST_RATE_LIMIT: 'many' })).toThrow(ConfigError);
+  });
+
   it('rejects invalid variables all at once', () => {
     expect(() => loadEmulatorConfig({ PORT: 'eighty', CODE_HOST_HTML_URL: 'not a url' })).toThrow(ConfigError);
     try {

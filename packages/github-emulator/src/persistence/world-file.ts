@@ -12,8 +12,8 @@ import { SavedStateError } from './saved-state-error.ts';
  * `world.json`, the index of a saved world (see the README, "Saved state"): which world it is (`worldId`), the seed it
  * was made from (users, organisations, repositories, installations, releases, advisories, rate limit), the next id to
  * hand out, and for each repository that changed since the seed its refs, the ids of the git objects made through the
- * API (their bytes are files of `objects/`, `object-files.ts`), its pull requests, labels, issue labels, comments and
- * commit statuses. Users are named by id. JSON, versioned by `version`; read back with zod, so a damaged file is
+ * API (their bytes are files of `objects/`, `object-files.ts`), its pull requests, labels, issue labels, comments,
+ * commit statuses and forced ref updates. Users are named by id. JSON, versioned by `version`; read back with zod, so a damaged file is
  * refused with every problem listed.
  */
 
@@ -80,6 +80,16 @@ const SavedStatus = z.strictObject({
   createdAt: Timestamp,
 });
 
+const SavedForcedUpdate = z.strictObject({
+  ref: z.string().min(1),
+  before: Sha,
+  after: Sha,
+  pusher: z.string().min(1),
+  at: Timestamp,
+  discarded: z.number().int().min(0),
+  othersDiscarded: z.array(z.strictObject({ sha: Sha, author: z.strictObject({ name: z.string(), email: z.string() }) })),
+});
+
 const SavedRepo = z.strictObject({
   id: Id,
   /** Every ref (full name → commit id). */
@@ -92,6 +102,8 @@ const SavedRepo = z.strictObject({
   issueLabels: z.array(z.tuple([Id, z.array(z.string())])),
   comments: z.array(SavedComment),
   statuses: z.array(SavedStatus),
+  /** Forced ref updates (absent in worlds saved before they were kept). */
+  forcedUpdates: z.array(SavedForcedUpdate).default([]),
 });
 
 /** The shape of `world.json`. */
@@ -123,7 +135,8 @@ const untouched = (records: RepoRecords & { git: GitRepository }) =>
   records.labels.size === 0 &&
   records.issueLabels.size === 0 &&
   records.comments.length === 0 &&
-  records.statuses.length === 0;
+  records.statuses.length === 0 &&
+  records.forcedUpdates.length === 0;
 
 /**
  * The snapshot of `state` (taken at once, so it is consistent; the objects are immutable): `world.json`'s text and the
@@ -147,6 +160,7 @@ export function snapshotWorld(state: EmulatorState, seedJson: string, createdAt:
       issueLabels: [...records.issueLabels],
       comments: records.comments.map((comment) => ({ ...comment, user: comment.user.id })),
       statuses: records.statuses.map((status) => ({ ...status, creator: status.creator.id })),
+      forcedUpdates: records.forcedUpdates,
     });
   }
   const head = { format: WORLD_FORMAT, version: WORLD_VERSION, worldId: state.worldId, createdAt, savedAt, nextId: state.peekNextId() };
@@ -213,6 +227,7 @@ export async function restoreWorld(
       issueLabels: new Map(saved.issueLabels),
       comments: saved.comments.map((comment) => ({ ...comment, user: userOf(comment.user, `${at} comment ${comment.id}`) })),
       statuses: saved.statuses.map((status) => ({ ...status, creator: userOf(status.creator, `${at} status ${status.id}`) })),
+      forcedUpdates: saved.forcedUpdates,
     });
   }
   return { worldId: file.worldId, nextId: file.nextId, repos };
