@@ -148,8 +148,9 @@ describe('the dependency update API of the compose stack', () => {
     for (const notification of done)
       expect(notification).toMatchObject({ status: 'done', 'configs-total': 2, 'repos-scanned': 2, 'jobs-recorded': 2, 'repos-failed': 0 });
 
-    // Each notification decided that both branches need the version; each job exists once per config and version, recorded by
-    // whichever notification came first.
+    // Each notification decided that both branches need the version; each job exists once per config and version,
+    // recorded by whichever notification came first (on develop, where pull requests open, an older version's job is
+    // superseded by a newer one's, and a repeated notification of it records nothing while the newer one is under way).
     const jobs = (await Promise.all(ids.map((id) => jobsOf(id)))).flat();
     const perConfigAndVersion = new Map<string, Set<string>>();
     for (const job of jobs) {

@@ -1,7 +1,9 @@
 import { PullRequestJobCreated, ReleaseNotificationResource } from '@switchyard/contracts';
+import { requireEcosystem } from '@switchyard/ecosystems';
 import { request, waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importOsv } from '../src/advisories/osv-import.service.ts';
+import { insertJobOnce } from '../src/jobs/job.repository.ts';
 import { ALICE, BOB, type ReleaseHarness, startReleaseHarness } from './harness.ts';
 
 describe('release notifications on PostgreSQL and RabbitMQ, with the GitHub emulator', () => {
@@ -74,12 +76,25 @@ describe('release notifications on PostgreSQL and RabbitMQ, with the GitHub emul
     const event = await h.waitForEvent(
       (e) => e.type === 'pull_request_job.created' && (e.data as { updateConfigId: number }).updateConfigId === 1,
     );
-    expect(PullRequestJobCreated.parse(event.data)).toMatchObject({
+    const created = PullRequestJobCreated.parse(event.data);
+    expect(created).toMatchObject({
       repoId: 3101,
       accountId: 2001,
       versionInUse: '4.17.15',
       targetVersion: '4.17.21',
     });
+    // An older version, 4.17.19, whose job was superseded while 4.17.21's is under way: notified again, nothing is
+    // recorded (one job per version); the newer job stands in its way.
+    const { id: _id, ...newer } = created;
+    const older = () =>
+      h.db
+        .transaction()
+        .execute((trx) => insertJobOnce(trx, requireEcosystem('npm_and_yarn').versions, { ...newer, targetVersion: '4.17.19' }));
+    const first = await older();
+    if (!('recorded' in first)) throw new Error(`4.17.19 was not recorded: job ${first.blockedBy.id} stood in its way`);
+    await h.db.updateTable('pull_request_job').set({ status: 'superseded' }).where('id', '=', first.recorded.id).execute();
+    const repeated = await older();
+    expect('blockedBy' in repeated ? repeated.blockedBy.target_version : 'recorded again').toBe('4.17.21');
 
     const again = await notify({ name: 'lodash', version: '4.17.21', 'package-manager': 'npm_and_yarn' });
     await finished(again.body.data.id);

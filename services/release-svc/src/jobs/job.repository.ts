@@ -14,12 +14,17 @@ export type NewJob = Omit<PullRequestJobCreated, 'id'>;
 export type JobRecording = { recorded: PullRequestJobRow } | { blockedBy: PullRequestJobRow };
 
 /**
- * Records a job unless an earlier one of the same update config, dependency and target version (however the version is
- * spelled: `v2.32.0`, `2.32.0` and `2.32` are one version to pip) stands in its way: one still under way against the
- * same target branch ({@link LIVE_STATUSES}), one whose pull request a person closed unmerged (`ignored`: Dependabot's "won't notify you
- * about this version again"), or one that failed, in that order. A job whose pull request vanished, was closed by this
- * service, was superseded or merged does not: the run read the files, and they still call for the update. Must run in a
- * transaction: a transaction-scoped advisory lock on the config and dependency makes concurrent runs take turns.
+ * Records a job unless an earlier one of the same update config and dependency stands in its way: one of the same
+ * target version (however the version is spelled: `v2.32.0`, `2.32.0` and `2.32` are one version to pip) still under
+ * way against the same target branch ({@link LIVE_STATUSES}); one of a newer version under way there when the version's
+ * own job was superseded (by it, or one before it: a repeated notification of the older version records it again
+ * only once the newer one is no longer under way); one of the same version whose pull request a person closed unmerged
+ * (`ignored`: Dependabot's "won't notify you about this version again"); or one of the same version that failed, in
+ * that order. A job whose pull request vanished, was closed by this service, or was merged does not: the run read the
+ * files, and they still call for the update. An older version's job recorded while a newer one is under way is
+ * superseded when it is carried out, opening nothing.
+ * Must run in a transaction: a transaction-scoped advisory lock on the config and dependency makes concurrent runs
+ * take turns.
  * @param versions the ecosystem's version scheme, to recognise equal versions spelled differently
  * @param inRange whether the update is within the manifest's requirement (kept for the `in_range` automerge rule)
  * @returns the new row, or the earlier job in the way
@@ -41,9 +46,14 @@ export async function insertJobOnce(
   const same = (a: string) =>
     a === job.targetVersion ||
     (versions?.isValid(a) && versions.isValid(job.targetVersion) && versions.compare(a, job.targetVersion) === 0);
+  const newer = (a: string) =>
+    versions?.isValid(a) && versions.isValid(job.targetVersion) ? versions.compare(a, job.targetVersion) > 0 : false;
   const ofVersion = earlier.filter((row) => same(row.target_version));
+  const live = (row: PullRequestJobRow) => LIVE_STATUSES.includes(row.status) && row.target_branch === job.targetBranch;
+  const newerLive = earlier.find((row) => live(row) && newer(row.target_version));
   const blocking =
-    ofVersion.find((row) => LIVE_STATUSES.includes(row.status) && row.target_branch === job.targetBranch) ??
+    ofVersion.find(live) ??
+    (ofVersion.some((row) => row.status === 'superseded') ? newerLive : undefined) ??
     ofVersion.find((row) => row.ignored) ??
     ofVersion.find((row) => row.status === 'failed');
   if (blocking) return { blockedBy: blocking };
