@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, ProcessStack, type RunningProcess, waitFor } from '@switchyard/service-kit/testing';
+import { ProcessStack, type RunningProcess, waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitHubApi } from './support/github-api.ts';
-import { LAUNCHER_READY_MS, STANDALONE_MAIN } from './support/launcher.ts';
+import { LAUNCHER_READY_MS, launcherPorts, STANDALONE_MAIN } from './support/launcher.ts';
 import { releaseApi } from './support/release-api.ts';
 
 /**
@@ -45,20 +45,8 @@ describe('pull requests follow the code host across restarts, through the gatewa
   const pull = async (number: number | null) => (await github.call('GET', `/repos/${STOREFRONT.fullName}/pulls/${number}`)).body;
 
   beforeAll(async () => {
-    const ports = {
-      GATEWAY_PORT: String(await freePort()),
-      CATALOG_PORT: String(await freePort()),
-      CONFIG_PORT: String(await freePort()),
-      CODE_HOST_PORT: String(await freePort()),
-      RELEASE_PORT: String(await freePort()),
-      PEER_PORT: String(await freePort()),
-      REGISTRY_PORT: String(await freePort()),
-    };
-    urls = {
-      gateway: `http://127.0.0.1:${ports.GATEWAY_PORT}`,
-      codeHost: `http://127.0.0.1:${ports.CODE_HOST_PORT}`,
-      registry: `http://127.0.0.1:${ports.REGISTRY_PORT}`,
-    };
+    const { ports, urls: started } = await launcherPorts();
+    urls = started;
     env = {
       ...ports,
       DATA_DIR: dataDir,

@@ -4,8 +4,7 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync, type WriteStream } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '@switchyard/service-kit/testing';
-import { LAUNCHER_READY_MS, STANDALONE_MAIN } from '../support/launcher.ts';
+import { LAUNCHER_READY_MS, launcherPorts, STANDALONE_MAIN } from '../support/launcher.ts';
 import type { SimulatedClock } from './clock.ts';
 import type { FaultKind, FaultRecord, SoakSystem, SoakUrls } from './system.ts';
 
@@ -61,20 +60,7 @@ export class LauncherSystem implements SoakSystem {
   }
 
   async start(): Promise<void> {
-    this.ports = {
-      GATEWAY_PORT: String(await freePort()),
-      CATALOG_PORT: String(await freePort()),
-      CONFIG_PORT: String(await freePort()),
-      CODE_HOST_PORT: String(await freePort()),
-      RELEASE_PORT: String(await freePort()),
-      PEER_PORT: String(await freePort()),
-      REGISTRY_PORT: String(await freePort()),
-    };
-    this.urls = {
-      gateway: `http://127.0.0.1:${this.ports.GATEWAY_PORT}`,
-      codeHost: `http://127.0.0.1:${this.ports.CODE_HOST_PORT}`,
-      registry: `http://127.0.0.1:${this.ports.REGISTRY_PORT}`,
-    };
+    ({ ports: this.ports, urls: this.urls } = await launcherPorts());
     await this.launch(this.clock.now());
   }
 

@@ -20,6 +20,36 @@ export interface LauncherUrls {
   registry: string;
 }
 
+/** The launcher's port variables, one free port each, and the URLs they give. */
+export interface LauncherPorts {
+  ports: Record<
+    'GATEWAY_PORT' | 'CATALOG_PORT' | 'CONFIG_PORT' | 'CODE_HOST_PORT' | 'RELEASE_PORT' | 'PEER_PORT' | 'REGISTRY_PORT',
+    string
+  >;
+  urls: LauncherUrls;
+}
+
+/**
+ * A free port for each of the launcher's services and emulators (`GATEWAY_PORT`, … `REGISTRY_PORT`, as strings for its
+ * environment) and the URLs of the gateway and the two emulators on 127.0.0.1.
+ */
+export async function launcherPorts(): Promise<LauncherPorts> {
+  const ports = {
+    GATEWAY_PORT: String(await freePort()),
+    CATALOG_PORT: String(await freePort()),
+    CONFIG_PORT: String(await freePort()),
+    CODE_HOST_PORT: String(await freePort()),
+    RELEASE_PORT: String(await freePort()),
+    PEER_PORT: String(await freePort()),
+    REGISTRY_PORT: String(await freePort()),
+  };
+  const at = (port: string) => `http://127.0.0.1:${port}`;
+  return {
+    ports,
+    urls: { gateway: at(ports.GATEWAY_PORT), codeHost: at(ports.CODE_HOST_PORT), registry: at(ports.REGISTRY_PORT) },
+  };
+}
+
 /**
  * Starts the one-process launcher on the embedded defaults (PGlite, the in-process broker) with its GitHub and registry
  * emulators, each service on a free port, in a temporary data directory that `processes` removes on disposal, and
@@ -30,20 +60,7 @@ export interface LauncherUrls {
 export async function startLauncherWithEmulators(processes: ProcessStack, env: Record<string, string> = {}): Promise<LauncherUrls> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-e2e-'));
   processes.defer(() => rmSync(dataDir, { recursive: true, force: true }));
-  const ports = {
-    GATEWAY_PORT: String(await freePort()),
-    CATALOG_PORT: String(await freePort()),
-    CONFIG_PORT: String(await freePort()),
-    CODE_HOST_PORT: String(await freePort()),
-    RELEASE_PORT: String(await freePort()),
-    PEER_PORT: String(await freePort()),
-    REGISTRY_PORT: String(await freePort()),
-  };
-  const urls = {
-    gateway: `http://127.0.0.1:${ports.GATEWAY_PORT}`,
-    codeHost: `http://127.0.0.1:${ports.CODE_HOST_PORT}`,
-    registry: `http://127.0.0.1:${ports.REGISTRY_PORT}`,
-  };
+  const { ports, urls } = await launcherPorts();
   await processes.start(
     STANDALONE_MAIN,
     { ...ports, DATA_DIR: dataDir, DATABASE_URL: '', AMQP_URL: '', CODE_HOST_API_URL: '', REGISTRY_URLS: '', HOST: '', ...env },

@@ -2,6 +2,7 @@ import { createGitHubCodeHost } from '@switchyard/code-host';
 import { requireEcosystem } from '@switchyard/ecosystems';
 import { request, waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PullRequestJobRow } from '../src/jobs/job.table.ts';
 import { executeJob, JobBusyError, resumeStalledJobs } from '../src/pipeline/deliver/pull-request.service.ts';
 import { RegistryAccess } from '../src/pipeline/resolve/registry-access.client.ts';
 import { ALICE, BOT, type ReleaseHarness, startReleaseHarness } from './harness.ts';
@@ -24,6 +25,43 @@ describe('pull-request jobs become branches, commits and pull requests on the co
       const [job] = (await request(h.releaseUrl, 'GET', `/pull_request_jobs?notification-id=${notificationId}`, { headers: as })).body.data;
       return job && !['pending', 'running'].includes(job.attributes.status) ? job : undefined;
     }, 20_000);
+
+  /** The executor's dependencies as a worker has them, on the harness (`leaseMs` when given); close `registries` after. */
+  const executor = (leaseMs?: number) => {
+    const codeHost = createGitHubCodeHost({ baseUrl: h.codeHostUrl, userAgent: 'test', throttle: false, logger: h.logger });
+    const registries = new RegistryAccess({ publicUrls: h.releaseConfig.REGISTRY_URLS, timeoutMs: 5_000 });
+    return {
+      codeHost,
+      registries,
+      deps: { db: h.db, codeHost, token: BOT, registries, logger: h.logger, ...(leaseMs ? { leaseMs } : {}) },
+    };
+  };
+  /**
+   * Records a `pending` job like `model` (its row with `changes`), with no pull request, branch or commit yet, and
+   * without its event (no delivery comes for it): its id.
+   */
+  const insertPendingLike = async (model: PullRequestJobRow, changes: Partial<PullRequestJobRow>): Promise<number> => {
+    const { id: _id, created_at: _c, status_changed_at: _s, claimed_by: _b, claimed_at: _a, ...fields } = model;
+    const { id } = await h.db
+      .insertInto('pull_request_job')
+      .values({
+        ...fields,
+        status: 'pending',
+        status_reason: null,
+        pull_request_number: null,
+        pull_request_url: null,
+        pull_request_node_id: null,
+        maintain_at: null,
+        waits_for_job_id: null,
+        branch: null,
+        head_sha: null,
+        base_sha: null,
+        ...changes,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
+  };
 
   it('opens the pull request of a job: its branch, one commit with the requirement rewritten, title, body and labels', async () => {
     const notificationId = await notify('requests', '2.31.0', 'pip');
@@ -66,9 +104,8 @@ describe('pull-request jobs become branches, commits and pull requests on the co
     const [job] = (await request(h.releaseUrl, 'GET', '/pull_request_jobs?dependency-name=requests&status=open', { headers: as })).body
       .data;
     await h.db.updateTable('pull_request_job').set({ status: 'pending' }).where('id', '=', Number(job.id)).execute();
-    const codeHost = createGitHubCodeHost({ baseUrl: h.codeHostUrl, userAgent: 'test', throttle: false, logger: h.logger });
-    const registries = new RegistryAccess({ publicUrls: h.releaseConfig.REGISTRY_URLS, timeoutMs: 5_000 });
-    await executeJob({ db: h.db, codeHost, token: BOT, registries, logger: h.logger }, Number(job.id), false);
+    const { registries, deps } = executor();
+    await executeJob(deps, Number(job.id), false);
     await registries.close();
     const pulls = (await (await github('/repos/acme/data-pipeline/pulls?state=all')).json()) as unknown[];
     expect(pulls).toHaveLength(1);
@@ -138,9 +175,7 @@ describe('pull-request jobs become branches, commits and pull requests on the co
   });
 
   it('carries out a job once when it is delivered several times at once: one branch, one pull request, the head recorded', async () => {
-    const codeHost = createGitHubCodeHost({ baseUrl: h.codeHostUrl, userAgent: 'test', throttle: false, logger: h.logger });
-    const registries = new RegistryAccess({ publicUrls: h.releaseConfig.REGISTRY_URLS, timeoutMs: 5_000 });
-    const deps = { db: h.db, codeHost, token: BOT, registries, logger: h.logger, leaseMs: 2_000 };
+    const { registries, deps } = executor(2_000);
     // Room under the open pull-request limit (the test above filled it).
     await h.db.updateTable('pull_request_job').set({ status: 'closed' }).where('dependency_name', 'like', 'placeholder-%').execute();
     const res = await request(h.releaseUrl, 'POST', '/release_notifications/private', {
@@ -172,9 +207,7 @@ describe('pull-request jobs become branches, commits and pull requests on the co
   });
 
   it("takes a branch its own earlier attempt left without a pull request, and leaves anyone else's alone", async () => {
-    const codeHost = createGitHubCodeHost({ baseUrl: h.codeHostUrl, userAgent: 'test', throttle: false, logger: h.logger });
-    const registries = new RegistryAccess({ publicUrls: h.releaseConfig.REGISTRY_URLS, timeoutMs: 5_000 });
-    const deps = { db: h.db, codeHost, token: BOT, registries, logger: h.logger };
+    const { codeHost, registries, deps } = executor();
     const repo = { owner: 'acme', name: 'data-pipeline' };
     const model = await h.db.selectFrom('pull_request_job').selectAll().where('dependency_name', '=', 'pandas').executeTakeFirstOrThrow();
     const main = (await codeHost.getBranchHead?.(BOT, repo, 'main')) ?? '';
@@ -184,27 +217,13 @@ describe('pull-request jobs become branches, commits and pull requests on the co
       const branch = `dependabot/pip/numpy-${version}`;
       const files = { 'NOTES.md': `${version}\n` };
       const sha = (await codeHost.commitFiles?.(BOT, repo, { branch, parentSha: main, message: 'left', files, createBranch: true })) ?? '';
-      const { id: _id, created_at: _c, status_changed_at: _s, claimed_by: _b, claimed_at: _a, ...fields } = model;
-      const { id } = await h.db
-        .insertInto('pull_request_job')
-        .values({
-          ...fields,
-          dependency_name: 'numpy',
-          version_in_use: '1.18.5',
-          target_version: version,
-          status: 'pending',
-          status_reason: null,
-          pull_request_number: null,
-          pull_request_url: null,
-          pull_request_node_id: null,
-          maintain_at: null,
-          waits_for_job_id: null,
-          branch: recorded ? branch : null,
-          head_sha: recorded ? sha : null,
-          base_sha: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const id = await insertPendingLike(model, {
+        dependency_name: 'numpy',
+        version_in_use: '1.18.5',
+        target_version: version,
+        branch: recorded ? branch : null,
+        head_sha: recorded ? sha : null,
+      });
       await executeJob(deps, id, false);
       const job = await h.db.selectFrom('pull_request_job').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       return { job, branch, sha, head: await codeHost.getBranchHead?.(BOT, repo, branch) };
@@ -240,9 +259,7 @@ describe('pull-request jobs become branches, commits and pull requests on the co
   });
 
   it("an older version's job that comes after a newer one's pull request is open is superseded, and opens nothing", async () => {
-    const codeHost = createGitHubCodeHost({ baseUrl: h.codeHostUrl, userAgent: 'test', throttle: false, logger: h.logger });
-    const registries = new RegistryAccess({ publicUrls: h.releaseConfig.REGISTRY_URLS, timeoutMs: 5_000 });
-    const deps = { db: h.db, codeHost, token: BOT, registries, logger: h.logger };
+    const { registries, deps } = executor();
     const newer = await h.db
       .selectFrom('pull_request_job')
       .selectAll()
@@ -250,25 +267,8 @@ describe('pull-request jobs become branches, commits and pull requests on the co
       .where('status', '=', 'open')
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
-    const { id: _id, created_at: _c, status_changed_at: _s, claimed_by: _b, claimed_at: _a, ...fields } = newer;
     // Its message came late (a restart of the launcher lost it, and the stall sweep took it up): numpy 1.18.6.
-    const { id } = await h.db
-      .insertInto('pull_request_job')
-      .values({
-        ...fields,
-        target_version: '1.18.6',
-        status: 'pending',
-        status_reason: null,
-        pull_request_number: null,
-        pull_request_url: null,
-        pull_request_node_id: null,
-        maintain_at: null,
-        branch: null,
-        head_sha: null,
-        base_sha: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await insertPendingLike(newer, { target_version: '1.18.6' });
     await executeJob(deps, id, false);
     await registries.close();
     const late = await h.db.selectFrom('pull_request_job').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -286,32 +286,15 @@ describe('pull-request jobs become branches, commits and pull requests on the co
   });
 
   it('takes up, once a worker has started, a job left pending from before its start with no message (an in-process bus lost it)', async () => {
-    const codeHost = createGitHubCodeHost({ baseUrl: h.codeHostUrl, userAgent: 'test', throttle: false, logger: h.logger });
-    const registries = new RegistryAccess({ publicUrls: h.releaseConfig.REGISTRY_URLS, timeoutMs: 5_000 });
-    const deps = { db: h.db, codeHost, token: BOT, registries, logger: h.logger };
+    const { registries, deps } = executor();
     const model = await h.db.selectFrom('pull_request_job').selectAll().where('dependency_name', '=', 'pandas').executeTakeFirstOrThrow();
-    const { id: _id, created_at: _c, status_changed_at: _s, claimed_by: _b, claimed_at: _a, ...fields } = model;
     // Recorded without its event (so no delivery comes), as a job whose message the launcher's bus held when it stopped.
-    const { id } = await h.db
-      .insertInto('pull_request_job')
-      .values({
-        ...fields,
-        dependency_name: 'Django',
-        dependency_type: 'runtime',
-        version_in_use: '2.2.28',
-        target_version: '2.2.29',
-        status: 'pending',
-        status_reason: null,
-        pull_request_number: null,
-        pull_request_url: null,
-        pull_request_node_id: null,
-        maintain_at: null,
-        branch: null,
-        head_sha: null,
-        base_sha: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await insertPendingLike(model, {
+      dependency_name: 'Django',
+      dependency_type: 'runtime',
+      version_in_use: '2.2.28',
+      target_version: '2.2.29',
+    });
     const status = async () =>
       (await h.db.selectFrom('pull_request_job').select(['status', 'status_reason']).where('id', '=', id).executeTakeFirstOrThrow()).status;
     // A worker that started before the job was recorded leaves it to its delivery (or to the 10-minute sweep)...
