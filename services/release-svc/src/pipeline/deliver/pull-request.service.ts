@@ -241,10 +241,12 @@ async function openPullRequestOf(
   }
   // A newer version's pull request of the dependency is open already (this job's message came late: a restart, a
   // redelivery): it is the dependency's one pull request, and this older one is not opened.
-  const newer = await newerOpenJob(db, job);
+  const others = await findOtherOpenJobs(db, job);
+  const newer = newerAmong(job, others);
   if (newer) throw new JobOutcome('superseded', supersededReason(newer));
-  await waitForPersonsPullRequest(deps, job, repo);
-  await limitOpenPullRequests(db, job);
+  const older = others.filter((other) => olderThan(job, other.target_version));
+  await waitForPersonsPullRequest(deps, job, repo, older);
+  await limitOpenPullRequests(db, job, older.length);
   await markRunning(db, job.id);
 
   const base = host.getBranchCommit
@@ -321,7 +323,14 @@ export async function newerOpenJob(
   db: Db,
   job: Pick<PullRequestJobRow, 'id' | 'update_config_id' | 'dependency_name' | 'package_manager' | 'target_version'>,
 ): Promise<Pick<PullRequestJobRow, 'id' | 'pull_request_number' | 'target_version'> | undefined> {
-  const others = await findOtherOpenJobs(db, job);
+  return newerAmong(job, await findOtherOpenJobs(db, job));
+}
+
+/** The first of `others` (open jobs of the job's dependency, `findOtherOpenJobs`) whose version is newer than the job's. */
+function newerAmong<T extends Pick<PullRequestJobRow, 'target_version'>>(
+  job: Pick<PullRequestJobRow, 'package_manager' | 'target_version'>,
+  others: readonly T[],
+): T | undefined {
   return others.find((other) =>
     olderThan({ package_manager: job.package_manager, target_version: other.target_version }, job.target_version),
   );
@@ -349,15 +358,21 @@ export async function giveWay(
 }
 
 /**
- * A dependency has one pull request at a time: an older version's open pull request that someone else pushed to (its
- * head is not this service's commit) is theirs now, so it is neither superseded nor joined by a second one; the newer
- * job waits (`queued-limit`, naming the older job) until the code host says that pull request was merged or closed
- * (its webhook, or the older job's reconciliation), and is then taken up in its place ({@link releaseQueuedJobs}).
+ * A dependency has one pull request at a time: an older version's open pull request (one of `olderOpen`, the job's
+ * older versions whose pull request is open) that someone else pushed to (its head is not this service's commit) is
+ * theirs now, so it is neither superseded nor joined by a second one; the newer job waits (`queued-limit`, naming the
+ * older job) until the code host says that pull request was merged or closed (its webhook, or the older job's
+ * reconciliation), and is then taken up in its place ({@link releaseQueuedJobs}).
  * @throws JobOutcome `queued-limit` (with `waitsFor`) while such a pull request is open
  */
-async function waitForPersonsPullRequest(deps: JobExecutorDeps, job: PullRequestJobRow, repo: RepoRef): Promise<void> {
-  const { db, codeHost: host, token } = deps;
-  for (const older of (await findOtherOpenJobs(db, job)).filter((o) => olderThan(job, o.target_version))) {
+async function waitForPersonsPullRequest(
+  deps: JobExecutorDeps,
+  job: PullRequestJobRow,
+  repo: RepoRef,
+  olderOpen: readonly Pick<PullRequestJobRow, 'id' | 'pull_request_number' | 'target_version' | 'head_sha'>[],
+): Promise<void> {
+  const { codeHost: host, token } = deps;
+  for (const older of olderOpen) {
     const pull = older.pull_request_number === null ? undefined : await host.getPullRequest?.(token, repo, older.pull_request_number);
     if (pull?.state === 'open' && pull.head.sha !== older.head_sha) {
       throw new JobOutcome(
@@ -371,16 +386,15 @@ async function waitForPersonsPullRequest(deps: JobExecutorDeps, job: PullRequest
 
 /**
  * The account's `limit-open-pull-requests`: at most {@link OPEN_PULL_REQUEST_LIMIT} open pull requests per config, not
- * counting those this job's pull request will supersede (older versions of the same dependency): a newer version takes
- * their place rather than waiting behind them.
+ * counting the `replaced` ones this job's pull request will supersede (older versions of the same dependency): a newer
+ * version takes their place rather than waiting behind them.
  * @throws JobOutcome `queued-limit` when the account limits open pull requests and the config is at the limit
  */
-async function limitOpenPullRequests(db: Db, job: PullRequestJobRow): Promise<void> {
+async function limitOpenPullRequests(db: Db, job: PullRequestJobRow, replaced: number): Promise<void> {
   const account = await findAccountSettings(db, job.account_id);
   if (account && !account.limitOpenPullRequests) return;
   const open = await openPullRequestCount(db, job.update_config_id, job.id);
   if (open < OPEN_PULL_REQUEST_LIMIT) return;
-  const replaced = (await findOtherOpenJobs(db, job)).filter((other) => olderThan(job, other.target_version)).length;
   if (open - replaced >= OPEN_PULL_REQUEST_LIMIT) {
     throw new JobOutcome('queued-limit', `the config has ${OPEN_PULL_REQUEST_LIMIT} open pull requests, the account's limit`);
   }
