@@ -100,6 +100,28 @@ export interface EcosystemFiles {
    * updated file of that form is committed as a gitlink, not as a file.
    */
   gitlinks?: boolean;
+  /**
+   * Files that what was read points at, read in a second round: given the files map of the first read (the entries
+   * above), more paths relative to the config's directory, `/`-separated, which may go up with `../` (never above the
+   * repository's root: such a path is dropped) and may hold `*` patterns below the directory only. Cargo's workspace
+   * members (`crates/grep/Cargo.toml` for `members = ["crates/*"]`), NuGet's `Directory.Packages.props` of a parent directory
+   * (`../../Directory.Packages.props`), pip's `-r`/`-c` includes, go.work's `use` directories. The files found join the
+   * map under the paths given (the first round's and the second's together; what the second round names is not
+   * followed further). Files that do not exist are left out, as optional ones are.
+   */
+  related?(files: Readonly<Record<string, string>>): string[];
+}
+
+/**
+ * A declaration a reader left out instead of refusing the whole file, and why, e.g.
+ * `{ file: 'Dockerfile', line: 3, text: 'FROM ${BASE_IMAGE}', reason: 'the image is an unset build argument' }`
+ * (`line` 1-based).
+ */
+export interface SkippedDeclaration {
+  file: string;
+  line: number;
+  text: string;
+  reason: string;
 }
 
 /**
@@ -203,6 +225,13 @@ export interface Ecosystem {
    * @throws ManifestParseError (file name + reason) when a file present does not parse
    */
   listDependencies(files: Readonly<Record<string, string>>): DependencyUse[];
+  /**
+   * The declarations of the files read (same map as {@link findDependency}) that the reader skipped rather than failing
+   * the directory: one unreadable line does not lose the others' dependencies (a Docker `FROM` whose image cannot be
+   * read). Absent, or [] when nothing was skipped.
+   * @throws ManifestParseError when a file present does not parse at all
+   */
+  skippedDeclarations?(files: Readonly<Record<string, string>>): SkippedDeclaration[];
   /**
    * Rewrites every declaration of `use.name` in the files read (same map as {@link findDependency}) so that it
    * allows `targetVersion`, the way Dependabot's requirements updaters do

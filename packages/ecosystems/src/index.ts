@@ -48,7 +48,16 @@ export { poetryToPep440 } from './pip/poetry-constraint.ts';
 export { pep440Versions } from './pip/versions.ts';
 export * from './registry.ts';
 export * from './registry-data.ts';
-export { filesMatching, gitlinkText, isFilePattern, matchesFilePattern, readGitlink, unmetRequirement } from './shared/files.ts';
+export {
+  filesMatching,
+  gitlinkText,
+  isFilePattern,
+  matchesFilePattern,
+  readGitlink,
+  relatedFiles,
+  repositoryPath,
+  unmetRequirement,
+} from './shared/files.ts';
 export * from './submodules/ecosystem.ts';
 export { readGitmodules, submoduleDependencyName } from './submodules/gitmodules.ts';
 export { submoduleVersions } from './submodules/versions.ts';

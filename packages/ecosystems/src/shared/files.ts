@@ -69,3 +69,37 @@ export function gitlinkText(sha: string): string {
 export function readGitlink(text: string): string | undefined {
   return GITLINK.exec(text)?.[1];
 }
+
+/**
+ * The repository path of `file`, a files-map path relative to the config's `directory` (`/web`, `/`), which may go up
+ * with `../` ({@link EcosystemFiles}' `related`): `repositoryPath('/src/App', '../../Directory.Packages.props')` is
+ * `Directory.Packages.props`, `repositoryPath('/web', 'package.json')` is `web/package.json`. Undefined when the path
+ * leaves the repository (`repositoryPath('/', '../x')`) or names no file (empty, `.`).
+ */
+export function repositoryPath(directory: string, file: string): string | undefined {
+  const parts: string[] = [];
+  for (const part of `${directory}/${file}`.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.length === 0 ? undefined : parts.join('/');
+}
+
+/**
+ * The paths relative to the config's directory that `related` ({@link EcosystemFiles}) gives for the files map, without
+ * those already in it, those that leave the repository (`directory` being the config's), and duplicates, in order.
+ */
+export function relatedFiles(entries: EcosystemFiles, files: Readonly<Record<string, string>>, directory: string): string[] {
+  if (!entries.related) return [];
+  const seen = new Set(Object.keys(files));
+  const out: string[] = [];
+  for (const path of entries.related(files)) {
+    if (seen.has(path) || repositoryPath(directory, path) === undefined) continue;
+    seen.add(path);
+    out.push(path);
+  }
+  return out;
+}

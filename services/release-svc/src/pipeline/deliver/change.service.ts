@@ -1,6 +1,14 @@
 import type { CodeHost, GitlinkContent } from '@switchyard/code-host';
 import type { PullRequestJobStatus } from '@switchyard/contracts';
-import { type DependencyUse, type Ecosystem, ecosystemFor, filesMatching, ManifestParseError, readGitlink } from '@switchyard/ecosystems';
+import {
+  type DependencyUse,
+  type Ecosystem,
+  ecosystemFor,
+  filesMatching,
+  ManifestParseError,
+  readGitlink,
+  repositoryPath,
+} from '@switchyard/ecosystems';
 import type { PullRequestJobRow } from '../../jobs/job.table.ts';
 import { readManifestFiles } from '../read/manifest-files.service.ts';
 import type { RegistryAccess } from '../resolve/registry-access.client.ts';
@@ -38,10 +46,18 @@ export interface ChangeDeps {
 /** A job's change: paths in the job's directory → new text, or the commit a gitlink (submodule) moves to. */
 export type ChangedFiles = Record<string, string | GitlinkContent>;
 
-/** `files` (paths in the job's directory) as paths from the repository's root. */
+/**
+ * `files` (paths in the job's directory, which may go up with `../`: a parent directory's file an ecosystem read through
+ * `files.related`) as paths from the repository's root (`repositoryPath`). A path that would leave the repository is
+ * dropped (no ecosystem gives one: `related` paths are read through the same function).
+ */
 export function inDirectory(job: Pick<PullRequestJobRow, 'directory'>, files: ChangedFiles): ChangedFiles {
-  const base = job.directory === '/' ? '' : `${job.directory.replace(/^\/+|\/+$/g, '')}/`;
-  return Object.fromEntries(Object.entries(files).map(([file, content]) => [`${base}${file}`, content]));
+  return Object.fromEntries(
+    Object.entries(files).flatMap(([file, content]) => {
+      const path = repositoryPath(job.directory, file);
+      return path === undefined ? [] : [[path, content]];
+    }),
+  );
 }
 
 /**

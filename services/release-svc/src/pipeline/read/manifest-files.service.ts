@@ -7,7 +7,15 @@ import {
   transientCodeHostError,
   treePrefix,
 } from '@switchyard/code-host';
-import { type Ecosystem, filesMatching, gitlinkText, isFilePattern, unmetRequirement } from '@switchyard/ecosystems';
+import {
+  type Ecosystem,
+  filesMatching,
+  gitlinkText,
+  isFilePattern,
+  relatedFiles,
+  repositoryPath,
+  unmetRequirement,
+} from '@switchyard/ecosystems';
 import type { ReadableTarget } from './target.policy.ts';
 
 /**
@@ -30,6 +38,15 @@ export function tooLargeReason(
   return `${file} in ${directory} is ${size} the ${limit}`;
 }
 
+/** What {@link listPresent} found: the ecosystem's files, every file listed (`listed`) and whether the listing went down. */
+interface ListedFiles {
+  files: string[];
+  listed: string[];
+  gitlinks: Map<string, string>;
+  sizes: Record<string, number>;
+  recursive: boolean;
+}
+
 /**
  * The files of `ecosystem` present in `directory`, from one listing (code-host's `listDirectoryFiles`: the directory's
  * own entries, or the repository's tree when the ecosystem reads files in subdirectories or gitlinks): paths relative to
@@ -45,15 +62,81 @@ async function listPresent(
   branch: string,
   ecosystem: Ecosystem,
   entries: readonly string[],
-): Promise<{ files: string[]; gitlinks: Map<string, string>; sizes: Record<string, number> } | undefined> {
+): Promise<ListedFiles | undefined> {
   const recursive = ecosystem.files.gitlinks === true || entries.some((entry) => entry.includes('/'));
   const listed = await listDirectoryFiles(host, token, repo, directory, branch, { recursive });
   if (!listed) return undefined;
   return {
     files: filesMatching(entries, listed.files),
+    listed: listed.files,
     gitlinks: ecosystem.files.gitlinks ? listed.gitlinks : new Map(),
     sizes: listed.sizes,
+    recursive,
   };
+}
+
+/**
+ * Reads `names` (paths relative to `directory`, possibly going up with `../`) at `branch` into `files`, in as few
+ * requests as the code host allows (`readFilesOf`; `sizes` by the same relative paths, where a listing gave them);
+ * pushes the reason of each file over the size limit to `tooLarge`. Files that do not exist are left out.
+ */
+async function readInto(
+  host: CodeHost,
+  token: string,
+  repo: { owner: string; name: string },
+  target: { directory: string; branch: string },
+  names: readonly string[],
+  sizes: Readonly<Record<string, number>>,
+  out: { files: Record<string, string>; tooLarge: string[] },
+): Promise<void> {
+  const paths = new Map<string, string>();
+  for (const file of names) {
+    const path = repositoryPath(target.directory, file);
+    if (path !== undefined) paths.set(file, path);
+  }
+  if (paths.size === 0) return;
+  const read = await readFilesOf(host, token, repo, [...paths.values()], {
+    ref: target.branch,
+    sizes: Object.fromEntries([...paths].flatMap(([file, path]) => (sizes[file] === undefined ? [] : [[path, sizes[file] as number]]))),
+  });
+  for (const [file, path] of paths) {
+    const text = read.files[path];
+    const over = read.tooLarge[path];
+    if (over) out.tooLarge.push(tooLargeReason(file, target.directory, over));
+    else if (text !== undefined) out.files[file] = text;
+  }
+}
+
+/**
+ * The second round of a read: the files the first round's point at (`files.related` of the ecosystem: workspace members,
+ * a parent directory's `Directory.Packages.props`, included requirements files), read into `out`. Patterns among them
+ * are matched against a recursive listing of the directory (the first one when it was recursive, else one more).
+ */
+async function readRelated(
+  host: CodeHost,
+  token: string,
+  repo: { owner: string; name: string },
+  target: { directory: string; branch: string },
+  ecosystem: Ecosystem,
+  present: ListedFiles | undefined,
+  out: { files: Record<string, string>; tooLarge: string[] },
+): Promise<void> {
+  const related = relatedFiles(ecosystem.files, out.files, target.directory);
+  if (related.length === 0) return;
+  const patterns = related.filter(isFilePattern);
+  let names = related.filter((path) => !isFilePattern(path));
+  let sizes = present?.sizes ?? {};
+  if (patterns.length > 0) {
+    const listed =
+      present?.recursive === true
+        ? { files: present.listed, sizes: present.sizes }
+        : await listDirectoryFiles(host, token, repo, target.directory, target.branch, { recursive: true });
+    if (listed) {
+      names = [...new Set([...names, ...filesMatching(patterns, listed.files).filter((path) => !(path in out.files))])];
+      sizes = listed.sizes;
+    }
+  }
+  await readInto(host, token, repo, target, names, sizes, out);
 }
 
 /**
@@ -62,7 +145,8 @@ async function listPresent(
  * when the ecosystem reads files in subdirectories or gitlinks) and then only the files it shows, else every plain file
  * the ecosystem may have (patterns and gitlinks need a listing). The files are read together through `readFiles` when
  * the code host has it (GitHub: one GraphQL query after the listing, so an npm repo with a lockfile costs 2 requests),
- * else one `readFile` each. Gitlinks come as `Subproject commit <sha>\n`
+ * else one `readFile` each. Then the files those point at (the ecosystem's `files.related`: workspace members, a parent
+ * directory's `Directory.Packages.props`, `-r` includes) in one more read, under their paths relative to the directory. Gitlinks come as `Subproject commit <sha>\n`
  * (`gitlinkText`). Optional files that do not exist are left out. A file over the code host client's size limit
  * (`too_large`: never read past the limit) makes the result `tooLarge`, naming every such file.
  * @throws CodeHostError when the code host fails otherwise (a `not_found` for a single file is not a failure)
@@ -76,31 +160,16 @@ export async function readManifestFiles(
   ecosystem: Ecosystem,
 ): Promise<ManifestFiles> {
   const [owner = '', name = ''] = repoFullName.split('/');
+  const repo = { owner, name };
+  const target = { directory, branch };
   const entries = [...new Set([...ecosystem.files.required.flat(), ...ecosystem.files.optional])];
-  const base = treePrefix(directory);
-  const tooLarge: string[] = [];
-  const present = await listPresent(host, token, { owner, name }, directory, branch, ecosystem, entries);
+  const present = await listPresent(host, token, repo, directory, branch, ecosystem, entries);
   const names = present?.files ?? entries.filter((entry) => !isFilePattern(entry));
-  const files: Record<string, string> = {};
-  if (names.length > 0) {
-    // Every file in as few requests as the code host allows (GitHub: one GraphQL query), sized by the listing.
-    const sizes = Object.fromEntries(
-      names.flatMap((file) => (present?.sizes[file] === undefined ? [] : [[`${base}${file}`, present.sizes[file] as number]])),
-    );
-    const read = await readFilesOf(
-      host,
-      token,
-      { owner, name },
-      names.map((file) => `${base}${file}`),
-      { ref: branch, sizes },
-    );
-    for (const file of names) {
-      const text = read.files[`${base}${file}`];
-      const over = read.tooLarge[`${base}${file}`];
-      if (over) tooLarge.push(tooLargeReason(file, directory, over));
-      else if (text !== undefined) files[file] = text;
-    }
-  }
+  const out = { files: {} as Record<string, string>, tooLarge: [] as string[] };
+  // Every file in as few requests as the code host allows (GitHub: one GraphQL query), sized by the listing.
+  await readInto(host, token, repo, target, names, present?.sizes ?? {}, out);
+  await readRelated(host, token, repo, target, ecosystem, present, out);
+  const { files, tooLarge } = out;
   if (tooLarge.length > 0) return { tooLarge: tooLarge.sort().join('; ') };
   for (const [path, sha] of present?.gitlinks ?? []) files[path] = gitlinkText(sha);
   const unmet = unmetRequirement(ecosystem.files.required, Object.keys(files));
