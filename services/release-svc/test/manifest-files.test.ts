@@ -83,6 +83,55 @@ function treeHost(tree: Record<string, string | { gitlink: string }>) {
   return { host, calls };
 }
 
+describe('readManifestFiles: the files the first read points at (files.related)', () => {
+  it("reads a parent directory's file under its ../ path, and drops one above the repository's root", async () => {
+    const { host, calls } = treeHost({
+      'src/App/App.csproj': '<Project />',
+      'Directory.Packages.props': '<Project>central</Project>',
+    });
+    const nuget = ecosystemOf({
+      required: [['*.csproj']],
+      optional: [],
+      lockfiles: [],
+      related: () => ['../Directory.Packages.props', '../../Directory.Packages.props', '../../../Directory.Packages.props'],
+    });
+    expect(await readManifestFiles(host, 't', 'acme/web', '/src/App', 'main', nuget)).toEqual({
+      files: { 'App.csproj': '<Project />', '../../Directory.Packages.props': '<Project>central</Project>' },
+    });
+    expect(calls).toEqual(['dir src/App', 'read src/App/App.csproj', 'read src/Directory.Packages.props', 'read Directory.Packages.props']);
+  });
+
+  it('matches related patterns against a recursive listing, given what the first files say', async () => {
+    const { host, calls } = treeHost({
+      'Cargo.toml': '[workspace]\nmembers = ["crates/*"]',
+      'crates/grep/Cargo.toml': '[package]\nname = "grep"',
+      'crates/cli/Cargo.toml': '[package]\nname = "cli"',
+      'crates/cli/README.md': '#',
+    });
+    const cargo = ecosystemOf({
+      required: [['Cargo.toml']],
+      optional: [],
+      lockfiles: [],
+      related: (files) => (files['Cargo.toml']?.includes('crates/*') ? ['crates/*/Cargo.toml'] : []),
+    });
+    expect(await readManifestFiles(host, 't', 'acme/web', '/', 'main', cargo)).toEqual({
+      files: {
+        'Cargo.toml': '[workspace]\nmembers = ["crates/*"]',
+        'crates/grep/Cargo.toml': '[package]\nname = "grep"',
+        'crates/cli/Cargo.toml': '[package]\nname = "cli"',
+      },
+    });
+    expect(calls).toEqual(['dir ', 'read Cargo.toml', 'tree main', 'read crates/grep/Cargo.toml', 'read crates/cli/Cargo.toml']);
+  });
+
+  it('reads nothing more when the first files point at nothing new', async () => {
+    const { host, calls } = treeHost({ 'Cargo.toml': '[package]' });
+    const cargo = ecosystemOf({ required: [['Cargo.toml']], optional: [], lockfiles: [], related: () => ['Cargo.toml'] });
+    expect(await readManifestFiles(host, 't', 'acme/web', '/', 'main', cargo)).toEqual({ files: { 'Cargo.toml': '[package]' } });
+    expect(calls).toEqual(['dir ', 'read Cargo.toml']);
+  });
+});
+
 describe('readManifestFiles: patterns, subdirectories and gitlinks', () => {
   it('reads the files a pattern matches in the directory, from one directory listing', async () => {
     const { host, calls } = treeHost({

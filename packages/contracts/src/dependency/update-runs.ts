@@ -85,6 +85,12 @@ export const UpdateRunResource = z.object({
     'jobs-recorded': z.int(),
     /** At most this many jobs were recorded: the account's `limit-initial-update-runs` on a config's first run; else null. */
     'job-limit': z.int().nullable(),
+    /**
+     * Declarations the manifests hold that the run could not read and left out, each with its file (relative to the
+     * config's directory), its 1-based line, its text and why; the other declarations were read. Empty before the
+     * files are read.
+     */
+    'skipped-declarations': z.array(z.object({ file: z.string(), line: z.int(), text: z.string(), reason: z.string() })),
     /** Why a `failed` run failed (or a note on a `done` one), else null. */
     error: z.string().nullable(),
     'error-kind': z.enum(UPDATE_RUN_ERROR_KINDS).nullable(),

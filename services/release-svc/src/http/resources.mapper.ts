@@ -101,6 +101,7 @@ export function updateRunResource({ run, dependencies, jobIds }: UpdateRunView):
       'dependencies-checked': run.dependencies_checked,
       'jobs-recorded': run.jobs_recorded,
       'job-limit': run.job_limit,
+      'skipped-declarations': run.skipped_declarations,
       error: run.error,
       'error-kind': run.error_kind,
       dependencies: dependencies.map((d) => ({

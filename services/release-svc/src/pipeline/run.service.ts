@@ -1,5 +1,5 @@
 import { type CodeHost, type CodeHostError, transientCodeHostError } from '@switchyard/code-host';
-import type { DependencyUse } from '@switchyard/ecosystems';
+import type { DependencyUse, SkippedDeclaration } from '@switchyard/ecosystems';
 import { type Logger, runPool } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
 import type { AdvisoryLookup } from '../advisories/advisory-source.service.ts';
@@ -163,6 +163,7 @@ export async function executeRun(deps: PipelineDeps, runId: string, lastAttempt:
     return;
   }
   let uses: DependencyUse[];
+  let skipped: SkippedDeclaration[];
   try {
     const read = await readTargetFiles(deps.codeHost, deps.token, readable);
     const extracted = 'failed' in read ? read : extractDependencies(readable.ecosystem, read.files, { kind: 'every-dependency' });
@@ -170,7 +171,7 @@ export async function executeRun(deps: PipelineDeps, runId: string, lastAttempt:
       await finishRun(db, run.id, { error: extracted.failed, kind: 'manifest_unreadable' });
       return;
     }
-    uses = extracted.uses;
+    ({ uses, skipped } = extracted);
   } catch (error) {
     const unavailable = transientCodeHostError(error);
     if (!unavailable) throw error;
@@ -181,7 +182,7 @@ export async function executeRun(deps: PipelineDeps, runId: string, lastAttempt:
     throw new TransientRunError(unavailable);
   }
   const jobLimit = (await initialRunLimit(db, run)) ?? null;
-  await startRun(db, run.id, uses.length, jobLimit);
+  await startRun(db, run.id, uses.length, jobLimit, skipped);
   await recordDependenciesUsed(db, run.update_config_id, uses);
   const decided = await decidedDependencies(db, run.id);
   const positions = new Map(uses.map((use, i) => [use.name, i]));

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { UpdateRunErrorKind, UpdateRunTrigger } from '@switchyard/contracts';
+import type { SkippedDeclaration } from '@switchyard/ecosystems';
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
 import type { UpdateRunDependencyRow, UpdateRunDependencyTable, UpdateRunRow, UpdateRunTable } from './update-run.table.ts';
@@ -86,13 +87,25 @@ export async function listRuns(
 }
 
 /**
- * Marks a queued run `running` with its start time, its dependency count and its job limit (a running one, taken again
- * after a redelivery, keeps its start time and gets the count again).
+ * Marks a queued run `running` with its start time, its dependency count, its job limit and the declarations its files
+ * held that were left out (a running one, taken again after a redelivery, keeps its start time and gets the rest again).
  */
-export async function startRun(db: Db, id: string, total: number, jobLimit: number | null): Promise<void> {
+export async function startRun(
+  db: Db,
+  id: string,
+  total: number,
+  jobLimit: number | null,
+  skipped: readonly SkippedDeclaration[] = [],
+): Promise<void> {
   await db
     .updateTable('update_run')
-    .set({ status: 'running', started_at: sql`coalesce(started_at, now())`, dependencies_total: total, job_limit: jobLimit })
+    .set({
+      status: 'running',
+      started_at: sql`coalesce(started_at, now())`,
+      dependencies_total: total,
+      job_limit: jobLimit,
+      skipped_declarations: JSON.stringify(skipped),
+    })
     .where('id', '=', id)
     .where('status', 'in', ['queued', 'running'])
     .execute();

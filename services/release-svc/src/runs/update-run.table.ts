@@ -1,4 +1,5 @@
 import type { DependencyCheckOutcome, UpdateRunErrorKind, UpdateRunStatus, UpdateRunTrigger } from '@switchyard/contracts';
+import type { SkippedDeclaration } from '@switchyard/ecosystems';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /** `release.update_run`: one run of one update config, unique per config and `trigger_key` (a slot, a version seen, a notification). */
@@ -21,6 +22,8 @@ export interface UpdateRunTable {
   jobs_recorded: Generated<number>;
   error: string | null;
   error_kind: UpdateRunErrorKind | null;
+  /** What the files held that the run left out: `SkippedDeclaration`s of `@switchyard/ecosystems`, `[]` by default. */
+  skipped_declarations: ColumnType<SkippedDeclaration[], string | undefined, string>;
   created_at: Generated<Date>;
   started_at: Date | null;
   finished_at: Date | null;

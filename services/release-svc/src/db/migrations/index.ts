@@ -9,6 +9,7 @@ import * as pullRequestSettings from './2026_11_26_0003_pull_request_settings.ts
 import * as maintainPullRequests from './2026_11_26_0004_maintain_pull_requests.ts';
 import * as pullRequestIdentity from './2026_11_29_0001_pull_request_identity.ts';
 import * as waitForPullRequest from './2026_11_29_0002_wait_for_pull_request.ts';
+import * as skippedDeclarations from './2026_11_29_0003_skipped_declarations.ts';
 
 /** Every migration of the `release` schema by name; names sort in the order they apply. */
 export const releaseMigrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const releaseMigrations: Record<string, Migration> = {
   '2026_11_26_0004_maintain_pull_requests': maintainPullRequests,
   '2026_11_29_0001_pull_request_identity': pullRequestIdentity,
   '2026_11_29_0002_wait_for_pull_request': waitForPullRequest,
+  '2026_11_29_0003_skipped_declarations': skippedDeclarations,
 };

@@ -1,4 +1,4 @@
-import { type DependencyUse, type Ecosystem, ManifestParseError } from '@switchyard/ecosystems';
+import { type DependencyUse, type Ecosystem, ManifestParseError, type SkippedDeclaration } from '@switchyard/ecosystems';
 import type { RunScope } from '../read/target.policy.ts';
 
 /**
@@ -7,17 +7,20 @@ import type { RunScope } from '../read/target.policy.ts';
  * entries left out), or the one a notification names (`Ecosystem.findDependency`, names compared as the ecosystem
  * compares them: none when the manifests do not declare it). A file that does not parse is the run's failure, in the
  * parser's words (`ManifestParseError`).
- * @returns the dependencies in the manifests' order, or why the files could not be read
+ * Declarations the reader left out rather than failing the files (`Ecosystem.skippedDeclarations`: a Docker `FROM` whose
+ * image cannot be read) come with them, each with its reason.
+ * @returns the dependencies in the manifests' order and what was skipped, or why the files could not be read
  */
 export function extractDependencies(
   ecosystem: Ecosystem,
   files: Readonly<Record<string, string>>,
   scope: RunScope,
-): { uses: DependencyUse[] } | { failed: string } {
+): { uses: DependencyUse[]; skipped: SkippedDeclaration[] } | { failed: string } {
   try {
-    if (scope.kind === 'every-dependency') return { uses: ecosystem.listDependencies(files) };
+    const skipped = ecosystem.skippedDeclarations?.(files) ?? [];
+    if (scope.kind === 'every-dependency') return { uses: ecosystem.listDependencies(files), skipped };
     const use = ecosystem.findDependency(files, scope.name);
-    return { uses: use ? [use] : [] };
+    return { uses: use ? [use] : [], skipped };
   } catch (error) {
     if (error instanceof ManifestParseError) return { failed: error.message };
     throw error;

@@ -5,7 +5,6 @@ import {
   listDirectoryFiles,
   readFilesOf,
   transientCodeHostError,
-  treePrefix,
 } from '@switchyard/code-host';
 import {
   type Ecosystem,
