@@ -101,13 +101,14 @@ export interface EcosystemFiles {
    */
   gitlinks?: boolean;
   /**
-   * Files that what was read points at, read in a second round: given the files map of the first read (the entries
+   * Files that what was read points at, read in further rounds: given the files map read so far (first the entries
    * above), more paths relative to the config's directory, `/`-separated, which may go up with `../` (never above the
    * repository's root: such a path is dropped) and may hold `*` patterns below the directory only. Cargo's workspace
    * members (`crates/grep/Cargo.toml` for `members = ["crates/*"]`), NuGet's `Directory.Packages.props` of a parent directory
    * (`../../Directory.Packages.props`), pip's `-r`/`-c` includes, go.work's `use` directories. The files found join the
-   * map under the paths given (the first round's and the second's together; what the second round names is not
-   * followed further). Files that do not exist are left out, as optional ones are.
+   * map under the paths given, and `related` is asked again with them, so chains are followed (an included file's own
+   * `-r`; the worker reads 3 such rounds at most, each path once). Files that do not exist are left out, as optional
+   * ones are.
    */
   related?(files: Readonly<Record<string, string>>): string[];
 }

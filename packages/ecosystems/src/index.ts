@@ -10,7 +10,7 @@ export * from './composer/ecosystem.ts';
 export { composerVersions } from './composer/versions.ts';
 export * from './dep/ecosystem.ts';
 export { depToSemverRange, depVersions } from './dep/versions.ts';
-export { docker, dockerDeclarations } from './docker/ecosystem.ts';
+export { docker, dockerDeclarations, isDockerfile, skippedDockerDeclarations } from './docker/ecosystem.ts';
 export { compareDockerTags, dockerVersions, parseDockerTag, printDockerTag, sameTagFormat } from './docker/versions.ts';
 export * from './ecosystem.ts';
 export * from './elm/ecosystem.ts';
@@ -30,7 +30,9 @@ export {
   printGoVersion,
 } from './go/versions.ts';
 export { gradle } from './gradle/ecosystem.ts';
-export { gradlePinnedVersion, gradleVersions, parseGradleRequirement } from './gradle/versions.ts';
+export { readGradleLockfile, updateGradleLockfiles } from './gradle/lockfile.ts';
+export { compareGradleVersions, isGradlePrerelease, parseGradleVersion } from './gradle/version-order.ts';
+export { gradlePinnedVersion, gradleVersions, inGradleRange, parseGradleRequirement } from './gradle/versions.ts';
 export * from './hex/ecosystem.ts';
 export { hexVersions, parseHexRequirement } from './hex/versions.ts';
 export { installedVersion } from './installed.ts';

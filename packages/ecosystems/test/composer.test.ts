@@ -28,8 +28,8 @@ describe('composer findDependency', () => {
     expect(find('php')).toBeUndefined();
     expect(find('ext-ctype')).toBeUndefined();
   });
-  it('keeps branch versions as written', () => {
-    expect(find('acme/internal-sdk')).toMatchObject({ requirement: 'dev-main', version: 'dev-main' });
+  it("gives a named branch's locked commit (source.reference) as the version in use", () => {
+    expect(find('acme/internal-sdk')).toMatchObject({ requirement: 'dev-main', version: 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0' });
   });
   it('takes an exact constraint as the version without composer.lock', () => {
     const manifestOnly = fixture('composer', ['composer.json']);
@@ -55,7 +55,7 @@ describe('composer listDependencies', () => {
       ['symfony/http-kernel', 'runtime', '^6.3 || ^7.0', 'v6.3.8'],
       ['Twig/Twig', 'runtime', '>=3.7 <4.0', 'v3.8.0'],
       ['league/flysystem', 'runtime', '^3.0@stable', '3.21.0'],
-      ['acme/internal-sdk', 'runtime', 'dev-main', 'dev-main'],
+      ['acme/internal-sdk', 'runtime', 'dev-main', 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0'],
       ['phpunit/phpunit', 'development', '^10.4', '10.4.2'],
       ['phpstan/phpstan', 'development', '^1.10', '1.10.44'],
       ['symfony/var-dumper', 'development', '~6.3.0', 'v6.3.8'],
@@ -85,7 +85,8 @@ describe('Composer versions', () => {
     expect(sorted(order, composerVersions.compare)).toEqual(order);
     expect(composerVersions.compare('v2.0.0', '2.0')).toBe(0);
     expect(composerVersions.isValid('dev-main')).toBe(false);
-    expect(composerVersions.isValid('1.x-dev')).toBe(false);
+    // a numeric branch is a version: VersionParser::normalize gives 1.9999999.9999999.9999999-dev
+    expect(composerVersions.isValid('1.x-dev')).toBe(true);
   });
   it.each([
     ['1.9.0', '~1.2', true],

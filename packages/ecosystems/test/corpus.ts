@@ -1,8 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PackageManager } from '@switchyard/contracts';
-import { type Ecosystem, isFilePattern, matchesFilePattern, relatedFiles, repositoryPath, unmetRequirement } from '../src/index.ts';
+import {
+  type Ecosystem,
+  isFilePattern,
+  matchesFilePattern,
+  relatedFiles,
+  repositoryPath,
+  SUPPORTED_PACKAGE_MANAGERS,
+  unmetRequirement,
+} from '../src/index.ts';
 
 /**
  * Real-world manifests and lockfiles kept outside the repository (`ecosystems/<package manager>/<file>`, listed
@@ -11,16 +19,34 @@ import { type Ecosystem, isFilePattern, matchesFilePattern, relatedFiles, reposi
  */
 const CORPUS = join(process.env.CORPUS_DIR ?? fileURLToPath(new URL('../../../../shared/corpus', import.meta.url)), 'ecosystems');
 
-/** The package managers the corpus holds files of (`SOURCES.tsv`'s first column): the first six the service supported. */
-export const CORPUS_PACKAGE_MANAGERS: readonly PackageManager[] = ['bundler', 'composer', 'maven', 'npm_and_yarn', 'cargo', 'pip'];
-
 /** Is the corpus there? */
 export const CORPUS_PRESENT = existsSync(join(CORPUS, 'SOURCES.tsv'));
+
+/** The package managers the corpus holds files of (`SOURCES.tsv`'s first column), in the API's order: all but elm and dep. */
+export const CORPUS_PACKAGE_MANAGERS: readonly PackageManager[] = CORPUS_PRESENT
+  ? (() => {
+      const listed = new Set(
+        readFileSync(join(CORPUS, 'SOURCES.tsv'), 'utf8')
+          .split('\n')
+          .slice(1)
+          .map((line) => line.split('\t')[0]),
+      );
+      return SUPPORTED_PACKAGE_MANAGERS.filter((pm) => listed.has(pm));
+    })()
+  : [];
 
 /** One directory of one repository: the files an ecosystem reads there, by file name. */
 export interface CorpusDirectory {
   label: string;
   files: Record<string, string>;
+}
+
+/** The folder (`.` for the root) in which `path` is the file entry `entry` names (`.github/workflows/*.yml`), if it is one. */
+function folderOf(entry: string, path: string): string[] {
+  const depth = entry.split('/').length;
+  const parts = path.split('/');
+  if (parts.length < depth || !matchesFilePattern(entry, parts.slice(-depth).join('/'))) return [];
+  return [parts.length === depth ? '.' : parts.slice(0, -depth).join('/')];
 }
 
 /**
@@ -42,9 +68,7 @@ export function corpusDirectories(ecosystem: Ecosystem): CorpusDirectory[] {
   }
   const directories: CorpusDirectory[] = [];
   for (const [repo, repoFiles] of repositories) {
-    const folders = new Set(
-      [...repoFiles.keys()].filter((path) => entries.some((entry) => matchesFilePattern(entry, basename(path)))).map(dirname),
-    );
+    const folders = new Set([...repoFiles.keys()].flatMap((path) => entries.flatMap((entry) => folderOf(entry, path))));
     for (const folder of folders) {
       const directory = folder === '.' ? '/' : `/${folder}`;
       const files: Record<string, string> = {};
@@ -52,19 +76,26 @@ export function corpusDirectories(ecosystem: Ecosystem): CorpusDirectory[] {
         folder === '.' ? path : path.startsWith(`${folder}/`) ? path.slice(folder.length + 1) : undefined;
       for (const [path, file] of repoFiles) {
         const name = relative(path);
-        if (name !== undefined && !name.includes('/') && entries.some((entry) => matchesFilePattern(entry, name))) {
+        if (name !== undefined && entries.some((entry) => matchesFilePattern(entry, name))) {
           files[name] = readFileSync(join(CORPUS, file), 'utf8');
         }
       }
       if (unmetRequirement(ecosystem.files.required, Object.keys(files))) continue;
-      const related = relatedFiles(ecosystem.files, files, directory);
-      for (const [path, file] of repoFiles) {
-        const name = relative(path);
-        const wanted = related.find((entry) =>
-          isFilePattern(entry) ? name !== undefined && matchesFilePattern(entry, name) : repositoryPath(directory, entry) === path,
-        );
-        if (wanted === undefined) continue;
-        files[isFilePattern(wanted) ? (name as string) : wanted] = readFileSync(join(CORPUS, file), 'utf8');
+      // The rounds the worker reads (release-svc's RELATED_ROUNDS), each with what the last one added.
+      for (let round = 0; round < 3; round++) {
+        const related = relatedFiles(ecosystem.files, files, directory);
+        let added = 0;
+        for (const [path, file] of repoFiles) {
+          const name = relative(path);
+          const wanted = related.find((entry) =>
+            isFilePattern(entry) ? name !== undefined && matchesFilePattern(entry, name) : repositoryPath(directory, entry) === path,
+          );
+          const key = wanted === undefined ? undefined : isFilePattern(wanted) ? (name as string) : wanted;
+          if (key === undefined || key in files) continue;
+          files[key] = readFileSync(join(CORPUS, file), 'utf8');
+          added++;
+        }
+        if (added === 0) break;
       }
       directories.push({ label: `${repo}/${folder}`, files });
     }

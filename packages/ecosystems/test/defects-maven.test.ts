@@ -104,13 +104,14 @@ const ORDERED: Array<[string, string]> = [
   ['1-0.alpha', '1-0.beta'],
   // MNG-7644: 1.0.0.X1 < 1.0.0-X2 for any string X
   ...['abc', 'alpha', 'a', 'beta', 'b', 'def', 'milestone', 'm', 'RC'].map((x): [string, string] => [`1.0.0.${x}1`, `1.0.0-${x}2`]),
-  // mixed separators inside a qualifier: `-` joins letters and digits into one item (`rc-2` ≡ `rc2`), which sorts
-  // after the qualifier alone followed by a `.`-separated number (`rc.1` = [rc, 1]): StringItem < CombinationItem of the same letters
-  ['2.0.0-rc.1', '2.0.0-rc-2'],
+  // mixed separators inside a qualifier (maven-artifact 3.9.6, as its jar answers): a number joined to the letters
+  // directly or by `-` opens a sublist (`rc-2` ≡ `rc2` → [rc, [2]]), one after a `.` stays an item (`rc.1` → [rc, 1]),
+  // and a list sorts below a number: `rc-2` < `rc.1`
+  ['2.0.0-rc-2', '2.0.0-rc.1'],
   ['2.0.0-rc.1', '2.0.0-rc.2'],
   ['2.0.0-rc-1', '2.0.0-rc-2'],
-  ['1.0.0-alpha.1', '1.0-alpha-1'],
-  ['1.0.0-alpha.1', '1.0-alpha-2'],
+  ['1.0-alpha-1', '1.0.0-alpha.1'],
+  ['1.0-alpha-2', '1.0.0-alpha.1'],
   ['1.0-alpha-1', '1.0.0-alpha-2'],
 ];
 

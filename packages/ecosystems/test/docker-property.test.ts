@@ -13,6 +13,8 @@ const tag = fc
   })
   .map(({ prefix, numbers, pre, suffix }) => `${prefix}${numbers.join('.')}${pre ? pre.join('') : ''}${suffix}`);
 const sign = (n: number) => Math.sign(n);
+/** `${name}` as a Dockerfile writes a variable. */
+const ref = (name: string) => `\${${name}}`;
 
 describe('docker tag scheme properties', () => {
   it('parses every generated tag and prints it back unchanged', () => {
@@ -104,6 +106,55 @@ describe('docker tag scheme properties', () => {
         },
       ),
       { numRuns: 100 },
+    );
+  });
+
+  it('skips generated unreadable FROM lines with a reason, and still updates the readable ones changing only their tags', () => {
+    const bad = fc.constantFrom(
+      `FROM ${ref('UNSET')}`,
+      'FROM --platform=$X',
+      'FROM Python:3.11',
+      'FROM --chown=1 alpine:3.19',
+      'FROM node:@sha256:12',
+      'FROM acme/app:$NOT_DECLARED AS other',
+      'FROM',
+    );
+    const line = fc.oneof(
+      bad.map((text) => ({ bad: true, text })),
+      fc.constantFrom('RUN make', '# note', 'COPY . /src').map((text) => ({ bad: false, text })),
+    );
+    fc.assert(
+      fc.property(
+        fc.tuple(fc.nat(20), fc.nat(20), fc.integer({ min: 1, max: 5 }), fc.constantFrom('\n', '\r\n'), fc.array(line, { maxLength: 6 })),
+        fc.array(line, { maxLength: 6 }),
+        ([major, minor, step, eol, before], after) => {
+          const from = `${major}.${minor}-slim`;
+          const to = `${major}.${minor + step}-slim`;
+          const lines = [
+            'ARG UNSET',
+            `FROM python:${from} AS build`,
+            ...before.map((l) => l.text),
+            `FROM python:${from}`,
+            ...after.map((l) => l.text),
+            '',
+          ];
+          const text = lines.join(eol);
+          const files = { Dockerfile: text, 'Dockerfile-alpine.template': 'FROM python:{{ version }}\n' };
+          const skipped = docker.skippedDeclarations?.(files) ?? [];
+          expect(skipped).toHaveLength([...before, ...after].filter((l) => l.bad).length);
+          for (const s of skipped) {
+            expect(s.file).toBe('Dockerfile');
+            expect(lines[s.line - 1]).toBe(s.text);
+            expect(s.reason.length).toBeGreaterThan(0);
+          }
+          const use = docker.findDependency(files, 'python');
+          expect(use?.version).toBe(from);
+          const result = docker.updateManifest(files, use as NonNullable<typeof use>, to);
+          expect(result).toEqual({ files: { Dockerfile: text.replaceAll(`python:${from}`, `python:${to}`) }, requirement: null });
+          expect(docker.skippedDeclarations?.({ ...files, ...('files' in result ? result.files : {}) })).toEqual(skipped);
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 });

@@ -3,21 +3,25 @@ import { describe, expect, it } from 'vitest';
 import {
   assessUpdate,
   compareDockerTags,
+  type DependencyUse,
   docker,
   dockerDeclarations,
   dockerVersions,
   ecosystemFor,
   InvalidRequirementError,
   InvalidVersionError,
+  isDockerfile,
   ManifestParseError,
   matchesFilePattern,
   parseDockerTag,
   sameTagFormat,
 } from '../src/index.ts';
+import { CORPUS_PRESENT, corpusDirectories } from './corpus.ts';
 import { fixture, sorted } from './fixtures.ts';
 import { listChecked, rows } from './invariant.ts';
 
 const files = fixture('docker');
+const use = (f: Record<string, string>, name: string) => docker.findDependency(f, name) as DependencyUse;
 /** `${name}` as a Dockerfile writes a variable. */
 const ref = (name: string) => `\${${name}}`;
 
@@ -119,15 +123,25 @@ describe('docker findDependency and listDependencies', () => {
     expect(docker.listDependencies({ 'README.md': 'FROM python:3' })).toEqual([]);
   });
 
-  it('refuses a Dockerfile whose ARG expansion nests too deep', () => {
+  it('skips a FROM whose ARG expansion nests too deep, with the reason, and reads the others', () => {
     const nested = (depth: number) => `${'${B:-'.repeat(depth)}1.0${'}'.repeat(depth)}`;
     expect(dockerDeclarations({ Dockerfile: `FROM acme/a:${nested(32)}\n` }).map((d) => d.tag)).toEqual(['1.0']);
-    for (const text of [`ARG A=${nested(40)}\nFROM acme/a:$A\n`, `FROM acme/a:${nested(40)}\n`]) {
-      expect(() => dockerDeclarations({ Dockerfile: text }), text).toThrow(ManifestParseError);
-      expect(() => dockerDeclarations({ Dockerfile: text })).toThrow(
-        expect.objectContaining({ file: 'Dockerfile', reason: expect.stringContaining('line 1: variable expansions nest deeper') }),
-      );
-    }
+    const text = `ARG A=${nested(40)}\nFROM acme/a:$A\nFROM acme/b:${nested(40)}\nFROM alpine:3.19\n`;
+    expect(docker.listDependencies({ Dockerfile: text }).map((u) => [u.name, u.version])).toEqual([['alpine', '3.19']]);
+    expect(docker.skippedDeclarations?.({ Dockerfile: text })).toEqual([
+      {
+        file: 'Dockerfile',
+        line: 2,
+        text: 'FROM acme/a:$A',
+        reason: 'the default of the build argument A cannot be read: variable expansions nest deeper than 32',
+      },
+      {
+        file: 'Dockerfile',
+        line: 3,
+        text: `FROM acme/b:${nested(40)}`,
+        reason: 'the image cannot be expanded: variable expansions nest deeper than 32',
+      },
+    ]);
   });
 
   it('leaves a FROM unresolved whose expansion is longer than 4 KB, and reads lines with long blank runs', () => {
@@ -136,25 +150,113 @@ describe('docker findDependency and listDependencies', () => {
     expect(dockerDeclarations({ Dockerfile: text }).map((d) => [d.name, d.tag])).toEqual([['alpine', '3.19']]);
   });
 
-  it('throws ManifestParseError with file and line for invalid references', () => {
+  it('skips each FROM it cannot read with a reason instead of refusing the directory, and still updates the others', () => {
+    const text = [
+      '# c',
+      'ARG BASE',
+      'ARG LATER_TAG',
+      'FROM Python:3.11',
+      'FROM',
+      'FROM node:1@sha256:12',
+      'FROM node:-bad',
+      `FROM ${ref('BASE')} AS base`,
+      'FROM --platform=$X',
+      'FROM --platform=$BUILDPLATFORM golang:1.22 AS build',
+      'FROM --chown=1000 alpine:3.19',
+      'FROM --platform debian:12',
+      'FROM acme/app:$UNDECLARED',
+      'ARG LATE=1',
+      'FROM acme/late:$LATE',
+      'FROM base',
+      'FROM redis:7.2',
+      '',
+    ].join('\n');
+    const files = { 'Dockerfile.x': text, Dockerfile: 'FROM python:3.11-slim\n' };
+    expect(rows(listChecked(docker, files))).toEqual([
+      ['python', 'runtime', null, '3.11-slim'],
+      ['golang', 'runtime', null, '1.22'],
+      ['redis', 'runtime', null, '7.2'],
+    ]);
+    expect(docker.skippedDeclarations?.(files).map((s) => [s.file, s.line, s.text, s.reason])).toEqual([
+      ['Dockerfile.x', 4, 'FROM Python:3.11', expect.stringContaining("'Python:3.11' is not a valid image reference")],
+      ['Dockerfile.x', 5, 'FROM', 'FROM names no image'],
+      ['Dockerfile.x', 6, 'FROM node:1@sha256:12', "'sha256:12' is not a sha256 digest in 'node:1@sha256:12'"],
+      ['Dockerfile.x', 7, 'FROM node:-bad', "'-bad' is not a valid tag in 'node:-bad'"],
+      ['Dockerfile.x', 8, `FROM ${ref('BASE')} AS base`, 'the build argument BASE has no default (its value is given at build time)'],
+      ['Dockerfile.x', 9, 'FROM --platform=$X', 'FROM names no image'],
+      ['Dockerfile.x', 11, 'FROM --chown=1000 alpine:3.19', 'unknown flag --chown: FROM takes only --platform=<platform>'],
+      ['Dockerfile.x', 12, 'FROM --platform debian:12', 'the flag --platform has no value (FROM takes --platform=<value>)'],
+      [
+        'Dockerfile.x',
+        13,
+        'FROM acme/app:$UNDECLARED',
+        'UNDECLARED is not a build argument declared before the first FROM (its value is unknown)',
+      ],
+      ['Dockerfile.x', 15, 'FROM acme/late:$LATE', 'the build argument LATE is declared after the first FROM, where no FROM sees it'],
+    ]);
+    const update = docker.updateManifest(files, use(files, 'redis'), '7.4');
+    expect(update).toEqual({ files: { 'Dockerfile.x': text.replace('redis:7.2', 'redis:7.4') }, requirement: null });
+  });
+
+  it('reports nothing skipped for Dockerfiles it reads whole, and the unset ARG of the fixture', () => {
+    expect(docker.skippedDeclarations?.({ Dockerfile: 'FROM alpine:3.19\nFROM scratch\n' })).toEqual([]);
+    expect(docker.skippedDeclarations?.(files)).toEqual([
+      {
+        file: 'Dockerfile',
+        line: 15,
+        text: 'FROM $UNSET_IMAGE AS unresolved',
+        reason: 'the build argument UNSET_IMAGE has no default (its value is given at build time)',
+      },
+    ]);
+  });
+
+  it('throws ManifestParseError only for text that is not a Dockerfile at all', () => {
     for (const [text, reason] of [
-      ['FROM Python:3.11', 'not a valid image reference'],
-      ['FROM\n', 'FROM without an image'],
-      ['FROM node:1@sha256:12', 'not a sha256 digest'],
-      ['FROM node:-bad', 'not a valid tag'],
+      ['# notes\nSome prose about images\nFROM python:3\n', "line 2: not a Dockerfile: unknown instruction 'Some'"],
+      ['FROM python:3\n\0\u0001', 'binary'],
     ] as const) {
-      const error = (() => {
-        try {
-          docker.listDependencies({ 'Dockerfile.x': `# c\n${text}` });
-        } catch (e) {
-          return e;
-        }
-        return undefined;
-      })();
-      expect(error, text).toBeInstanceOf(ManifestParseError);
-      expect((error as ManifestParseError).file).toBe('Dockerfile.x');
-      expect((error as ManifestParseError).reason).toContain('line 2');
-      expect((error as ManifestParseError).reason).toContain(reason);
+      for (const read of [docker.listDependencies, (f: Record<string, string>) => docker.skippedDeclarations?.(f)]) {
+        expect(() => read({ 'Dockerfile.x': text }), text).toThrow(ManifestParseError);
+        expect(() => read({ 'Dockerfile.x': text })).toThrow(
+          expect.objectContaining({ file: 'Dockerfile.x', reason: expect.stringContaining(reason) }),
+        );
+      }
+    }
+  });
+
+  it('does not read templates that match Dockerfile* (Dependabot read every name with "dockerfile"), only the Dockerfiles', () => {
+    const template = ['FROM alpine:{{ .alpine.version }}', 'ENV PYTHON_VERSION %%PLACEHOLDER%%', ''].join('\n');
+    const dir = {
+      'Dockerfile-alpine.template': template,
+      'Dockerfile-linux.tmpl': template,
+      'Dockerfile.j2': template,
+      Dockerfile: 'FROM alpine:3.19\n',
+      'Dockerfile-slim': 'FROM debian:12-slim\n',
+    };
+    expect(rows(listChecked(docker, dir))).toEqual([
+      ['alpine', 'runtime', null, '3.19'],
+      ['debian', 'runtime', null, '12-slim'],
+    ]);
+    expect(docker.skippedDeclarations?.(dir)).toEqual([]);
+    expect(dockerDeclarations(dir).map((d) => d.file)).toEqual(['Dockerfile', 'Dockerfile-slim']);
+    expect(isDockerfile('Dockerfile-alpine.template')).toBe(false);
+    expect(isDockerfile('Dockerfile.dockerignore')).toBe(false);
+    expect(isDockerfile('Dockerfile-alpine')).toBe(true);
+    expect(isDockerfile('app.Containerfile')).toBe(true);
+    const update = docker.updateManifest(dir, use(dir, 'alpine'), '3.20');
+    expect(update).toEqual({ files: { Dockerfile: 'FROM alpine:3.20\n' }, requirement: null });
+  });
+});
+
+describe('docker corpus', () => {
+  const directories = corpusDirectories(docker);
+  it.runIf(CORPUS_PRESENT)('reads every corpus Dockerfile without throwing, the windows one of docker-library/python too', () => {
+    expect(directories.some((d) => d.label.includes('windowsservercore'))).toBe(true);
+    for (const { label, files: dir } of directories) {
+      const list = listChecked(docker, dir);
+      const skipped = docker.skippedDeclarations?.(dir) ?? [];
+      for (const s of skipped) expect(s.reason, `${label} ${s.file}:${s.line}`).not.toBe('');
+      expect(list.length + skipped.length, label).toBeGreaterThan(0);
     }
   });
 });

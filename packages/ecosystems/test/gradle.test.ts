@@ -135,7 +135,7 @@ describe('gradle listDependencies', () => {
 });
 
 describe('gradle versions', () => {
-  it('orders versions as Maven does', () => {
+  it("orders versions by Gradle's rules", () => {
     expect(sorted(['1.0', '1.0-rc1', '1.0-alpha', '1.0.1', '1.0-beta', '2.0-SNAPSHOT'], gradleVersions.compare)).toEqual([
       '1.0-alpha',
       '1.0-beta',
@@ -175,7 +175,9 @@ describe('gradle versions', () => {
     expect(gradleVersions.lowestAllowed?.('1.+')).toBeNull();
     expect(gradleVersions.allowsPrereleases?.('latest.integration')).toBe(true);
     expect(() => parseGradleRequirement('$kotlinVersion')).toThrow(InvalidRequirementError);
-    expect(() => parseGradleRequirement('[2.0,1.0]')).toThrow(InvalidRequirementError);
+    // as Gradle's VersionRangeSelector, a lower bound above the upper one is read, and matches nothing
+    expect(gradleVersions.satisfies('1.5', '[2.0,1.0]')).toBe(false);
+    expect(() => parseGradleRequirement('(,1.0],[1.2,)')).toThrow(InvalidRequirementError);
   });
 });
 

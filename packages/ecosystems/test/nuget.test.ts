@@ -87,9 +87,16 @@ describe('nuget findDependency', () => {
       );
     }
   });
-  it('is registered, with project file patterns', () => {
+  it('is registered, with project file patterns, packages.config, Directory.Packages.props or a solution', () => {
     expect(ecosystemFor('nuget')).toBe(nuget);
-    expect(nuget.files.required).toEqual([['*.csproj', '*.fsproj', '*.vbproj', 'packages.config']]);
+    expect(nuget.files.required).toEqual([
+      ['*.csproj', '*.fsproj', '*.vbproj', 'packages.config', 'Directory.Packages.props', '*.sln', '*.slnx', '*.proj'],
+    ]);
+    expect(nuget.files.lockfiles).toEqual([
+      'packages.lock.json',
+      ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `${'*/'.repeat(n)}packages.lock.json`),
+    ]);
+    expect(nuget.files.optional).toContain('packages.lock.json');
   });
 });
 

@@ -9,16 +9,36 @@ describe('registry', () => {
     expect(() => requireEcosystem('cobol' as never)).toThrow(UnsupportedPackageManagerError);
   });
   it('lists the files each ecosystem reads', () => {
-    expect(ecosystemFor('npm_and_yarn')?.files).toEqual({
+    expect(ecosystemFor('npm_and_yarn')?.files).toMatchObject({
       required: [['package.json']],
-      optional: ['npm-shrinkwrap.json', 'package-lock.json', 'yarn.lock'],
-      lockfiles: ['npm-shrinkwrap.json', 'package-lock.json', 'yarn.lock'],
+      optional: ['npm-shrinkwrap.json', 'package-lock.json', 'yarn.lock', 'lerna.json'],
     });
-    expect(ecosystemFor('pip')?.files.required).toEqual([['requirements.txt', 'pyproject.toml']]);
-    expect(ecosystemFor('pip')?.files.lockfiles).toEqual(['poetry.lock', 'uv.lock']);
+    // A workspace member's own lockfile (a Lerna package's) is read through `related` and updated too.
+    expect(ecosystemFor('npm_and_yarn')?.files.lockfiles).toEqual(
+      expect.arrayContaining(['npm-shrinkwrap.json', 'package-lock.json', 'yarn.lock', '*/package-lock.json', '*/*/yarn.lock']),
+    );
+    expect(ecosystemFor('pip')?.files.required).toEqual([
+      [
+        'requirements.txt',
+        'pyproject.toml',
+        'Pipfile',
+        'setup.py',
+        'setup.cfg',
+        'requirements.in',
+        '*.txt',
+        '*.in',
+        'requirements/*.txt',
+        'requirements/*.in',
+      ],
+    ]);
+    expect(ecosystemFor('pip')?.files.lockfiles).toEqual(['poetry.lock', 'uv.lock', 'Pipfile.lock']);
     expect(ecosystemFor('maven')?.files.required).toEqual([['pom.xml']]);
-    expect(ecosystemFor('bundler')?.files).toEqual({ required: [['Gemfile']], optional: ['Gemfile.lock'], lockfiles: ['Gemfile.lock'] });
-    expect(ecosystemFor('cargo')?.files).toEqual({ required: [['Cargo.toml']], optional: ['Cargo.lock'], lockfiles: ['Cargo.lock'] });
+    expect(ecosystemFor('bundler')?.files).toMatchObject({
+      required: [['Gemfile', 'gems.rb', '*.gemspec']],
+      optional: ['Gemfile.lock', 'gems.locked', '*.gemspec'],
+      lockfiles: ['Gemfile.lock', 'gems.locked'],
+    });
+    expect(ecosystemFor('cargo')?.files).toMatchObject({ required: [['Cargo.toml']], optional: ['Cargo.lock'], lockfiles: ['Cargo.lock'] });
     expect(ecosystemFor('composer')?.files).toEqual({
       required: [['composer.json']],
       optional: ['composer.lock'],
@@ -28,7 +48,10 @@ describe('registry', () => {
     for (const pm of PACKAGE_MANAGERS) {
       const { files } = requireEcosystem(pm);
       expect(files.required.length, pm).toBeGreaterThan(0);
-      for (const lockfile of files.lockfiles) expect(files.optional, `${pm}: ${lockfile} is read`).toContain(lockfile);
+      // Every lockfile is read: one of the directory's optional files, or a file `related` names (a member's own).
+      for (const lockfile of files.lockfiles) {
+        if (!files.optional.includes(lockfile)) expect(files.related, `${pm}: ${lockfile} is read`).toBeDefined();
+      }
     }
   });
   it('normalises names per ecosystem', () => {

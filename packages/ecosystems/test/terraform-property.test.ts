@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type DependencyUse, ManifestParseError, terraform, terraformVersions } from '../src/index.ts';
+import { rows } from './invariant.ts';
+import { aroundExpression, hclExpressions } from './terraform-hcl-shapes.ts';
 
 const pre = fc.option(fc.constantFrom('alpha', 'beta1', 'rc.1', 'rc.2'), { nil: undefined });
 const version = fc.tuple(fc.nat(20), fc.nat(20), fc.nat(20), pre).map(([a, b, c, p]) => `${a}.${b}.${c}${p === undefined ? '' : `-${p}`}`);
@@ -61,6 +63,44 @@ describe('terraform version scheme properties', () => {
           expect(terraformVersions.satisfies(target, written)).toBe(true);
         },
       ),
+    );
+  });
+});
+
+describe('terraform files around generated HCL shapes', () => {
+  it('finds the providers and modules whatever expressions surround them, and updates only the version string', () => {
+    const release = fc.tuple(fc.nat(15), fc.nat(15), fc.nat(15));
+    fc.assert(
+      fc.property(
+        hclExpressions.out,
+        release,
+        fc.constantFrom('~> A.B', 'A.B.C', '>= A.B.C, < N'),
+        fc.constantFrom('\n', '\r\n'),
+        (expression, [a, b, c], form, eol) => {
+          const requirement = form
+            .replace('A', `${a}`)
+            .replace('B', `${b}`)
+            .replace('C', `${c}`)
+            .replace('N', `${a + 1}`);
+          const text = aroundExpression(expression)
+            .replace('"~> 1.4"', () => `"${requirement}"`)
+            .split('\n')
+            .join(eol);
+          const files = { 'main.tf': text };
+          expect(rows(terraform.listDependencies(files))).toEqual([
+            ['acme-corp/acme', 'runtime', requirement, form === 'A.B.C' ? requirement : null],
+            ['example-org/storage/acme', 'runtime', '2.3.0', '2.3.0'],
+          ]);
+          const target = `${a + 1}.0.0`;
+          const result = terraform.updateManifest(files, terraform.findDependency(files, 'acme-corp/acme') as DependencyUse, target);
+          if (!('files' in result)) throw new Error(JSON.stringify(result));
+          const written = result.requirement ?? '';
+          expect(result.files).toEqual({ 'main.tf': text.replace(`"${requirement}"`, () => `"${written}"`) });
+          expect(terraformVersions.satisfies(target, written)).toBe(true);
+          expect(terraform.findDependency(result.files, 'acme-corp/acme')).toMatchObject({ requirement: written });
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });

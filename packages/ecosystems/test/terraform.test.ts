@@ -177,7 +177,8 @@ describe('the HCL reader', () => {
       't.tf',
       'a = {for k, v in var.m : k => upper(v)}\nb = [for s in var.l : s if s != ""]\nc = { (var.k) = 1, "d" : 2 }\n',
     );
-    expect(loops.attributes.map((attr) => attr.value.kind)).toEqual(['other', 'tuple', 'object']);
+    // a `for` expression in brackets is one expression (HCL's ForExpr), not a tuple of items
+    expect(loops.attributes.map((attr) => attr.value.kind)).toEqual(['other', 'other', 'object']);
   });
 });
 

@@ -2,17 +2,26 @@ import { expect } from 'vitest';
 import { locateBundler } from '../src/bundler/update.ts';
 import { locateCargo } from '../src/cargo/update.ts';
 import { locateComposer } from '../src/composer/update.ts';
+import { locateDep } from '../src/dep/update.ts';
+import { locateElm } from '../src/elm/update.ts';
+import { locateGradle } from '../src/gradle/update.ts';
 import { locateHex } from '../src/hex/update.ts';
-import type { Ecosystem, ManifestUpdate, VersioningStrategy } from '../src/index.ts';
+import type { DependencyUse, Ecosystem, ManifestUpdate, RegistryVersionDetails, VersioningStrategy } from '../src/index.ts';
 import { locateMaven, mavenAllows } from '../src/maven/update.ts';
 import { locateNpm } from '../src/npm/update.ts';
+import { locateNuGet } from '../src/nuget/update.ts';
 import { locatePip } from '../src/pip/update.ts';
+import { locateTerraform } from '../src/terraform/update.ts';
 import type { Located } from '../src/update/declarations.ts';
 
 type Files = Readonly<Record<string, string>>;
 
-/** Each ecosystem's declaration locator, to find the requirement spans before and after an update. */
-export function locatorOf(ecosystem: Ecosystem): (files: Files, name: string) => Located {
+/**
+ * Each ecosystem's declaration locator, to find the requirement spans before and after an update; undefined for the
+ * ecosystems whose updates rewrite references rather than located requirements (Docker, GitHub Actions, Go modules,
+ * submodules: {@link checkedLineUpdate} checks those).
+ */
+export function locatorOf(ecosystem: Ecosystem): ((files: Files, name: string) => Located) | undefined {
   switch (ecosystem.packageManager) {
     case 'npm_and_yarn':
       return locateNpm;
@@ -31,8 +40,20 @@ export function locatorOf(ecosystem: Ecosystem): (files: Files, name: string) =>
       return locateCargo;
     case 'hex':
       return locateHex;
-    default:
+    case 'composer':
       return locateComposer;
+    case 'dep':
+      return locateDep;
+    case 'elm':
+      return locateElm;
+    case 'gradle':
+      return locateGradle;
+    case 'nuget':
+      return locateNuGet;
+    case 'terraform':
+      return locateTerraform;
+    default:
+      return undefined;
   }
 }
 
@@ -72,11 +93,12 @@ export function checkedUpdate(
   name: string,
   target: string,
   strategy?: VersioningStrategy,
+  details?: RegistryVersionDetails,
 ): ManifestUpdate {
   const use = ecosystem.findDependency(files, name);
   expect(use, name).toBeDefined();
   if (!use) throw new Error('unreachable');
-  const result = ecosystem.updateManifest(files, use, target, undefined, strategy);
+  const result = ecosystem.updateManifest(files, use, target, details, strategy);
   if ('unchanged' in result && use.requirement !== null) {
     expect(ecosystem.versions.satisfies(target, use.requirement), `${use.requirement} allows ${target}`).toBe(true);
   }
@@ -87,6 +109,7 @@ export function checkedUpdate(
   if (after?.requirement)
     expect(ecosystem.versions.satisfies(target, after.requirement), `${after.requirement} allows ${target}`).toBe(true);
   const locate = locatorOf(ecosystem);
+  if (!locate) return checkedLines(files, use, result);
   const before = locate(files, name);
   const again = locate(merged, name);
   if ('cannot' in again) throw new Error(again.cannot);
@@ -99,6 +122,38 @@ export function checkedUpdate(
     expect(files[file], `${file} was read`).toBeDefined();
     expect(text).not.toBe(files[file]);
     expect(outside(again, file, text)).toEqual(outside(before, file, files[file] ?? ''));
+  }
+  return result;
+}
+
+/**
+ * The guarantees of an update by an ecosystem without a locator (references rewritten in place: Docker `FROM`, a
+ * workflow's `uses:`, a go.mod `require`): every changed file was read and has the same lines, and in each line that
+ * changed each word replaced is part of the version or requirement in use (a Docker `ARG` default holding its number,
+ * a workflow's `# v4.1.0` comment) or a digest or commit the reference pins.
+ */
+function checkedLines(files: Files, use: DependencyUse, result: Extract<ManifestUpdate, { files: unknown }>): ManifestUpdate {
+  const old = [use.requirement, use.version].filter((text): text is string => text !== null && text !== '');
+  for (const [file, text] of Object.entries(result.files)) {
+    const before = files[file];
+    expect(before, `${file} was read`).toBeDefined();
+    const oldLines = (before ?? '').split('\n');
+    const newLines = text.split('\n');
+    expect(newLines.length, `${file} keeps its lines`).toBe(oldLines.length);
+    oldLines.forEach((line, i) => {
+      const now = newLines[i] ?? '';
+      if (now === line) return;
+      let start = 0;
+      while (start < line.length && line[start] === now[start]) start++;
+      let end = 0;
+      while (end < line.length - start && line[line.length - 1 - end] === now[now.length - 1 - end]) end++;
+      const changed = line.slice(start, line.length - end);
+      const tokens = changed.split(/[\s#]+/).filter((token) => token !== '');
+      expect(
+        tokens.every((token) => /^(sha256:)?[0-9a-f]{7,}$/i.test(token) || old.some((was) => was.includes(token))),
+        `${file}:${i + 1}: '${changed}' is part of ${old.join(' or ')} (or a digest): ${line}`,
+      ).toBe(true);
+    });
   }
   return result;
 }

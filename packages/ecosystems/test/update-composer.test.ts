@@ -21,12 +21,15 @@ describe('composer updateManifest', () => {
   ])('%s to %s edits only the constraint', (name, target, before, after, requirement) => {
     expect(checkedUpdate(composer, files, name, target)).toEqual({ files: { 'composer.json': json.replace(before, after) }, requirement });
   });
-  it('leaves constraints that allow the target, and cannot rewrite branch constraints', () => {
+  it('leaves constraints that allow the target, and a named branch, whose new head its constraint allows', () => {
     expect(composer.updateManifest(files, use(files, 'doctrine/orm'), '2.19.0')).toEqual({
       unchanged: expect.stringContaining('already allows'),
     });
-    expect(composer.updateManifest(files, use(files, 'acme/internal-sdk'), '2.0.0')).toEqual({
-      cannot: expect.stringContaining('dev-main'),
+    expect(composer.updateManifest(files, use(files, 'acme/internal-sdk'), 'dev-main')).toEqual({
+      unchanged: expect.stringContaining("'dev-main' follows the branch"),
+    });
+    expect(composer.updateManifest(files, use(files, 'acme/internal-sdk'), 'f0e1d2c3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9')).toEqual({
+      unchanged: expect.stringContaining('composer.lock moves to the commit'),
     });
   });
   it('updates require and require-dev, keeping four-space indentation, CRLF and no final newline', () => {

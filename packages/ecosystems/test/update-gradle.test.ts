@@ -132,6 +132,23 @@ describe('gradle updateManifest', () => {
       cannot: expect.stringContaining('pre-release'),
     });
   });
+  it("compares by Gradle's order: 2.5 is not 2.5.0, and ranges hold what Gradle puts in them", () => {
+    const files = {
+      'build.gradle':
+        "dependencies {\n  implementation 'a.b:c:2.5'\n  implementation 'a.b:d:[1.0,2.0)'\n  implementation 'a.b:e:v2.0.0'\n}\n",
+    };
+    const text = files['build.gradle'];
+    expect(checked(files, 'a.b:c', '2.5.0')).toEqual({ files: { 'build.gradle': text.replace('c:2.5', 'c:2.5.0') }, requirement: '2.5.0' });
+    expect(checked(files, 'a.b:d', '1.0.0-alpha01')).toEqual({ unchanged: expect.stringContaining('already allows 1.0.0-alpha01') });
+    expect(checked(files, 'a.b:d', '2.0.1')).toEqual({
+      files: { 'build.gradle': text.replace('[1.0,2.0)', '[1.0,3.0)') },
+      requirement: '[1.0,3.0)',
+    });
+    expect(checked(files, 'a.b:e', 'v2.1.0')).toEqual({
+      files: { 'build.gradle': text.replace('v2.0.0', 'v2.1.0') },
+      requirement: 'v2.1.0',
+    });
+  });
   it('keeps Kotlin DSL quoting and CRLF line endings', () => {
     const text = (kotlin['build.gradle.kts'] ?? '').replaceAll('\n', '\r\n');
     const files = { ...kotlin, 'build.gradle.kts': text };

@@ -37,7 +37,20 @@ function thrown(check: () => void): unknown {
 describe('requireManifestFiles: the files release-svc requires, from @switchyard/ecosystems', () => {
   it('takes each package manager’s required files, a list of alternatives per entry', () => {
     expect(requiredFilesOf('npm_and_yarn')).toEqual([['package.json']]);
-    expect(requiredFilesOf('pip')).toEqual([['requirements.txt', 'pyproject.toml']]);
+    expect(requiredFilesOf('pip')).toEqual([
+      [
+        'requirements.txt',
+        'pyproject.toml',
+        'Pipfile',
+        'setup.py',
+        'setup.cfg',
+        'requirements.in',
+        '*.txt',
+        '*.in',
+        'requirements/*.txt',
+        'requirements/*.in',
+      ],
+    ]);
     expect(requiredFilesOf('github_actions')).toEqual([
       ['.github/workflows/*.yml', '.github/workflows/*.yaml', 'action.yml', 'action.yaml'],
     ]);
@@ -45,7 +58,9 @@ describe('requireManifestFiles: the files release-svc requires, from @switchyard
 
   it('lists the tree only for a package manager whose files are in subdirectories', () => {
     expect(needsRecursiveListing('github_actions')).toBe(true);
-    for (const pm of ['npm_and_yarn', 'pip', 'nuget', 'docker', 'terraform', 'submodules', 'gradle'] as const) {
+    // pip's requirements/ folder (requirements/*.txt), as Dependabot looked there.
+    expect(needsRecursiveListing('pip')).toBe(true);
+    for (const pm of ['npm_and_yarn', 'nuget', 'docker', 'terraform', 'submodules', 'gradle'] as const) {
       expect(needsRecursiveListing(pm), pm).toBe(false);
     }
   });
@@ -70,13 +85,19 @@ describe('requireManifestFiles: the files release-svc requires, from @switchyard
 
     const patched = thrown(() => requireManifestFiles('pip', '/', 'release', listing(['Gemfile']), 'target-branch'));
     expect((patched as ManifestFilesMissing).errors).toEqual([
-      { pointer: '#/target-branch', detail: 'release has no requirements.txt or pyproject.toml in /' },
+      {
+        pointer: '#/target-branch',
+        detail:
+          'release has no requirements.txt or pyproject.toml or Pipfile or setup.py or setup.cfg or requirements.in or *.txt or *.in or requirements/*.txt or requirements/*.in in /',
+      },
     ]);
   });
 
   it('matches a pattern within one path segment: a project file in a subdirectory is not the directory’s', () => {
     const error = thrown(() => requireManifestFiles('nuget', '/', 'main', listing(['src/App.csproj']), 'directory'));
-    expect((error as ManifestFilesMissing).files).toBe('*.csproj or *.fsproj or *.vbproj or packages.config');
+    expect((error as ManifestFilesMissing).files).toBe(
+      '*.csproj or *.fsproj or *.vbproj or packages.config or Directory.Packages.props or *.sln or *.slnx or *.proj',
+    );
     const actions = thrown(() => requireManifestFiles('github_actions', '/', 'main', listing(['.github/workflows/ci.json']), 'directory'));
     expect(actions).toBeInstanceOf(ManifestFilesMissing);
   });

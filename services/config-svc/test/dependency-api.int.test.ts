@@ -377,7 +377,7 @@ describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () =
       expectUnprocessable(
         await create(3101, { 'package-manager': 'pip' }),
         '/directory',
-        'directory / has no requirements.txt or pyproject.toml on branch main',
+        'directory / has no requirements.txt or pyproject.toml or Pipfile or setup.py or setup.cfg or requirements.in or *.txt or *.in or requirements/*.txt or requirements/*.in on branch main',
       );
     });
 
@@ -393,7 +393,7 @@ describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () =
       expectUnprocessable(
         await create(3106, { 'package-manager': 'nuget', directory: '/go' }),
         '/directory',
-        'directory /go has no *.csproj or *.fsproj or *.vbproj or packages.config on branch main',
+        'directory /go has no *.csproj or *.fsproj or *.vbproj or packages.config or Directory.Packages.props or *.sln or *.slnx or *.proj on branch main',
       );
       expect((await create(3106, { 'package-manager': 'nuget', directory: '/nuget' })).status).toBe(201);
     });
@@ -421,7 +421,7 @@ describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () =
       expectUnprocessable(
         await create(3102, { 'package-manager': 'bundler', 'target-branch': 'develop' }),
         '/directory',
-        'directory / has no Gemfile on branch develop',
+        'directory / has no Gemfile or gems.rb or *.gemspec on branch develop',
       );
     });
 

@@ -124,6 +124,21 @@ describe('readManifestFiles: the files the first read points at (files.related)'
     expect(calls).toEqual(['dir ', 'read Cargo.toml', 'tree main', 'read crates/grep/Cargo.toml', 'read crates/cli/Cargo.toml']);
   });
 
+  it('follows a chain round by round (an included file that includes another), asking each path once', async () => {
+    const includes = (files: Readonly<Record<string, string>>) =>
+      Object.values(files).flatMap((text) => [...text.matchAll(/^-r (\S+)$/gm)].map((m) => m[1] as string));
+    const pip = ecosystemOf({ required: [['requirements.txt']], optional: [], lockfiles: [], related: includes });
+    const nested = treeHost({
+      'app/requirements.txt': '-r base.txt',
+      'app/base.txt': '-r ../shared/common.txt\nrequests',
+      'shared/common.txt': 'idna',
+    });
+    expect(await readManifestFiles(nested.host, 't', 'acme/web', '/app', 'main', pip)).toEqual({
+      files: { 'requirements.txt': '-r base.txt', 'base.txt': '-r ../shared/common.txt\nrequests', '../shared/common.txt': 'idna' },
+    });
+    expect(nested.calls).toEqual(['dir app', 'read app/requirements.txt', 'read app/base.txt', 'read shared/common.txt']);
+  });
+
   it('reads nothing more when the first files point at nothing new', async () => {
     const { host, calls } = treeHost({ 'Cargo.toml': '[package]' });
     const cargo = ecosystemOf({ required: [['Cargo.toml']], optional: [], lockfiles: [], related: () => ['Cargo.toml'] });

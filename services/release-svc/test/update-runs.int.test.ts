@@ -1,4 +1,5 @@
 import { registryCredentialAad, UpdateRunResource } from '@switchyard/contracts';
+import { demoSeedInput, type SeedInput } from '@switchyard/github-emulator';
 import { DEMO_REGISTRY_TOKEN, emulatorRegistryUrls } from '@switchyard/registry-emulator';
 import { parseSecretsKey, sealSecret } from '@switchyard/service-kit';
 import { request, waitFor } from '@switchyard/service-kit/testing';
@@ -10,15 +11,33 @@ import { ALICE, BOB, type ReleaseHarness, startReleaseHarness, TEST_SECRETS_KEY 
 
 type RunAttributes = UpdateRunResource['attributes'];
 
+/** A `FROM` whose image is the build argument CUDA_IMAGE, unexpanded (`\u0024` is `$`). */
+const UNREADABLE_FROM = 'FROM \u0024{CUDA_IMAGE} AS gpu';
+
+/** The demo seed, with acme/polyglot's Dockerfile gaining a last stage whose image is an unset build argument. */
+function seedWithUnreadableFrom(): SeedInput {
+  const seed = demoSeedInput();
+  const main = seed.repos?.find((r) => r.name === 'polyglot')?.files?.main;
+  const dockerfile = main?.['docker/Dockerfile'];
+  if (!main || typeof dockerfile !== 'string') throw new Error('the demo seed has no acme/polyglot docker/Dockerfile');
+  main['docker/Dockerfile'] = `${dockerfile.replace(/^# syntax=.*\n/, '$&ARG CUDA_IMAGE\n')}${UNREADABLE_FROM}\n`;
+  return seed;
+}
+
 describe('update runs on PostgreSQL and RabbitMQ, against the GitHub and registry emulators', () => {
   let h: ReleaseHarness;
   beforeAll(async () => {
-    h = await startReleaseHarness('update_runs', { workerEnv: { REGISTRY_WATCH_INTERVAL_MS: '300' } });
+    h = await startReleaseHarness('update_runs', {
+      workerEnv: { REGISTRY_WATCH_INTERVAL_MS: '300' },
+      seed: seedWithUnreadableFrom(),
+      repos: { 3106: { accountId: 2001, fullName: 'acme/polyglot', defaultBranch: 'main' } },
+    });
     await h.configure({ id: 101, repoId: 3101 });
     await h.configure({ id: 102, repoId: 3101, lockfileOnly: true });
     await h.configure({ id: 103, repoId: 3103, packageManager: 'pip', securityUpdatesOnly: true });
     await h.configure({ id: 104, repoId: 3102, packageManager: 'bundler' });
     await h.configure({ id: 105, repoId: 3104 });
+    await h.configure({ id: 106, repoId: 3106, packageManager: 'docker', directory: '/docker' });
   });
   afterAll(() => h?.close());
 
@@ -111,6 +130,22 @@ describe('update runs on PostgreSQL and RabbitMQ, against the GitHub and registr
     const job = (await request(h.releaseUrl, 'GET', '/pull_request_jobs?repo-id=3103&dependency-name=requests', { headers: as(ALICE) }))
       .body.data[0];
     expect(job.attributes).toMatchObject({ 'target-version': '2.32.3', 'security-fix': true });
+  });
+
+  it('lists a FROM it cannot read among skipped-declarations, with why, and reads the rest of the Dockerfile', async () => {
+    const run = await finished(UpdateRunResource.parse((await bumpNow(106)).body.data).id);
+    expect(run.status).toBe('done');
+    const dockerfile = seedWithUnreadableFrom().repos?.find((r) => r.name === 'polyglot')?.files?.main?.['docker/Dockerfile'];
+    const lines = String(dockerfile).split('\n');
+    expect(run['skipped-declarations']).toEqual([
+      {
+        file: 'Dockerfile',
+        line: lines.indexOf(UNREADABLE_FROM) + 1,
+        text: UNREADABLE_FROM,
+        reason: 'the build argument CUDA_IMAGE has no default (its value is given at build time)',
+      },
+    ]);
+    expect(run.dependencies.map((d) => d.name)).toEqual(expect.arrayContaining(['nginx', 'python']));
   });
 
   it('fails a run whose manifests are missing, saying which file', async () => {

@@ -1,10 +1,9 @@
 import type { LockfileRequest, LockfileUpdate } from '../ecosystem.ts';
 import type { RegistryDependency } from '../registry-data.ts';
-import { readGemfile } from './gemfile.ts';
 import { readGemfileLock } from './gemfile-lock.ts';
+import { type BundlerDeclaration, bundlerDeclarations, lockfileOf, normalisePath } from './manifests.ts';
 import { rubyClauses, rubyVersions } from './versions.ts';
 
-const LOCKFILE = 'Gemfile.lock';
 const SOURCES = new Set(['GEM', 'GIT', 'PATH', 'PLUGIN SOURCE']);
 
 const normalise = (name: string) => name.trim().toLowerCase();
@@ -18,6 +17,8 @@ interface Line {
 /** A `    name (version)` spec line under `specs:` of a source section, with its 6-space dependency lines. */
 interface Spec {
   section: string;
+  /** The section's `remote:` (a `PATH` section's is the path, relative to the Gemfile's directory). */
+  remote: string;
   /** Index of the spec line in the lines. */
   line: number;
   /** Indexes of its dependency lines (`      dep (>= 1.0)`). */
@@ -58,6 +59,7 @@ function structureOf(text: string): LockStructure {
   const dependencies: LockStructure['dependencies'] = [];
   const checksums: LockStructure['checksums'] = [];
   let section = '';
+  let remote = '';
   let inSpecs = false;
   let current: Spec | undefined;
   for (const [index, { text: raw }] of lines.entries()) {
@@ -65,6 +67,7 @@ function structureOf(text: string): LockStructure {
     if (line === '') continue;
     if (!/^\s/.test(line)) {
       section = line;
+      remote = '';
       inSpecs = false;
       current = undefined;
       continue;
@@ -72,6 +75,7 @@ function structureOf(text: string): LockStructure {
     if (SOURCES.has(section)) {
       if (/^ {2}\S/.test(line)) {
         inSpecs = line.trim() === 'specs:';
+        remote = /^ {2}remote: (.*)$/.exec(line)?.[1]?.trim() ?? remote;
         current = undefined;
         continue;
       }
@@ -82,6 +86,7 @@ function structureOf(text: string): LockStructure {
         const dash = version.indexOf('-');
         current = {
           section,
+          remote,
           line: index,
           dependencyLines: [],
           name: spec[1] ?? '',
@@ -152,11 +157,35 @@ function allows(version: string, requirement: string | null): boolean {
   }
 }
 
-/** The first Gemfile declaration's requirement of `name` (the one `findDependency` reads), undefined when not declared. */
-function gemfileRequirement(gemfile: string | undefined, name: string): string | null | undefined {
-  if (gemfile === undefined) return undefined;
-  const declaration = readGemfile('Gemfile', gemfile).find((gem) => normalise(gem.name) === normalise(name));
-  return declaration === undefined ? undefined : declaration.requirement;
+/**
+ * What the files declare of `name` that a lockfile records (normalised names): `entry`, the requirement of its
+ * `DEPENDENCIES` entry (undefined when it has none to have), which is the first Gemfile declaration's, else that of a
+ * development dependency of a gemspec the Gemfile's `gemspec` loads (Bundler's `Dsl#gemspec` adds those as gems, and
+ * "prefer[s] the dependency from the Gemfile"); `paths`, the runtime declarations of gemspecs whose gem the lockfile
+ * locks in a `PATH` section (their requirements are that spec's dependency lines, `LazySpecification#to_lock`): the
+ * spec and the requirement. A gemspec the lockfile has no `PATH` spec for was not loaded by Bundler.
+ * @throws ManifestParseError when the Gemfile or a gemspec does not parse
+ */
+function lockedDeclarations(
+  files: Readonly<Record<string, string>>,
+  name: string,
+  specs: readonly Spec[],
+): { entry: string | null | undefined; paths: { spec: Spec; requirement: string | null }[]; partial: BundlerDeclaration | undefined } {
+  const declarations = bundlerDeclarations(files).declarations.filter((gem) => normalise(gem.name) === name);
+  const pathSpecOf = (gem: BundlerDeclaration): Spec | undefined => {
+    if (!gem.gemspec || gem.of === undefined) return undefined;
+    const folder = normalisePath(gem.file.split('/').slice(0, -1).join('/'));
+    const own = normalise(gem.of);
+    return specs.find((spec) => spec.section === 'PATH' && normalisePath(spec.remote) === folder && normalise(spec.name) === own);
+  };
+  const fromGemfile = declarations.find((gem) => !gem.gemspec);
+  const fromGemspec = declarations.find((gem) => gem.type === 'development' && pathSpecOf(gem) !== undefined);
+  const entry = (fromGemfile ?? fromGemspec)?.requirement;
+  const paths = declarations.flatMap((gem) => {
+    const spec = gem.type === 'runtime' ? pathSpecOf(gem) : undefined;
+    return spec ? [{ spec, requirement: gem.requirement }] : [];
+  });
+  return { entry, paths, partial: declarations.find((gem) => gem.partial) };
 }
 
 /** Names reachable from the `DEPENDENCIES` entries through the specs' dependency lines (normalised names). */
@@ -174,12 +203,16 @@ function reachable(roots: readonly string[], specs: readonly Spec[]): Set<string
 }
 
 /**
- * Rewrites a Gemfile.lock (https://bundler.io/guides/bundler_2_upgrade.html, format of bundler's `LockfileParser` and
- * `LockfileGenerator`, https://github.com/rubygems/rubygems/tree/master/bundler/lib/bundler) so it locks
- * `request.target` instead of `request.use.version`, editing only these lines:
+ * Rewrites the lockfile of the files (`Gemfile.lock`, or `gems.locked` beside `gems.rb`: `lockfileOf`; same format,
+ * https://bundler.io/guides/bundler_2_upgrade.html, bundler's `LockfileParser` and `LockfileGenerator`,
+ * https://github.com/rubygems/rubygems/tree/master/bundler/lib/bundler) so it locks `request.target` instead of
+ * `request.use.version`, editing only these lines:
  * - the `GEM` section's `    name (old)` spec becomes `    name (new)`, and its dependency lines are replaced by the
  *   target's runtime dependencies as Bundler writes them ({@link lockRequirement}, sorted by name);
- * - the `DEPENDENCIES` entry, when the Gemfile's requirement changed (`request.updated`), keeping a `!` suffix;
+ * - the `DEPENDENCIES` entry, when the requirement it records changed (`request.updated`: the Gemfile's first
+ *   declaration, else a development dependency of the gemspec the Gemfile's `gemspec` loads), keeping a `!` suffix;
+ * - the dependency line of the gem under the `PATH` spec of a gemspec that declares it as a runtime dependency (the
+ *   gem's own spec, `remote:` its folder: `.` for the directory's gemspec), when that gemspec's requirement changed;
  * - the `CHECKSUMS` line `  name (old) sha256=…` (Bundler ≥ 2.5), with the `.gem`'s SHA-256 from the registry;
  * - specs (and their `CHECKSUMS` lines) only the old version needed, no longer reachable from `DEPENDENCIES`, are
  *   removed, as Bundler drops them when it writes the lockfile (specs it did not reach before stay, with what they name).
@@ -189,16 +222,18 @@ function reachable(roots: readonly string[], specs: readonly Spec[]): Set<string
  * version, or is locked for specific platforms too (`name (1.2.3-x86_64-linux)`: the platform gems of the target
  * version and their dependencies are not described by the registry's `ruby` build); the registry does not publish the
  * target's dependencies; a runtime dependency of the target is not satisfied by a gem already locked; another locked gem's
- * requirement on the gem (its dependency line) or the Gemfile's does not allow the target, or a Gemfile call of the gem
+ * requirement on the gem (its dependency line) or the manifests' does not allow the target, or a declaration of the gem
  * has arguments computed at run time (`gem "rack", rack_version`: its requirement is unknown); the lockfile has no
- * `DEPENDENCIES` entry for it; or its `CHECKSUMS` line has a checksum but the registry gives no SHA-256.
- * A request without a Gemfile.lock updates nothing (`files` empty).
- * @throws ManifestParseError when Gemfile.lock (or the Gemfile) does not parse
+ * `DEPENDENCIES` entry for it (nor a `PATH` spec line, for a gemspec's runtime dependency); or its `CHECKSUMS` line has
+ * a checksum but the registry gives no SHA-256.
+ * A request without a lockfile updates nothing (`files` empty).
+ * @throws ManifestParseError when the lockfile (or the Gemfile, or a gemspec) does not parse
  */
 export function updateGemfileLock(request: LockfileRequest): LockfileUpdate {
-  const text = request.files[LOCKFILE];
-  if (text === undefined) return { files: {} };
-  readGemfileLock(LOCKFILE, text);
+  const lockfile = lockfileOf(request.files);
+  if (lockfile === undefined) return { files: {} };
+  const text = request.files[lockfile] ?? '';
+  readGemfileLock(lockfile, text);
   const { use, target } = request;
   const name = normalise(use.name);
   const lock = structureOf(text);
@@ -234,9 +269,27 @@ export function updateGemfileLock(request: LockfileRequest): LockfileUpdate {
       return { needsResolution: `${use.name} ${target.version} requires ${dependency.name} '${dependency.requirement}' (${held})` };
     }
   }
+  // The lines the updated manifests give: the DEPENDENCIES entry, and the dependency lines of the gemspecs' PATH specs.
+  const before = lockedDeclarations(request.files, name, lock.specs);
+  const after = lockedDeclarations(request.updated, name, lock.specs);
+  if (after.partial) {
+    return {
+      needsResolution: `${after.partial.file} computes arguments of ${use.name} when Ruby runs: its requirement is not known here`,
+    };
+  }
+  const pathLines: { line: number; written: string; requirement: string | null; changed: boolean }[] = [];
+  for (const { spec: pathSpec, requirement } of after.paths) {
+    const at = pathSpec.dependencies.findIndex((dependency) => normalise(dependency.name) === name);
+    const line = pathSpec.dependencyLines[at];
+    if (line === undefined)
+      return { needsResolution: `${lockfile}'s PATH spec ${pathSpec.name} does not list ${use.name}: it is out of date` };
+    const old = before.paths.find((path) => path.spec === pathSpec)?.requirement;
+    pathLines.push({ line, written: pathSpec.dependencies[at]?.name ?? use.name, requirement, changed: old !== requirement });
+  }
   // Every other locked gem's requirement on this one must allow the target.
   for (const other of lock.specs) {
-    for (const dependency of other.dependencies) {
+    for (const [at, dependency] of other.dependencies.entries()) {
+      if (pathLines.some((path) => path.line === other.dependencyLines[at])) continue; // rewritten from its gemspec
       if (normalise(dependency.name) === name && !allows(target.version, dependency.requirement)) {
         return {
           needsResolution: `${other.name} ${other.version} requires ${use.name} (${dependency.requirement}), which ${target.version} does not meet`,
@@ -245,15 +298,12 @@ export function updateGemfileLock(request: LockfileRequest): LockfileUpdate {
     }
   }
   const entry = lock.dependencies.find((dependency) => normalise(dependency.name) === name);
-  if (entry === undefined) return { needsResolution: `Gemfile.lock has no DEPENDENCIES entry for ${use.name}: it is out of date` };
-  const computed = request.updated.Gemfile === undefined ? [] : readGemfile('Gemfile', request.updated.Gemfile);
-  if (computed.some((gem) => normalise(gem.name) === name && gem.partial)) {
-    return { needsResolution: `the Gemfile computes arguments of ${use.name} when Ruby runs: its requirement is not known here` };
-  }
-  const before = gemfileRequirement(request.files.Gemfile, use.name);
-  const after = gemfileRequirement(request.updated.Gemfile, use.name);
-  if (after !== undefined && !allows(target.version, after)) {
-    return { needsResolution: `the Gemfile's requirement '${after}' of ${use.name} does not allow ${target.version}` };
+  if (entry === undefined && (after.entry !== undefined || pathLines.length === 0))
+    return { needsResolution: `${lockfile} has no DEPENDENCIES entry for ${use.name}: it is out of date` };
+  for (const requirement of [after.entry, ...pathLines.map((path) => path.requirement)]) {
+    if (requirement !== undefined && !allows(target.version, requirement)) {
+      return { needsResolution: `the manifests' requirement '${requirement}' of ${use.name} does not allow ${target.version}` };
+    }
   }
   const checksum = lock.checksums.find((line) => normalise(line.name) === name && line.version === spec.version);
   const sha256 = target.artifacts
@@ -268,9 +318,14 @@ export function updateGemfileLock(request: LockfileRequest): LockfileUpdate {
   const written = `    ${spec.name} (${target.version})`;
   replaced.set(spec.line, [written, ...dependencyLines(runtime)]);
   for (const index of spec.dependencyLines) replaced.set(index, []);
-  if (after !== undefined && after !== before) {
-    const requirement = after === null ? null : lockRequirement(after);
+  if (entry && after.entry !== undefined && after.entry !== before.entry) {
+    const requirement = after.entry === null ? null : lockRequirement(after.entry);
     replaced.set(entry.line, [`  ${entry.name}${requirement === null ? '' : ` (${requirement})`}${entry.bang ? '!' : ''}`]);
+  }
+  for (const path of pathLines) {
+    if (!path.changed) continue;
+    const requirement = path.requirement === null ? null : lockRequirement(path.requirement);
+    replaced.set(path.line, [`      ${path.written}${requirement === null ? '' : ` (${requirement})`}`]);
   }
   if (checksum) {
     replaced.set(checksum.line, [`  ${checksum.name} (${target.version})${sha256 === undefined ? '' : ` sha256=${sha256}`}`]);
@@ -297,5 +352,5 @@ export function updateGemfileLock(request: LockfileRequest): LockfileUpdate {
     if (replacement === undefined) return [`${line.text}${line.eol}`];
     return replacement.map((content, at) => `${content}${at === replacement.length - 1 ? line.eol : eol}`);
   });
-  return { files: { [LOCKFILE]: out.join('') } };
+  return { files: { [lockfile]: out.join('') } };
 }

@@ -31,11 +31,25 @@ export interface SkippedGemCall {
   reason: string;
 }
 
+/**
+ * A `gemspec` call of a Gemfile (https://bundler.io/v2.5/man/gemfile.5.html#GEMSPEC): the gemspecs of `path` (the
+ * Gemfile's directory when not given), the one named `name` when given, are the gem's.
+ */
+export interface GemspecCall {
+  line: number;
+  /** `path:` as written (`.` when not given); null when it is not a string literal. */
+  path: string | null;
+  /** `name:` when given as a string or symbol literal, else null. */
+  name: string | null;
+}
+
 /** What {@link readGemfileContents} reads of a Gemfile. */
 export interface GemfileContents {
   gems: GemDeclaration[];
   /** Calls skipped whole (no name to read) and calls read without some of their arguments, in file order. */
   skipped: SkippedGemCall[];
+  /** The `gemspec` calls, in file order. */
+  gemspecs: GemspecCall[];
 }
 
 /** An open block: the groups it adds (`group ... do`) and the source it sets (`git ... do`, `path ... do`). */
@@ -105,6 +119,31 @@ function groupNames(value: string): string[] {
   return words.map((w) => w.replace(/^:/, '').replace(/["']/g, '')).filter(Boolean);
 }
 
+/**
+ * Reads a `gemspec` line's options (`path: "engines/x"`, `:name => "x"`, `name: :x`); a `path` that is not a string
+ * literal is reported in `skipped` and read as null.
+ */
+function gemspecCall(file: string, lineNo: number, line: string, skipped: SkippedGemCall[]): GemspecCall {
+  const call = line
+    .replace(/^gemspec\s*/, '')
+    .replace(/\s+(if|unless)\s+.*$/, '')
+    .replace(/^\((.*)\)$/, '$1');
+  let path: string | null = '.';
+  let name: string | null = null;
+  for (const arg of splitArgs(file, lineNo, call)) {
+    const option = /^:?["']?(path|name)["']?\s*(?::|=>)\s*(.*)$/.exec(arg);
+    if (!option) continue;
+    const value = option[2] ?? '';
+    const read = literal(value) ?? /^:([A-Za-z_][\w-]*)$/.exec(value)?.[1];
+    if (option[1] === 'name') name = read ?? null;
+    else if (read === undefined) {
+      path = null;
+      skipped.push({ line: lineNo, text: line, reason: `the gemspec path (${value}) is not a string literal: its gemspecs are not read` });
+    } else path = read;
+  }
+  return { line: lineNo, path, name };
+}
+
 const OPENS_BLOCK = /\bdo(\s*\|[^|]*\|)?$/;
 const SOURCE_BLOCK = /^(path|git|github|gitlab|bitbucket)\b.*\bdo(\s*\|[^|]*\|)?$/;
 const SOURCE_OPTION = /^:?(path|git|github|gitlab|bitbucket)\s*(?::|=>)/;
@@ -117,7 +156,7 @@ const OPENS_KEYWORD = /^(if|unless|case|begin|while|until|def|class|module)\b/;
  * blocks (nested in `platforms`, `source ... do`, `if` blocks or not) and `group:`/`groups:`/`:group =>` options
  * (a symbol, a string or a list of them).
  * Gems in `git ... do`/`path ... do` blocks or with `git:`, `github:`, `gitlab:`, `bitbucket:`, `path:` options
- * get that source. `gemspec` and Ruby logic are not evaluated.
+ * get that source. `gemspec` calls are read for their `path:` and `name:` (`gemspecs`); Ruby logic is not evaluated.
  *
  * What only exists when Ruby runs is skipped and reported in `skipped`, never thrown: a call whose gem name is not a
  * string literal (`gem(*args)`, `gem name, *opts`, `gem "rails-#{x}"`) is left out; a call whose name is a literal
@@ -129,6 +168,7 @@ const OPENS_KEYWORD = /^(if|unless|case|begin|while|until|def|class|module)\b/;
 export function readGemfileContents(file: string, text: string): GemfileContents {
   const out: GemDeclaration[] = [];
   const skipped: SkippedGemCall[] = [];
+  const gemspecs: GemspecCall[] = [];
   const frames: Frame[] = [];
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
@@ -151,6 +191,10 @@ export function readGemfileContents(file: string, text: string): GemfileContents
     const sourceBlock = SOURCE_BLOCK.exec(line);
     if (sourceBlock) {
       frames.push({ groups: [], source: sourceOf(sourceBlock[1] ?? '') });
+      continue;
+    }
+    if (/^gemspec\b/.test(line)) {
+      gemspecs.push(gemspecCall(file, lineNo, line, skipped));
       continue;
     }
     if (/^gem[\s(]/.test(line)) {
@@ -210,7 +254,7 @@ export function readGemfileContents(file: string, text: string): GemfileContents
     if (OPENS_BLOCK.test(line) || OPENS_KEYWORD.test(line)) frames.push({ groups: [], source: null });
   }
   if (frames.length > 0) throw new ManifestParseError(file, `${frames.length} block(s) not closed with 'end'`);
-  return { gems: out, skipped };
+  return { gems: out, skipped, gemspecs };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Declaration, Located, Span } from '../update/declarations.ts';
-import { clauseRewriter, pessimisticKind, type RequirementSyntax } from '../update/rewrite.ts';
-import { readGemfile } from './gemfile.ts';
+import { clauseRewriter, pessimisticKind, type RequirementRewriter, type RequirementSyntax } from '../update/rewrite.ts';
+import type { GemspecLiteral } from './gemspec.ts';
+import { bundlerDeclarations } from './manifests.ts';
 import { rubyVersions } from './versions.ts';
 
 /**
@@ -26,7 +27,7 @@ const rewrite = clauseRewriter(rubySyntax);
 type Argument = (Span & { quote: string }) | null;
 
 /**
- * The arguments of the `gem` call starting on the line at `start`, as {@link readGemfile} reads it: continued on
+ * The arguments of the `gem` call starting on the line at `start`, as `readGemfile` reads it: continued on
  * the next line after a trailing `,` or `\`, ended by a trailing `if`/`unless`/`do`, comments skipped. Null when
  * the line does not start with `gem` or a string is not closed.
  */
@@ -85,36 +86,92 @@ function gemArguments(text: string, start: number): Argument[] | null {
   return args;
 }
 
+/** A gemspec requirement rewritten under `widen` becomes a range of two literals where it was `~>` (see {@link gemspecRewriter}). */
+const gemspecRange = clauseRewriter({ ...rubySyntax, range: (lower, upper) => `>= ${lower}, < ${upper}` });
+
 /**
- * The declarations of gem `name` (case-insensitive) in the Gemfile: the version string literals of each `gem`
- * call (`gem "rails", "~> 6.0.3"`, `gem 'puma', '>= 5.0', '< 7'`), edited inside their quotes. A call without a
- * version is unchanged; git and path gems, calls with arguments computed at run time (`gem "rack", rack_version`) and
- * interpolated or escaped literals cannot be rewritten.
- * @throws ManifestParseError when the Gemfile does not parse
+ * The rewriter of a gemspec declaration, whose requirement is one span from its first literal's content to its last's
+ * (`~> 1.2', '>= 1.2.3` of `'~> 1.2', '>= 1.2.3'`): the literals' contents (at `literals`, offsets relative to the
+ * span) are rewritten as a Gemfile's, by dependabot-core's Bundler `RequirementsUpdater#update_gemspec_requirement`:
+ * under `widen` a runtime dependency's `~>` that excludes the target becomes a range (`convert_twiddle_to_range`:
+ * `'~> 6.0'` → `'>= 6.0', '< 8.0'` for 7.1.0, the new literal written with the old one's quotes and `.freeze`), while a
+ * development dependency's is bumped as `increase-if-necessary` moves it (`bumped_requirements`); `%w[]` words, which
+ * cannot hold the space a clause is written with, are bumped too. The text between the literals stays.
+ */
+function gemspecRewriter(literals: readonly (Span & GemspecLiteral)[], development: boolean): RequirementRewriter {
+  const words = literals.some((literal) => literal.word);
+  return (parts, target, strategy) => {
+    const span = parts[0] ?? '';
+    const contents = literals.map((literal) => span.slice(literal.start, literal.end));
+    const widens = strategy === 'widen' && !development && !words;
+    const moves = strategy === 'widen' && !widens ? 'increase-if-necessary' : strategy;
+    const result = (widens ? gemspecRange : rewrite)(contents, target, moves);
+    if (!('parts' in result)) return result;
+    let out = '';
+    let at = 0;
+    for (const [i, literal] of literals.entries()) {
+      const text = result.parts[i] ?? '';
+      const split = (contents[i] ?? '').includes(',') ? [text] : text.split(/\s*,\s*/);
+      out += span.slice(at, literal.start) + split.join(`${literal.close}${literal.suffix}, ${literal.open}`);
+      at = literal.end;
+    }
+    return { parts: [out + span.slice(at)] };
+  };
+}
+
+/**
+ * The declarations of gem `name` (case-insensitive) in the files read: the version string literals of each `gem` call of
+ * the Gemfile (`gems.rb` or `Gemfile`: `gem "rails", "~> 6.0.3"`, `gem 'puma', '>= 5.0', '< 7'`), edited inside their
+ * quotes, and the requirement literals of each gemspec `add_*dependency` call (`spec.add_dependency "rack", ">= 2.0",
+ * "< 4"`, arrays, `%w[]`, `.freeze`), edited as one span from the first literal's content to the last's
+ * ({@link gemspecRewriter}). A call without a version is unchanged; git and path gems, calls with arguments computed at
+ * run time (`gem "rack", rack_version`, `spec.add_dependency "rails", "= #{VERSION}"`) and interpolated or escaped
+ * literals cannot be rewritten.
+ * @throws ManifestParseError when the Gemfile or a gemspec read does not parse
  */
 export function locateBundler(files: Readonly<Record<string, string>>, name: string): Located {
-  const text = files.Gemfile;
-  if (text === undefined) return { cannot: 'no Gemfile' };
   const wanted = name.trim().toLowerCase();
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   const declarations: Declaration[] = [];
   const unchanged: string[] = [];
-  for (const gem of readGemfile('Gemfile', text)) {
+  const startsOf = new Map<string, number[]>();
+  const starts = (text: string): number[] => {
+    const out = [0];
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out.push(i + 1);
+    return out;
+  };
+  for (const gem of bundlerDeclarations(files).declarations) {
     if (gem.name.toLowerCase() !== wanted) continue;
+    const text = files[gem.file] ?? '';
     const where = `line ${gem.line}`;
     if (gem.source !== 'rubygems')
-      return { cannot: `${where}: '${gem.name}' comes from ${gem.source === 'git' ? 'a git repository' : 'a local path'}` };
-    if (gem.partial) return { cannot: `${where}: some arguments of '${gem.name}' are computed when Ruby runs (a variable, a splat)` };
+      return { cannot: `${gem.file} (${where}): '${gem.name}' comes from ${gem.source === 'git' ? 'a git repository' : 'a local path'}` };
+    if (gem.partial)
+      return { cannot: `${gem.file} (${where}): some arguments of '${gem.name}' are computed when Ruby runs (a variable, a splat)` };
     if (gem.requirement === null) {
-      unchanged.push(`Gemfile (${where}): no version requirement`);
+      unchanged.push(`${gem.file} (${where}): no version requirement`);
       continue;
     }
-    const args = gemArguments(text, starts[gem.line - 1] ?? 0);
+    if (gem.gemspec) {
+      const { literals } = gem.gemspec;
+      const start = literals[0]?.start ?? 0;
+      const end = literals.at(-1)?.end ?? start;
+      const relative = literals.map((literal) => ({ ...literal, start: literal.start - start, end: literal.end - start }));
+      declarations.push({
+        file: gem.file,
+        where,
+        parts: [{ start, end }],
+        rewrite: gemspecRewriter(relative, gem.type === 'development'),
+        requirement: gem.requirement,
+      });
+      continue;
+    }
+    const lineStarts = startsOf.get(gem.file) ?? starts(text);
+    startsOf.set(gem.file, lineStarts);
+    const args = gemArguments(text, lineStarts[gem.line - 1] ?? 0);
     const parts = (args ?? []).slice(1).filter((a): a is Span & { quote: string } => a !== null);
     const read = parts.map((p) => text.slice(p.start, p.end).trim()).join(', ');
     if (read !== gem.requirement) return { cannot: `${where}: the version arguments of '${gem.name}' are not plain string literals` };
-    declarations.push({ file: 'Gemfile', where, parts: parts.map(({ start, end }) => ({ start, end })), rewrite });
+    declarations.push({ file: gem.file, where, parts: parts.map(({ start, end }) => ({ start, end })), rewrite });
   }
   return { declarations, unchanged };
 }

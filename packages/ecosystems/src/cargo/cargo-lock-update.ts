@@ -2,8 +2,9 @@ import type { LockfileRequest, LockfileUpdate } from '../ecosystem.ts';
 import { ManifestParseError } from '../errors.ts';
 import type { RegistryDependency } from '../registry-data.ts';
 import { isTable, parseToml, type Table } from '../shared/parse.ts';
-import { normaliseCrateName, readCargoToml } from './cargo-toml.ts';
+import { normaliseCrateName } from './cargo-toml.ts';
 import { cargoVersions } from './versions.ts';
+import { cargoManifests, readCargoManifests } from './workspace.ts';
 
 const LOCKFILE = 'Cargo.lock';
 
@@ -214,7 +215,7 @@ const compatible = (from: string, to: string) => {
  * `[root]` table. A semver-compatible target is taken to satisfy the other dependents' requirements, which the lockfile
  * does not record (Cargo's default caret requirements do; an exact `=` pin elsewhere would not).
  * A request without a Cargo.lock updates nothing (`files` empty).
- * @throws ManifestParseError when Cargo.lock or Cargo.toml does not parse
+ * @throws ManifestParseError when Cargo.lock or a manifest does not parse
  */
 export function updateCargoLock(request: LockfileRequest): LockfileUpdate {
   const text = request.files[LOCKFILE];
@@ -251,13 +252,17 @@ export function updateCargoLock(request: LockfileRequest): LockfileUpdate {
   const recordsChecksum = block.checksumLine !== null || typeof metadata[metadataKey] === 'string';
   if (recordsChecksum && cksum === undefined) return { needsResolution: `the registry gives no SHA-256 of ${use.name} ${target.version}` };
 
-  // The manifest's requirement, and other dependents' when the update is semver-incompatible.
-  const manifest = request.updated['Cargo.toml'];
-  const declarations = manifest === undefined ? [] : readCargoToml('Cargo.toml', manifest);
-  const declared = declarations.filter((d) => normaliseCrateName(d.name) === wanted);
-  const requirement = (declared.find((d) => d.requirement !== null) ?? declared[0])?.requirement ?? null;
-  if (requirement !== null && !cargoVersions.satisfies(target.version, requirement)) {
-    return { needsResolution: `Cargo.toml's requirement '${requirement}' of ${use.name} does not allow ${target.version}` };
+  // Every manifest's requirement (the root's and its workspace members'), and other dependents' when the update is
+  // semver-incompatible.
+  const manifests = cargoManifests(request.updated);
+  const declared = readCargoManifests(request.updated).filter((d) => normaliseCrateName(d.name) === wanted);
+  for (const declaration of declared) {
+    const { requirement } = declaration;
+    if (requirement !== null && !cargoVersions.satisfies(target.version, requirement)) {
+      return {
+        needsResolution: `${declaration.file}'s requirement '${requirement}' of ${use.name} does not allow ${target.version}`,
+      };
+    }
   }
   const byNameBefore = indexByName(blocks);
   const edgesBefore = new Map(blocks.map((b) => [b, b.dependencies.map((item) => resolveItem(item.text, byNameBefore))]));
@@ -265,9 +270,14 @@ export function updateCargoLock(request: LockfileRequest): LockfileUpdate {
     return { needsResolution: 'Cargo.lock names a dependency it does not lock' };
   }
   if (!compatible(block.version, target.version)) {
-    const manifestDoc = manifest === undefined ? {} : parseToml('Cargo.toml', manifest);
-    const ownPackage = isTable(manifestDoc.package) && typeof manifestDoc.package.name === 'string' ? manifestDoc.package.name : undefined;
-    const dependent = blocks.find((b) => edgesBefore.get(b)?.includes(block) && !(b.source === null && b.name === ownPackage));
+    // The workspace's own packages (the root's and the members' [package] names): their requirements were checked above.
+    const ownPackages = new Set(
+      manifests.flatMap(([file, text]) => {
+        const doc = parseToml(file, text);
+        return isTable(doc.package) && typeof doc.package.name === 'string' ? [doc.package.name] : [];
+      }),
+    );
+    const dependent = blocks.find((b) => edgesBefore.get(b)?.includes(block) && !(b.source === null && ownPackages.has(b.name)));
     if (dependent) {
       return {
         needsResolution: `${dependent.name} ${dependent.version} depends on ${block.name} ${block.version}; its requirement may not allow ${target.version}`,

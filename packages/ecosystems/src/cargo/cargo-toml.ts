@@ -40,14 +40,16 @@ export const normaliseCrateName = (name: string) => name.trim().toLowerCase().re
  * `[dependencies]` (runtime), `[dev-dependencies]` and `[build-dependencies]` (development), the same under
  * `[target.'cfg(...)'.*]`, and `[workspace.dependencies]` (runtime). Values are a requirement string or a
  * table (`{ version = "1.2", features = [...] }`, `package = "real-name"`, `path`, `git`, `workspace = true`,
- * the latter resolved from `[workspace.dependencies]` of the same file when present).
+ * the latter resolved from `[workspace.dependencies]` of the same file when present, else from `rootDependencies`: the
+ * workspace root's, for a member manifest, https://doc.rust-lang.org/cargo/reference/workspaces.html#the-dependencies-table).
  * @throws ManifestParseError when the TOML does not parse or a dependency section is not a table
  */
-export function readCargoToml(file: string, text: string): CrateDeclaration[] {
+export function readCargoToml(file: string, text: string, rootDependencies?: Table): CrateDeclaration[] {
   const doc = parseToml(file, text);
   const out: CrateDeclaration[] = [];
   const workspace = tableAt(file, doc, 'workspace');
-  const workspaceDeps = workspace ? tableAt(file, workspace, 'dependencies') : undefined;
+  const ownWorkspaceDeps = workspace ? tableAt(file, workspace, 'dependencies') : undefined;
+  const workspaceDeps = ownWorkspaceDeps ?? rootDependencies;
   const read = (table: Table | undefined, type: DependencyType, section: string) => {
     for (const [key, value] of Object.entries(table ?? {})) {
       let requirement: string | null = null;
@@ -73,6 +75,6 @@ export function readCargoToml(file: string, text: string): CrateDeclaration[] {
     if (!isTable(body)) continue;
     for (const [kind, type] of KINDS) read(tableAt(file, body, kind), type, `target.'${cfg}'.${kind}`);
   }
-  read(workspaceDeps, 'runtime', 'workspace.dependencies');
+  read(ownWorkspaceDeps, 'runtime', 'workspace.dependencies');
   return out;
 }

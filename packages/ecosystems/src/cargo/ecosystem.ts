@@ -7,17 +7,21 @@ import { pickLocked } from '../shared/pick-locked.ts';
 import { updateDeclarations } from '../update/declarations.ts';
 import { readCargoLock } from './cargo-lock.ts';
 import { updateCargoLock } from './cargo-lock-update.ts';
-import { type CrateDeclaration, normaliseCrateName, readCargoToml } from './cargo-toml.ts';
+import { normaliseCrateName } from './cargo-toml.ts';
 import { locateCargo } from './update.ts';
 import { cargoVersions } from './versions.ts';
+import { cargoRelated, type ManifestDeclaration, readCargoManifests } from './workspace.ts';
 
 type Files = Readonly<Record<string, string>>;
 
 /** The declaration that gives a crate's requirement: the first with a requirement, else the first. */
-const chosen = (declarations: readonly CrateDeclaration[]) => declarations.find((d) => d.requirement !== null) ?? declarations[0];
+const chosen = (declarations: readonly ManifestDeclaration[]) => declarations.find((d) => d.requirement !== null) ?? declarations[0];
 
-/** The use of a crate from its declarations (in {@link readCargoToml}'s order); any runtime declaration makes it runtime. */
-function useOf(declarations: readonly CrateDeclaration[], locked: () => Map<string, string[]> | undefined): DependencyUse | undefined {
+/**
+ * The use of a crate from its declarations (in {@link readCargoManifests}' order: the root, then the members); any
+ * runtime declaration makes it runtime; `manifest` is the file of the declaration that gives the requirement.
+ */
+function useOf(declarations: readonly ManifestDeclaration[], locked: () => Map<string, string[]> | undefined): DependencyUse | undefined {
   const first = chosen(declarations);
   if (!first) return undefined;
   const lock = locked();
@@ -31,7 +35,7 @@ function useOf(declarations: readonly CrateDeclaration[], locked: () => Map<stri
     type: declarations.some((d) => d.type === 'runtime') ? 'runtime' : 'development',
     requirement: first.requirement,
     version,
-    manifest: 'Cargo.toml',
+    manifest: first.file,
   };
 }
 
@@ -59,33 +63,32 @@ function publishesCrate(files: Files): boolean {
 }
 
 /**
- * Cargo: Cargo.toml plus Cargo.lock. A crate is found by its registry name (so a renamed dependency
+ * Cargo: Cargo.toml plus Cargo.lock, and the manifests of a workspace's members (`files.related`: {@link cargoRelated};
+ * read root first, then the members by path, a member's `workspace = true` inheriting from the root's
+ * `[workspace.dependencies]`), which share the root's Cargo.lock. A crate is found by its registry name (so a renamed dependency
  * `web = { package = "actix-web", ... }` is found as `actix-web`); the first declaration gives the
  * requirement, any runtime declaration makes it runtime. The version in use is Cargo.lock's (of several
  * locked versions, the highest matching the requirement), else an exact `=1.2.3` requirement's version.
  * `listDependencies` leaves out crates whose requirement-giving declaration is a `path` or `git` dependency.
- * `updateManifest` edits every dependency table's requirement, and `[workspace.dependencies]` for inherited ones
- * (see {@link locateCargo}); `updateLockfiles` rewrites the crate's `[[package]]` of Cargo.lock (see {@link updateCargoLock}).
+ * `updateManifest` edits every dependency table's requirement in the root and the members, and `[workspace.dependencies]`
+ * for inherited ones (see {@link locateCargo}); `updateLockfiles` rewrites the crate's `[[package]]` of the one Cargo.lock
+ * (see {@link updateCargoLock}).
  */
 export const cargo: Ecosystem = {
   packageManager: 'cargo',
-  files: { required: requiredFilesOf('cargo'), optional: ['Cargo.lock'], lockfiles: ['Cargo.lock'] },
+  files: { required: requiredFilesOf('cargo'), optional: ['Cargo.lock'], lockfiles: ['Cargo.lock'], related: cargoRelated },
   versions: cargoVersions,
   normaliseName: normaliseCrateName,
   findDependency(files, name) {
-    const manifest = files['Cargo.toml'];
-    if (manifest === undefined) return undefined;
     const wanted = normaliseCrateName(name);
     return useOf(
-      readCargoToml('Cargo.toml', manifest).filter((d) => normaliseCrateName(d.name) === wanted),
+      readCargoManifests(files).filter((d) => normaliseCrateName(d.name) === wanted),
       lockedVersions(files),
     );
   },
   listDependencies(files) {
-    const manifest = files['Cargo.toml'];
-    if (manifest === undefined) return [];
     const locked = lockedVersions(files);
-    return [...groupBy(readCargoToml('Cargo.toml', manifest), (d) => normaliseCrateName(d.name)).values()]
+    return [...groupBy(readCargoManifests(files), (d) => normaliseCrateName(d.name)).values()]
       .filter((declarations) => chosen(declarations)?.source === 'registry')
       .flatMap((declarations) => useOf(declarations, locked) ?? []);
   },

@@ -4,6 +4,7 @@ import { clauseRewriter, type RequirementSyntax } from '../update/rewrite.ts';
 import { tomlStringAt, tomlStrings } from '../update/toml-spans.ts';
 import { normaliseCrateName } from './cargo-toml.ts';
 import { cargoVersions } from './versions.ts';
+import { cargoManifests, ROOT_MANIFEST, workspaceDependencies } from './workspace.ts';
 
 const FULL = /^\d+\.\d+\.\d+(?:[-+].*)?$/;
 
@@ -37,26 +38,47 @@ const rewrite = clauseRewriter(cargoSyntax);
 const KINDS = ['dependencies', 'dev-dependencies', 'dev_dependencies', 'build-dependencies', 'build_dependencies'];
 
 /**
- * The declarations of crate `name` (by registry name, `-`/`_` and case alike) in Cargo.toml: every dependency
- * table (also under `[target.'cfg(...)']`) and `[workspace.dependencies]`, as a string (`serde = "1.0"`), an
- * inline or dotted table's `version` (`{ version = "1.0", features = [...] }`, `[dependencies.serde]`). A
- * `workspace = true` member is edited through the `[workspace.dependencies]` entry it inherits. A table without
- * `version` is unchanged; `path`/`git` dependencies, inheritance from a workspace root that is not this file and
- * multi-line or escaped strings cannot be rewritten.
- * @throws ManifestParseError when Cargo.toml does not parse
+ * The declarations of crate `name` (by registry name, `-`/`_` and case alike) in the directory's manifests (the root
+ * Cargo.toml, then its workspace members present in `files`: `crates/grep/Cargo.toml`, see {@link cargoManifests}):
+ * every dependency table (also under `[target.'cfg(...)']`) and the root's `[workspace.dependencies]`, as a string
+ * (`serde = "1.0"`), an inline or dotted table's `version` (`{ version = "1.0", features = [...] }`,
+ * `[dependencies.serde]`). A `workspace = true` dependency, in the root or a member, is edited through the root's
+ * `[workspace.dependencies]` entry it inherits. A table without `version` is unchanged; `path`/`git` dependencies,
+ * inheritance from a workspace root that is not read (or has no such entry) and multi-line or escaped strings cannot be
+ * rewritten.
+ * @throws ManifestParseError when a manifest does not parse
  */
 export function locateCargo(files: Readonly<Record<string, string>>, name: string): Located {
-  const text = files['Cargo.toml'];
-  if (text === undefined) return { cannot: 'no Cargo.toml' };
-  const doc = parseToml('Cargo.toml', text);
-  const wanted = normaliseCrateName(name);
-  const workspace = tableAt('Cargo.toml', doc, 'workspace');
-  const workspaceDeps = workspace ? tableAt('Cargo.toml', workspace, 'dependencies') : undefined;
-  const sections: [string[], Table | undefined][] = KINDS.map((kind) => [[kind], tableAt('Cargo.toml', doc, kind)]);
-  for (const [cfg, body] of Object.entries(tableAt('Cargo.toml', doc, 'target') ?? {})) {
-    if (isTable(body)) for (const kind of KINDS) sections.push([['target', cfg, kind], tableAt('Cargo.toml', body, kind)]);
+  const manifests = cargoManifests(files);
+  if (manifests.length === 0) return { cannot: 'no Cargo.toml' };
+  const rootDependencies = workspaceDependencies(files);
+  const declarations: Declaration[] = [];
+  const unchanged: string[] = [];
+  for (const [file, text] of manifests) {
+    const located = locateIn(file, text, name, file === ROOT_MANIFEST ? undefined : rootDependencies);
+    if ('cannot' in located) return located;
+    declarations.push(...located.declarations);
+    unchanged.push(...located.unchanged);
   }
-  sections.push([['workspace', 'dependencies'], workspaceDeps]);
+  return { declarations, unchanged };
+}
+
+/**
+ * The declarations of crate `name` in one manifest `file` (see {@link locateCargo}); `rootDependencies` is the workspace
+ * root's `[workspace.dependencies]` for a member (its own table when it has one).
+ * @throws ManifestParseError when the manifest does not parse
+ */
+function locateIn(file: string, text: string, name: string, rootDependencies: Table | undefined): Located {
+  const doc = parseToml(file, text);
+  const wanted = normaliseCrateName(name);
+  const workspace = tableAt(file, doc, 'workspace');
+  const ownWorkspaceDeps = workspace ? tableAt(file, workspace, 'dependencies') : undefined;
+  const workspaceDeps = ownWorkspaceDeps ?? rootDependencies;
+  const sections: [string[], Table | undefined][] = KINDS.map((kind) => [[kind], tableAt(file, doc, kind)]);
+  for (const [cfg, body] of Object.entries(tableAt(file, doc, 'target') ?? {})) {
+    if (isTable(body)) for (const kind of KINDS) sections.push([['target', cfg, kind], tableAt(file, body, kind)]);
+  }
+  sections.push([['workspace', 'dependencies'], ownWorkspaceDeps]);
   const strings = tomlStrings(text);
   const declarations: Declaration[] = [];
   const unchanged: string[] = [];
@@ -69,22 +91,26 @@ export function locateCargo(files: Readonly<Record<string, string>>, name: strin
         (isTable(inherited) && typeof inherited.package === 'string' ? inherited.package : key);
       if (normaliseCrateName(realName) !== wanted) continue;
       if (isTable(value) && (typeof value.path === 'string' || typeof value.git === 'string')) {
-        return { cannot: `${where}: '${key}' is a path or git dependency` };
+        return { cannot: `${file} ${where}: '${key}' is a path or git dependency` };
       }
       if (isTable(value) && value.workspace === true) {
-        if (inherited === undefined) return { cannot: `${where}: '${key}' inherits its version from a workspace root that is not read` };
-        continue; // edited through its [workspace.dependencies] entry
+        if (inherited === undefined) {
+          return {
+            cannot: `${file} ${where}: '${key}' inherits its version from a workspace root that is not read or does not declare it`,
+          };
+        }
+        continue; // edited through the root's [workspace.dependencies] entry
       }
       const path = typeof value === 'string' ? [...section, key] : [...section, key, 'version'];
       const written = typeof value === 'string' ? value : isTable(value) ? value.version : undefined;
       if (typeof written !== 'string') {
-        unchanged.push(`${where}: '${key}' has no version requirement`);
+        unchanged.push(`${file} ${where}: '${key}' has no version requirement`);
         continue;
       }
       const span = tomlStringAt(strings, path);
       if (!span || text.slice(span.start, span.end) !== written)
-        return { cannot: `${where}: the version of '${key}' is a multi-line or escaped string` };
-      declarations.push({ file: 'Cargo.toml', where, parts: [{ start: span.start, end: span.end }], rewrite });
+        return { cannot: `${file} ${where}: the version of '${key}' is a multi-line or escaped string` };
+      declarations.push({ file, where, parts: [{ start: span.start, end: span.end }], rewrite });
     }
   }
   return { declarations, unchanged };

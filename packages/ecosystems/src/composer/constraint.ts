@@ -1,59 +1,86 @@
 import { InvalidRequirementError } from '../errors.ts';
 import type { MappedRange } from '../shared/semver-scheme.ts';
 
-/** A Composer version, possibly partial or wildcarded: numeric parts given, wildcard after them, semver pre-release. */
+/**
+ * A Composer version, possibly partial or wildcarded: numeric parts given (up to four), wildcard after them, semver
+ * pre-release, and the `-dev` suffix of a development version (`1.0.0-dev`) or a numeric branch (`6.4.x-dev`).
+ */
 interface Partial {
   parts: number[];
   wildcard: boolean;
-  /** semver pre-release identifiers (`beta.1`), null for a stable version. */
+  /** semver pre-release identifiers (`beta.1`), null for a stable version (a `-dev` suffix is in `dev`, not here). */
   pre: string | null;
   /** The number of a patch release (`1.2.3-p1` → 1, `-patch` → 0), null for any other version. */
   patchRelease: number | null;
+  /** A `-dev` suffix: `1.0.0-dev` (`1.0.0.0-dev`), `1.0.0-beta1-dev`, or a numeric branch. Its stability is dev. */
+  dev: boolean;
+  /**
+   * A numeric branch (`6.4.x-dev`, `6.4.*-dev`, `6.x-dev`): its missing and wildcard parts are 9999999 in `parts`, as
+   * `VersionParser::normalizeBranch` writes them (`6.4.9999999.9999999-dev`).
+   */
+  branch: boolean;
+  /** How many numeric parts were written (`6.4.x-dev` → 2). */
+  written: number;
 }
+
+/** The number `VersionParser::normalizeBranch` puts for a branch's wildcard parts. */
+const BRANCH_PART = 9999999;
 
 const PART = String.raw`(\d+|[*xX])`;
 const VERSION = new RegExp(
-  String.raw`^[vV]?${PART}(?:\.${PART})?(?:\.${PART})?(?:\.${PART})?(?:[-.]?(stable|beta|b|rc|alpha|a|patch|pl|p)(?:[.-]?(\d+))?)?$`,
+  String.raw`^[vV]?${PART}(?:\.${PART})?(?:\.${PART})?(?:\.${PART})?(?:[-._]?(stable|beta|b|rc|alpha|a|patch|pl|p)(?:[.-]?(\d+))?)?([.-]?dev)?$`,
   'i',
 );
 const STABILITY: Record<string, string | null> = { stable: null, beta: 'beta', b: 'beta', rc: 'rc', alpha: 'alpha', a: 'alpha' };
 
-/** Parses a Composer version (`v1.2`, `1.2.*`, `2.0.0-RC1`, `1.0.0-beta.2`, `1.2.3-p1`); undefined when it is none. */
+/**
+ * Parses a Composer version as `VersionParser::normalize` reads one (`v1.2`, `2.0.0-RC1`, `1.0.0-beta.2`, `1.2.3-p1`,
+ * `1.2.3.4`, `1.0.0-dev` = `1.0.0.0-dev`, the numeric branch `6.4.x-dev` = `6.4.9999999.9999999-dev`) or a wildcard
+ * (`1.2.*`); undefined when it is none (named branches such as `dev-main` included). A `#ref` after a branch is dropped,
+ * and `-dev` after `stable` too (`normalize` returns a `stable` version as it is).
+ */
 function parsePartial(text: string): Partial | undefined {
-  const match = VERSION.exec(text.trim());
+  const match = VERSION.exec(text.trim().replace(/^([^#\s]+-dev)#\S+$/i, '$1'));
   if (!match) return undefined;
   const raw = match.slice(1, 5).filter((p): p is string => p !== undefined);
   const wildIndex = raw.findIndex((p) => /[*xX]/.test(p));
   if (wildIndex !== -1 && raw.slice(wildIndex).some((p) => !/[*xX]/.test(p))) return undefined;
   const parts = (wildIndex === -1 ? raw : raw.slice(0, wildIndex)).map(Number);
-  if (parts.length === 4 && parts[3] !== 0) return undefined; // a non-zero 4th part has no semver form
   const flag = match[5]?.toLowerCase();
   const label = flag === undefined ? null : (STABILITY[flag] ?? null); // patch/pl/p: a stable patch release
   if (wildIndex !== -1 && flag !== undefined) return undefined;
+  const dev = match[7] !== undefined && flag !== 'stable';
+  const branch = wildIndex !== -1 && dev;
+  if (branch && parts.length === 0) return undefined;
   const patchRelease = flag === 'patch' || flag === 'pl' || flag === 'p' ? Number(match[6] ?? 0) : null;
   return {
-    parts: parts.slice(0, 3),
-    wildcard: wildIndex !== -1,
+    parts: branch ? [0, 1, 2, 3].map((i) => parts[i] ?? BRANCH_PART) : parts,
+    wildcard: wildIndex !== -1 && !branch,
     pre: label === null ? null : match[6] ? `${label}.${match[6]}` : label,
     patchRelease,
+    dev,
+    branch,
+    written: parts.length,
   };
 }
 
 /**
- * A Composer version in semver form (`v2.0` → `2.0.0`, `1.0.0-RC1` → `1.0.0-rc.1`, `1.0.0.0` → `1.0.0`), or null
- * for what has none: branches (`dev-main`, `1.x-dev`), wildcards, a non-zero 4th part (`1.2.3.4`). Patch
- * releases (`1.2.3-p1`) map to their base version (semver has no post-release): the Composer scheme orders and
- * matches them itself (see {@link compareComposerVersions}, {@link composerSatisfies}).
+ * A Composer version in semver form (`v2.0` → `2.0.0`, `1.0.0-RC1` → `1.0.0-rc.1`, `1.0.0.0` → `1.0.0`, `1.0.0-dev` →
+ * `1.0.0-dev`, `1.0.0-beta1-dev` → `1.0.0-beta.1.dev`), or null for what has none: branches (`dev-main`, `1.x-dev`),
+ * wildcards, a non-zero 4th part (`1.2.3.4`). Patch releases (`1.2.3-p1`) map to their base version (semver has no
+ * post-release) and semver orders `dev` after `alpha`: the Composer scheme orders and matches versions itself (see
+ * {@link compareComposerVersions}, {@link composerSatisfies}), this form only serves ranges and release numbers.
  */
 export function composerVersionToSemver(version: string): string | null {
   const partial = parsePartial(version);
-  if (!partial || partial.wildcard || partial.parts.length === 0) return null;
+  if (!partial || partial.wildcard || partial.branch || partial.parts.length === 0 || (partial.parts[3] ?? 0) !== 0) return null;
   return full(partial);
 }
 
 function full(p: Partial): string {
   const [major = 0, minor = 0, patch = 0] = p.parts;
-  return `${major}.${minor}.${patch}${p.pre ? `-${p.pre}` : ''}`;
+  const pre = [p.pre, p.dev ? 'dev' : null].filter((x) => x !== null).join('.');
+  return `${major}.${minor}.${patch}${pre ? `-${pre}` : ''}`;
 }
 
 /** `parts` with position `index` incremented and what follows zeroed, as a full version. */
@@ -70,6 +97,13 @@ interface Context {
 const version = (ctx: Context, text: string): Partial => {
   const parsed = parsePartial(text);
   if (!parsed) throw new InvalidRequirementError('Composer', ctx.constraint, `cannot read version '${text}'`);
+  return parsed;
+};
+/** A version of a constraint that has a semver form: not a branch, no non-zero 4th part. */
+const semverVersion = (ctx: Context, text: string): Partial => {
+  const parsed = version(ctx, text);
+  if (parsed.branch) throw new InvalidRequirementError('Composer', ctx.constraint, `the branch '${text}' has no semver form`);
+  if ((parsed.parts[3] ?? 0) !== 0) throw new InvalidRequirementError('Composer', ctx.constraint, `'${text}' has no semver form`);
   return parsed;
 };
 /** `>=v`; with pre-releases allowed, a stable lower bound also admits its pre-releases (Composer's `>=1.0.0.0-dev`). */
@@ -96,7 +130,7 @@ function convertClause(ctx: Context, clause: string): string[][] {
   if (/^[*xX]$/.test(clause)) return [[]];
   const op = /^(>=|<=|!=|<>|==|=|>|<|\^|~)?(.*)$/.exec(clause);
   const operator = op?.[1] ?? '';
-  const v = version(ctx, op?.[2] ?? '');
+  const v = semverVersion(ctx, op?.[2] ?? '');
   const n = v.parts.length;
   if (v.wildcard && operator !== '' && operator !== '=' && operator !== '==') {
     throw new InvalidRequirementError('Composer', ctx.constraint, `wildcard after '${operator}'`);
@@ -145,13 +179,14 @@ export function composerToSemverRange(constraint: string): MappedRange {
   const ctx: Context = {
     constraint,
     prerelease:
-      flags.some((f) => ['dev', 'alpha', 'beta', 'rc'].includes(f)) || /\d[-.]?(alpha|beta|rc|a|b)(?:[.-]?\d+)?(?=$|[\s,|@])/i.test(text),
+      flags.some((f) => ['dev', 'alpha', 'beta', 'rc'].includes(f)) ||
+      /\d[-._]?(alpha|beta|rc|a|b|dev)(?:[.-]?\d+)?(?=$|[\s,|@])|\d[.-]dev(?=$|[\s,|@])/i.test(text),
   };
   const alternatives = alternativesOf(text).map((cleaned) => {
     const hyphen = /^(\S+)\s+-\s+(\S+)$/.exec(cleaned);
     if (hyphen?.[1] && hyphen[2]) {
-      const low = version(ctx, hyphen[1]);
-      const high = version(ctx, hyphen[2]);
+      const low = semverVersion(ctx, hyphen[1]);
+      const high = semverVersion(ctx, hyphen[2]);
       const upper = high.parts.length < 3 ? below(bump(high.parts, high.parts.length - 1)) : `<=${full(high)}`;
       return [`${atLeast(ctx, full(low))} ${upper}`];
     }
@@ -183,31 +218,39 @@ const stabilityRank = (stability: Stability) => STABILITIES.indexOf(stability);
  * patch releases, newer than their base version), then the suffix's number.
  */
 interface Ordered {
-  parts: [number, number, number];
+  parts: [number, number, number, number];
   /** 0 dev, 1 alpha, 2 beta, 3 RC, 4 stable, 5 patch release. */
   suffix: number;
   number: number;
+  /** A `-dev` after a stability (`1.0.0.0-beta1-dev`): before the same version without it (`version_compare`'s `dev` < `#`). */
+  dev: boolean;
 }
 
 const PATCH_SUFFIX = STABILITIES.length;
 
+/**
+ * The version as Composer orders it; `dev` true gives its `-dev` form instead (`1.0` → `1.0.0.0-dev`, what Composer's
+ * bounds `>=1.0` and `<2.0` compare with). A plain `-dev` version (`1.0.0-dev`, a numeric branch) has suffix dev.
+ */
 function ordered(p: Partial, dev = false): Ordered {
-  const [major = 0, minor = 0, patch = 0] = p.parts;
-  if (dev) return { parts: [major, minor, patch], suffix: 0, number: 0 };
-  if (p.patchRelease !== null) return { parts: [major, minor, patch], suffix: PATCH_SUFFIX, number: p.patchRelease };
-  if (p.pre === null) return { parts: [major, minor, patch], suffix: stabilityRank('stable'), number: 0 };
+  const [major = 0, minor = 0, patch = 0, fourth = 0] = p.parts;
+  const parts: Ordered['parts'] = [major, minor, patch, fourth];
+  if (dev || (p.dev && p.pre === null && p.patchRelease === null)) return { parts, suffix: 0, number: 0, dev: false };
+  if (p.patchRelease !== null) return { parts, suffix: PATCH_SUFFIX, number: p.patchRelease, dev: p.dev };
+  if (p.pre === null) return { parts, suffix: stabilityRank('stable'), number: 0, dev: false };
   const [label = '', number = '0'] = p.pre.split('.');
-  return { parts: [major, minor, patch], suffix: stabilityRank(label as Stability), number: Number(number) };
+  return { parts, suffix: stabilityRank(label as Stability), number: Number(number), dev: p.dev };
 }
 
 function compareOrdered(a: Ordered, b: Ordered): number {
-  for (let i = 0; i < 3; i++) if (a.parts[i] !== b.parts[i]) return (a.parts[i] ?? 0) < (b.parts[i] ?? 0) ? -1 : 1;
+  for (let i = 0; i < 4; i++) if (a.parts[i] !== b.parts[i]) return (a.parts[i] ?? 0) < (b.parts[i] ?? 0) ? -1 : 1;
   if (a.suffix !== b.suffix) return a.suffix < b.suffix ? -1 : 1;
-  return a.number === b.number ? 0 : a.number < b.number ? -1 : 1;
+  if (a.number !== b.number) return a.number < b.number ? -1 : 1;
+  return a.dev === b.dev ? 0 : a.dev ? -1 : 1;
 }
 
-/** The stability of an {@link Ordered} version: a patch release is stable. */
-const stabilityOf = (v: Ordered): number => Math.min(v.suffix, stabilityRank('stable'));
+/** The stability of an {@link Ordered} version: a patch release is stable, anything with a `-dev` suffix is dev. */
+const stabilityOf = (v: Ordered): number => (v.dev ? 0 : Math.min(v.suffix, stabilityRank('stable')));
 
 /** A full (non-wildcard) Composer version, or undefined. */
 function orderedVersion(version: string): Ordered | undefined {
@@ -215,9 +258,22 @@ function orderedVersion(version: string): Ordered | undefined {
   return p && !p.wildcard && p.parts.length > 0 ? ordered(p) : undefined;
 }
 
+/** Whether a valid version is a development or pre-release version: stability dev, alpha, beta or RC. */
+export function isComposerPrerelease(version: string): boolean {
+  const v = orderedVersion(version);
+  return v !== undefined && stabilityOf(v) < stabilityRank('stable');
+}
+
+/** `[major, minor, patch]` of a Composer version (a numeric branch's wildcard parts are 9999999), or undefined. */
+export function composerRelease(version: string): [number, number, number] | undefined {
+  const v = orderedVersion(version);
+  return v && [v.parts[0], v.parts[1], v.parts[2]];
+}
+
 /**
- * Compares two Composer versions as Composer does (see {@link Ordered}): `1.0.0-alpha1 < 1.0.0-RC1 < 1.0.0 <
- * 1.0.0-p1 < 1.0.1`, `v2.0` = `2.0.0`. Undefined when either is not a version {@link composerVersionToSemver} reads.
+ * Compares two Composer versions as Composer does (see {@link Ordered}): `1.0.0-dev < 1.0.0-alpha1 < 1.0.0-RC1 < 1.0.0 <
+ * 1.0.0-p1 < 1.0.1 < 1.0.x-dev`, `v2.0` = `2.0.0`, `1.2.3.4 > 1.2.3`. Undefined when either is not a version
+ * ({@link normaliseComposerVersion}).
  */
 export function compareComposerVersions(a: string, b: string): number | undefined {
   const left = orderedVersion(a);
@@ -226,12 +282,14 @@ export function compareComposerVersions(a: string, b: string): number | undefine
 }
 
 type Operator = '>=' | '>' | '<' | '<=' | '=' | '!=';
-interface Comparator {
-  operator: Operator;
-  version: Ordered;
-}
+/**
+ * One comparison of a constraint: with a version, or with a named branch (`dev-main`), which Composer's
+ * `Constraint::versionCompare` never orders against a version: only `!=` holds.
+ */
+type Comparator = { operator: Operator; version: Ordered } | { operator: Operator; branch: string };
 
 function holds(v: Ordered, c: Comparator): boolean {
+  if (!('version' in c)) return c.operator === '!=';
   const order = compareOrdered(v, c.version);
   switch (c.operator) {
     case '>=':
@@ -255,9 +313,25 @@ const bumped = (parts: readonly number[], index: number): Partial => ({
   wildcard: false,
   pre: null,
   patchRelease: null,
+  dev: false,
+  branch: false,
+  written: 3,
 });
 
-const isStable = (p: Partial) => p.pre === null;
+const isStable = (p: Partial) => p.pre === null && !p.dev;
+
+/**
+ * A named branch as a constraint's version: `dev-<name>` (a `#ref` dropped), `master`/`trunk`/`default` (Composer 1's
+ * names for `dev-master`...), and `<name>-dev` that is not a numeric branch, which `parseConstraint` recovers as
+ * `dev-<name>`; the branch's name, else undefined.
+ */
+function namedBranch(text: string): string | undefined {
+  const bare = text.replace(/#\S+$/, '');
+  if (/^dev-./i.test(bare)) return `dev-${bare.slice(4)}`;
+  if (['master', 'trunk', 'default'].includes(bare)) return `dev-${bare}`;
+  if (/^[0-9a-zA-Z./-]+-dev$/.test(bare) && parsePartial(bare) === undefined) return `dev-${bare.slice(0, -4)}`;
+  return undefined;
+}
 
 /**
  * One clause as `VersionParser::parseConstraint` reads it: `^`, `~` and wildcards give `>=low <high-dev`, a stable
@@ -269,8 +343,13 @@ function clauseComparators(ctx: Context, clause: string): Comparator[] {
   const op = /^(>=|<=|!=|<>|==|=|>|<|\^|~)?(.*)$/.exec(clause);
   const operator = op?.[1] ?? '';
   const raw = op?.[2] ?? '';
+  const branch = namedBranch(raw);
+  if (branch !== undefined && !['^', '~'].includes(operator)) {
+    const named: Operator = operator === '' || operator === '==' ? '=' : operator === '<>' ? '!=' : (operator as Operator);
+    return [{ operator: named, branch }];
+  }
   const v = version(ctx, raw);
-  const n = v.parts.length;
+  const n = v.written;
   if (v.wildcard && operator !== '' && operator !== '=' && operator !== '==') {
     throw new InvalidRequirementError('Composer', ctx.constraint, `wildcard after '${operator}'`);
   }
@@ -288,7 +367,9 @@ function clauseComparators(ctx: Context, clause: string): Comparator[] {
           .replace(/^[vV]/, '')
           .split(/[-.]?[a-zA-Z]/)[0]
           ?.split('.').length ?? n;
-      return [low(v), high(bumped(v.parts, Math.max(0, Math.min(count, 4) - 2)))];
+      // `~6.4.x-dev` works one position further right, as `~6.4.0` does
+      const position = count + (v.branch ? 1 : 0);
+      return [low(v), high(bumped(v.parts, Math.max(0, Math.min(position, 4) - 2)))];
     }
     case '>=':
       return [low(v)];
@@ -321,7 +402,8 @@ export interface ComposerConstraint {
  * the constraint is cut into `||` alternatives and `,`/space-separated clauses; explicit flags (`@beta`, `@RC`, ...)
  * give the least stable of them; without any, a clause that is a single version naming a stability (`^2.0.0-RC1`,
  * `>=1.0-beta2`, `1.0.0-alpha1 as 1.0`) gives the least stable of those (`VersionParser::parseStability`); else
- * `stable` (the project's own `minimum-stability` is not read).
+ * `stable` (the root's `minimum-stability` and `prefer-stable` are applied to the constraint by the ecosystem's reader:
+ * `constraintInRoot` in stability.ts).
  */
 function minimumStability(text: string): Stability {
   const clauses = text
@@ -339,7 +421,7 @@ function minimumStability(text: string): Stability {
   if (flagged) return STABILITIES[least] ?? 'stable';
   for (const clause of clauses) {
     if (!/^[^,\s@]+$/.test(clause)) continue;
-    if (/^dev-|-dev$/i.test(clause)) least = Math.min(least, stabilityRank('dev'));
+    if (/^dev-|-dev(?:#\S+)?$/i.test(clause)) least = Math.min(least, stabilityRank('dev'));
     const modifier = /(?:[._-]?(beta|b|rc|alpha|a)(?:[.-]?\d+)?)$/i.exec(clause)?.[1]?.toLowerCase();
     if (modifier === undefined || !/\d/.test(clause)) continue;
     const stability: Stability = modifier.startsWith('a') ? 'alpha' : modifier.startsWith('b') ? 'beta' : 'rc';

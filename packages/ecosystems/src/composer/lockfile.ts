@@ -4,6 +4,7 @@ import type { RegistryDependency } from '../registry-data.ts';
 import { isTable, parseJsonObject, type Table } from '../shared/parse.ts';
 import { normaliseComposerName } from './composer-json.ts';
 import { composerContentHash } from './content-hash.ts';
+import { constraintInRoot, isNamedBranch, readComposerStability } from './stability.ts';
 import { composerVersions } from './versions.ts';
 
 /** Platform packages (https://getcomposer.org/doc/01-basic-usage.md#platform-packages): never locked, never resolved here. */
@@ -63,21 +64,31 @@ function jsonValueSpans(text: string): Map<string, Span> {
 const pathKey = (...keys: (string | number)[]) => keys.map((key) => `\u0000${key}`).join('');
 
 /**
- * A Composer version's `version_normalized`, as Composer's `VersionParser::normalize` writes it for tagged versions
+ * A Composer version's `version_normalized`, as Composer's `VersionParser::normalize` writes it
  * (https://github.com/composer/semver/blob/main/src/VersionParser.php): four numeric parts, the `v` dropped, a
  * stability suffix expanded (`a` → `alpha`, `b` → `beta`, `p`/`pl` → `patch`, `rc` → `RC`) and its number appended
- * (`v7.1.0-BETA1` → `7.1.0.0-beta1`, `2.0-RC2` → `2.0.0.0-RC2`). Undefined for what is not such a version.
+ * (`v7.1.0-BETA1` → `7.1.0.0-beta1`, `2.0-RC2` → `2.0.0.0-RC2`), a `-dev` suffix kept (`1.0.0-dev` → `1.0.0.0-dev`,
+ * `1.0.0-beta1-dev` → `1.0.0.0-beta1-dev`; after `stable` it is dropped, as `normalize` returns a stable version as
+ * it is), and a numeric branch's wildcard parts written 9999999 (`normalizeBranch`: `6.4.x-dev` →
+ * `6.4.9999999.9999999-dev`). Undefined for what is not such a version (named branches: `dev-main`).
  */
 export function normaliseComposerVersion(version: string): string | undefined {
-  const match = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.(\d+))?(?:[._-]?(stable|beta|b|RC|alpha|a|patch|pl|p)((?:[.-]?\d+)*)?)?$/i.exec(
-    version.trim(),
-  );
+  const text = version.trim();
+  const branch = /^v?(\d+)(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?[.-]?dev$/i.exec(text);
+  if (branch && /[xX*]/.test(text.replace(/dev$/i, ''))) {
+    const parts = [branch[1], branch[2], branch[3], branch[4]].map((part) => (part === undefined || /[xX*]/.test(part) ? '9999999' : part));
+    return `${parts.join('.')}-dev`;
+  }
+  const match =
+    /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.(\d+))?(?:[._-]?(stable|beta|b|RC|alpha|a|patch|pl|p)((?:[.-]?\d+)*)?)?([.-]?dev)?$/i.exec(text);
   if (!match) return undefined;
   const parts = [match[1], match[2] ?? '0', match[3] ?? '0', match[4] ?? '0'].join('.');
   const flag = match[5]?.toLowerCase();
-  if (flag === undefined || flag === 'stable') return parts;
+  const dev = match[7] ? '-dev' : '';
+  if (flag === 'stable') return parts;
+  if (flag === undefined) return `${parts}${dev}`;
   const stability = { a: 'alpha', alpha: 'alpha', b: 'beta', beta: 'beta', p: 'patch', pl: 'patch', patch: 'patch', rc: 'RC' }[flag];
-  return `${parts}-${stability}${(match[6] ?? '').replace(/^[.-]/, '')}`;
+  return `${parts}-${stability}${(match[6] ?? '').replace(/^[.-]/, '')}${dev}`;
 }
 
 /** A package entry of composer.lock with where it sits. */
@@ -141,6 +152,21 @@ function composerJson(value: Record<string, string>, indent: string): string {
 const indentAt = (text: string, at: number) => /^[ \t]*/.exec(text.slice(text.lastIndexOf('\n', at - 1) + 1))?.[0] ?? '';
 
 /**
+ * Why a locked named branch (`dev-main`) cannot move to `target`, or undefined when it can: the registry must describe
+ * the same branch (or name the commit itself as the version) and give its commit as the artifact's `reference`
+ * (Packagist's `dist.reference`), which composer.lock then records; the version stays the branch.
+ */
+function branchMove(branch: string, target: LockfileRequest['target']): LockfileUpdate | undefined {
+  const reference = target.artifacts[0]?.attributes?.reference;
+  if (reference === undefined || reference.trim() === '')
+    return { needsResolution: `the registry gives no commit for ${target.name} ${target.version}, the head of the branch ${branch}` };
+  const version = target.version.trim();
+  if (version.toLowerCase() !== branch.toLowerCase() && version !== reference)
+    return { needsResolution: `composer.lock follows the branch ${branch}, not ${target.version}` };
+  return undefined;
+}
+
+/**
  * composer.lock updated for `request` (see {@link Ecosystem.updateLockfiles}): the target's entry in `packages` or
  * `packages-dev` is rewritten in place (https://getcomposer.org/doc/01-basic-usage.md#commit-your-composer-lock-file-to-version-control):
  * `version` (as the registry spells it), `version_normalized` ({@link normaliseComposerVersion}), `source.reference`,
@@ -150,7 +176,14 @@ const indentAt = (text: string, at: number) => /^[ \t]*/.exec(text.slice(text.la
  * `content-hash` is recomputed ({@link composerContentHash}) when composer.json changed and the locked hash is
  * reproduced from the original composer.json.
  *
- * needsResolution when: the registry gives no dependencies or no dist; a runtime requirement of the target is not met by a
+ * A named branch (`dev-main`, locked at a commit) keeps its `version` and moves `source.reference`, `dist.reference` and the
+ * dist to the commit the registry gives as the artifact's `reference` (Packagist's `dist.reference` of the branch), as
+ * Dependabot updated a git dependency's reference; composer.json's constraint and the other packages' requirements are
+ * not checked then (the branch is what they already accept). composer.json's constraint is read as Composer applies it
+ * under the root's `minimum-stability` and `prefer-stable` ({@link constraintInRoot}).
+ *
+ * needsResolution when: the registry gives no dependencies or no dist (for a branch: no commit, or another branch); a
+ * runtime requirement of the target is not met by a
  * locked package (in `packages` for a `packages` entry), by name or `replace`/`provide`; another locked package's
  * `require` does not allow the target version or its `conflict` matches it; composer.json's constraint does not allow it;
  * the content hash cannot be reproduced; the package is not locked.
@@ -169,12 +202,21 @@ export function updateComposerLock(request: LockfileRequest): LockfileUpdate {
     return { needsResolution: `the registry does not publish the dependencies of ${target.name} ${target.version}` };
   const artifact = target.artifacts[0];
   if (!artifact && isTable(own.entry.dist)) return { needsResolution: `the registry gives no dist of ${target.name} ${target.version}` };
+  // a named branch (`dev-main`) stays the branch and moves to the target commit
+  const branch = isNamedBranch(String(own.entry.version)) ? String(own.entry.version) : undefined;
+  if (branch !== undefined) {
+    const moved = branchMove(branch, target);
+    if (moved !== undefined) return moved;
+  }
 
-  // the manifest allows the target
-  const manifest = parseJsonObject('composer.json', request.updated['composer.json'] ?? '{}');
+  // the manifest allows the target (as Composer applies it under the root's minimum-stability and prefer-stable)
+  const updatedManifest = request.updated['composer.json'] ?? '{}';
+  const manifest = parseJsonObject('composer.json', updatedManifest);
+  const settings = readComposerStability('composer.json', updatedManifest);
   for (const section of ['require', 'require-dev']) {
     for (const [name, constraint] of Object.entries(stringsOf(manifest[section]))) {
-      if (normaliseComposerName(name) === wanted && !allows(target.version, constraint))
+      if (branch !== undefined || normaliseComposerName(name) !== wanted) continue;
+      if (!allows(target.version, constraintInRoot(constraint, settings, String(own.entry.version))))
         return { needsResolution: `composer.json ${section} '${constraint}' does not allow ${target.version}` };
     }
   }
@@ -188,8 +230,8 @@ export function updateComposerLock(request: LockfileRequest): LockfileUpdate {
         needsResolution: `${target.name} ${target.version} requires ${dependency.name} ${dependency.requirement}, which composer.lock does not satisfy`,
       };
   }
-  // the other locked packages accept it
-  for (const { entry } of others) {
+  // the other locked packages accept it (a branch keeps its version, so what they accept does not change)
+  for (const { entry } of branch === undefined ? others : []) {
     for (const [name, constraint] of Object.entries(stringsOf(entry.require))) {
       if (normaliseComposerName(name) === wanted && !allows(target.version, constraint))
         return { needsResolution: `${String(entry.name)} requires ${name} ${constraint}, which ${target.version} does not satisfy` };
@@ -208,8 +250,8 @@ export function updateComposerLock(request: LockfileRequest): LockfileUpdate {
     if (value === undefined || !span || text.charAt(span.start) !== '"') return;
     edits.push({ start: span.start, end: span.end, text: JSON.stringify(value) });
   };
-  setString(['version'], target.version);
-  if (typeof own.entry.version_normalized === 'string') {
+  if (branch === undefined) setString(['version'], target.version);
+  if (branch === undefined && typeof own.entry.version_normalized === 'string') {
     const normalized = normaliseComposerVersion(target.version);
     if (normalized === undefined) return { needsResolution: `cannot normalise the version ${target.version}` };
     setString(['version_normalized'], normalized);
@@ -246,8 +288,7 @@ export function updateComposerLock(request: LockfileRequest): LockfileUpdate {
   }
 
   const originalManifest = request.files['composer.json'];
-  const updatedManifest = request.updated['composer.json'];
-  if (originalManifest !== undefined && updatedManifest !== undefined && originalManifest !== updatedManifest) {
+  if (originalManifest !== undefined && request.updated['composer.json'] !== undefined && originalManifest !== updatedManifest) {
     const span = spans.get(pathKey('content-hash'));
     if (span && typeof lock['content-hash'] === 'string') {
       if (composerContentHash(originalManifest) !== lock['content-hash'])

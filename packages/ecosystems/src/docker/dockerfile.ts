@@ -1,3 +1,4 @@
+import type { SkippedDeclaration } from '../ecosystem.ts';
 import { ManifestParseError } from '../errors.ts';
 import type { Span } from '../update/declarations.ts';
 
@@ -137,7 +138,7 @@ type Args = Map<string, Chars | null>;
 const NAME_START = /[A-Za-z_]/;
 const NAME_CHAR = /[A-Za-z0-9_]/;
 
-/** How deep `${NAME:-word}` words may nest in one another before the Dockerfile is refused. */
+/** How deep `${NAME:-word}` words may nest in one another before the word is given up (its `FROM` skipped). */
 const MAX_EXPANSION_DEPTH = 32;
 /** The longest word (in characters) expanded; a longer one is left unresolved. */
 const MAX_EXPANSION_LENGTH = 4096;
@@ -146,7 +147,7 @@ const MAX_EXPANSION_LENGTH = 4096;
  * Expands `$NAME`, `${NAME}`, `${NAME:-word}` and `${NAME:+word}` with the `ARG` values known, and drops quotes
  * (single-quoted text is not expanded), keeping each character's offset. The escape character followed by a character is that
  * character. Returns null when a variable has no value, or the word is longer than {@link MAX_EXPANSION_LENGTH}.
- * @throws ManifestParseError (from `fail`) when words nest deeper than {@link MAX_EXPANSION_DEPTH}
+ * @throws what `fail` throws (an {@link UnreadableWord}) when words nest deeper than {@link MAX_EXPANSION_DEPTH}
  */
 function expand(chars: Chars, args: Args, escapeChar: string, fail: (reason: string) => never, depth = 0): Chars | null {
   if (chars.length > MAX_EXPANSION_LENGTH) return null;
@@ -261,47 +262,151 @@ export function normaliseImageName(name: string): string {
   return out;
 }
 
+/** The instructions of the Dockerfile reference (https://docs.docker.com/reference/dockerfile/#overview), upper-cased. */
+const INSTRUCTIONS = new Set([
+  'ADD',
+  'ARG',
+  'CMD',
+  'COPY',
+  'ENTRYPOINT',
+  'ENV',
+  'EXPOSE',
+  'FROM',
+  'HEALTHCHECK',
+  'LABEL',
+  'MAINTAINER',
+  'ONBUILD',
+  'RUN',
+  'SHELL',
+  'STOPSIGNAL',
+  'USER',
+  'VOLUME',
+  'WORKDIR',
+]);
+
+/** The flags `FROM` takes (https://docs.docker.com/reference/dockerfile/#from): only `--platform=<platform>`. */
+const FROM_FLAGS = new Set(['platform']);
+
+/** Thrown inside {@link expand} when words nest too deep; caught per instruction and turned into a skip reason. */
+class UnreadableWord extends Error {}
+
+/** What {@link readDockerfileContents} reads: the image declarations, and the `FROM`s left out with their reason. */
+export interface DockerfileContents {
+  images: ImageDeclaration[];
+  skipped: SkippedDeclaration[];
+}
+
+/** The variable names a word refers to (`$NAME`, `${NAME}`, `${NAME:-word}`...), in order. */
+const variablesOf = (word: string) => [...word.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] as string);
+
 /**
- * Every `FROM` of a Dockerfile that names a registry image, in file order. Left out: `FROM scratch`, a `FROM` naming
- * an earlier stage (`FROM build`, stage names compared without case), and a `FROM` whose image uses a variable with no
- * value. Variables are expanded with the defaults of the `ARG`s before the first `FROM` (the only ones a `FROM` sees;
- * build-time `--build-arg` values are unknown). `--platform=…` and other flags are skipped.
- * A word longer than 4,096 characters is not expanded (its `FROM` is left out, its `ARG` has no value).
- * @throws ManifestParseError (file name, line, reason) for a `FROM` without an image, or an image reference, tag or
- *   digest that is not valid (`FROM Python:3`, `FROM node:@sha256:12`), or `${NAME:-word}` words nested more than 32 deep
+ * Every `FROM` of a Dockerfile that names a registry image, in file order, and the `FROM`s that do not, with why.
+ * Left out without a reason (they name no registry image): `FROM scratch` and a `FROM` naming an earlier stage (`FROM
+ * build`, stage names compared without case). Variables are expanded with the defaults of the `ARG`s before the first
+ * `FROM` (the only ones a `FROM` sees; build-time `--build-arg` values are unknown). `--platform=…` is skipped (its value
+ * may be a variable).
+ *
+ * Skipped with a reason ({@link SkippedDeclaration}, the other `FROM`s are still read): a `FROM` without an image, one
+ * with a flag other than `--platform=<value>`, one whose image uses a variable without a value (an `ARG` without a
+ * default, an `ARG` declared after the first `FROM`, an undeclared name, a default that cannot be read), one whose
+ * expansion nests more than 32 deep or is longer than 4,096 characters, and an image reference, tag or digest that is not
+ * valid (`FROM Python:3`, `FROM node:@sha256:12`).
+ * @throws ManifestParseError only for text that is not a Dockerfile at all: it holds a NUL character (a binary file), or
+ *   its first instruction is not a Dockerfile instruction (BuildKit refuses such a file as a whole: `unknown instruction`)
  */
-export function readDockerfile(file: string, source: string): ImageDeclaration[] {
+export function readDockerfileContents(file: string, source: string): DockerfileContents {
+  if (source.includes('\0')) throw new ManifestParseError(file, 'not a Dockerfile: the file holds NUL characters (binary)');
   const { escapeChar, list } = instructions(source);
   const args: Args = new Map();
+  /** Why an `ARG` before the first `FROM` has no value, by name. */
+  const argReasons = new Map<string, string>();
+  const laterArgs = new Set<string>();
   const stages = new Set<string>();
-  const out: ImageDeclaration[] = [];
+  const images: ImageDeclaration[] = [];
+  const skipped: SkippedDeclaration[] = [];
   let seenFrom = false;
-  for (const instruction of list) {
-    const fail = (reason: string): never => {
-      throw new ManifestParseError(file, `line ${instruction.line}: ${reason}`);
-    };
+  const fail = (reason: string): never => {
+    throw new UnreadableWord(reason);
+  };
+  for (const [index, instruction] of list.entries()) {
     const [keyword, ...rest] = words(instruction.chars);
     const command = keyword ? text(keyword).toUpperCase() : '';
-    if (command === 'ARG' && !seenFrom) {
+    if (index === 0 && !INSTRUCTIONS.has(command)) {
+      throw new ManifestParseError(
+        file,
+        `line ${instruction.line}: not a Dockerfile: unknown instruction '${keyword ? text(keyword) : ''}'`,
+      );
+    }
+    if (command === 'ARG') {
       for (const word of rest) {
         const equals = word.findIndex((c) => c.ch === '=');
         const name = text(equals < 0 ? word : word.slice(0, equals));
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
-        args.set(name, equals < 0 ? null : expand(word.slice(equals + 1), args, escapeChar, fail));
+        if (seenFrom) {
+          if (!args.has(name)) laterArgs.add(name);
+          continue;
+        }
+        if (equals < 0) {
+          args.set(name, null);
+          argReasons.set(name, `the build argument ${name} has no default (its value is given at build time)`);
+          continue;
+        }
+        let value: Chars | null;
+        try {
+          value = expand(word.slice(equals + 1), args, escapeChar, fail);
+        } catch (error) {
+          if (!(error instanceof UnreadableWord)) throw error;
+          value = null;
+          argReasons.set(name, `the default of the build argument ${name} cannot be read: ${error.message}`);
+        }
+        if (value === null && !argReasons.has(name)) {
+          argReasons.set(name, `the default of the build argument ${name} cannot be expanded`);
+        }
+        args.set(name, value);
       }
       continue;
     }
     if (command !== 'FROM') continue;
     seenFrom = true;
+    const skip = (reason: string) => {
+      skipped.push({ file, line: instruction.line, text: text(instruction.chars).trim(), reason });
+    };
+    const flags = rest.filter((w) => text(w).startsWith('--'));
     const operands = rest.filter((w) => !text(w).startsWith('--'));
     const image = operands[0];
-    if (!image) fail('FROM without an image');
     const stage = operands.length >= 3 && text(operands[1] as Chars).toUpperCase() === 'AS' ? text(operands[2] as Chars) : null;
-    const expanded = expand(image as Chars, args, escapeChar, fail);
-    const reference = expanded === null ? null : text(expanded);
-    const earlierStage = reference !== null && stages.has(reference.toLowerCase());
     if (stage !== null) stages.add(stage.toLowerCase());
-    if (expanded === null || reference === null || reference === 'scratch' || earlierStage) continue;
+    const badFlag = flags.map(text).find((flag) => {
+      const [, name, value] = /^--([^=]*)(?:=(.*))?$/s.exec(flag) ?? [];
+      return !FROM_FLAGS.has(name ?? '') || value === undefined || value === '';
+    });
+    if (badFlag !== undefined) {
+      const name = /^--([^=]*)/.exec(badFlag)?.[1] ?? '';
+      skip(
+        FROM_FLAGS.has(name)
+          ? `the flag ${badFlag} has no value (FROM takes --${name}=<value>)`
+          : `unknown flag ${badFlag.split('=')[0]}: FROM takes only --platform=<platform>`,
+      );
+      continue;
+    }
+    if (!image) {
+      skip('FROM names no image');
+      continue;
+    }
+    let expanded: Chars | null;
+    try {
+      expanded = expand(image, args, escapeChar, fail);
+    } catch (error) {
+      if (!(error instanceof UnreadableWord)) throw error;
+      skip(`the image cannot be expanded: ${error.message}`);
+      continue;
+    }
+    if (expanded === null) {
+      skip(unresolvedReason(text(image), args, argReasons, laterArgs));
+      continue;
+    }
+    const reference = text(expanded);
+    if (reference === 'scratch' || (stages.has(reference.toLowerCase()) && reference.toLowerCase() !== stage?.toLowerCase())) continue;
     const at = reference.indexOf('@');
     const beforeDigest = at < 0 ? expanded : expanded.slice(0, at);
     const digestChars = at < 0 ? null : expanded.slice(at + 1);
@@ -313,10 +418,19 @@ export function readDockerfile(file: string, source: string): ImageDeclaration[]
     const name = text(nameChars);
     const tag = tagChars ? text(tagChars) : null;
     const digest = digestChars ? text(digestChars) : null;
-    if (!IMAGE_NAME.test(name)) fail(`'${reference}' is not a valid image reference`);
-    if (tag !== null && !TAG_TEXT.test(tag)) fail(`'${tag}' is not a valid tag in '${reference}'`);
-    if (digest !== null && !DIGEST_TEXT.test(digest)) fail(`'${digest}' is not a sha256 digest in '${reference}'`);
-    out.push({
+    if (!IMAGE_NAME.test(name)) {
+      skip(`'${reference}' is not a valid image reference (a name is lower-case path components, after an optional registry host)`);
+      continue;
+    }
+    if (tag !== null && !TAG_TEXT.test(tag)) {
+      skip(`'${tag}' is not a valid tag in '${reference}'`);
+      continue;
+    }
+    if (digest !== null && !DIGEST_TEXT.test(digest)) {
+      skip(`'${digest}' is not a sha256 digest in '${reference}'`);
+      continue;
+    }
+    images.push({
       file,
       line: instruction.line,
       name,
@@ -327,5 +441,27 @@ export function readDockerfile(file: string, source: string): ImageDeclaration[]
       stage,
     });
   }
-  return out;
+  return { images, skipped };
+}
+
+/** Why an image word did not expand: the first variable it uses without a value, or the expansion's limits. */
+function unresolvedReason(word: string, args: Args, argReasons: ReadonlyMap<string, string>, laterArgs: ReadonlySet<string>): string {
+  for (const name of variablesOf(word)) {
+    const value = args.get(name);
+    if (value !== undefined && value !== null) continue;
+    if (value === null) return argReasons.get(name) ?? `the build argument ${name} has no value`;
+    if (laterArgs.has(name)) return `the build argument ${name} is declared after the first FROM, where no FROM sees it`;
+    return `${name} is not a build argument declared before the first FROM (its value is unknown)`;
+  }
+  return word.length > MAX_EXPANSION_LENGTH
+    ? `the image is longer than ${MAX_EXPANSION_LENGTH} characters once expanded`
+    : 'the image holds a variable reference that cannot be expanded';
+}
+
+/**
+ * The image declarations of a Dockerfile ({@link readDockerfileContents}'s `images`; the `FROM`s it skips are left out).
+ * @throws ManifestParseError only for text that is not a Dockerfile at all (see {@link readDockerfileContents})
+ */
+export function readDockerfile(file: string, source: string): ImageDeclaration[] {
+  return readDockerfileContents(file, source).images;
 }

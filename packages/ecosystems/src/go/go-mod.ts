@@ -153,15 +153,32 @@ export interface ReadGoModOptions {
  */
 export function readGoMod(file: string, text: string, options: ReadGoModOptions = {}): GoMod {
   const lenient = options.lenient ?? false;
-  /** Runs one line's step; with `lenient`, a line that does not read is skipped. */
-  const step = (read: () => void): void => {
+  const out: GoMod = { module: null, go: null, toolchain: null, requires: [], replaces: [], excludes: [], retracts: [], lines: [] };
+  out.lines = readDirectiveLines(file, text, KNOWN, lenient);
+  for (const line of out.lines) stepOf(lenient)(() => interpret(file, out, line));
+  return out;
+}
+
+/** Runs one line's step; with `lenient`, a line that does not read (a ManifestParseError) is skipped. */
+const stepOf =
+  (lenient: boolean) =>
+  (read: () => void): void => {
     try {
       read();
     } catch (error) {
       if (!lenient || !(error instanceof ManifestParseError)) throw error;
     }
   };
-  const out: GoMod = { module: null, go: null, toolchain: null, requires: [], replaces: [], excludes: [], retracts: [], lines: [] };
+
+/**
+ * The directive lines of a go.mod or go.work file (modfile's shared grammar: single-line directives and `verb ( ... )`
+ * blocks, `//` comments, quoted tokens), in file order, each line of a block under the block's verb.
+ * @throws ManifestParseError naming `file` and the line: a verb not in `known`, an unterminated string or block, a stray
+ *   parenthesis, text after a block's `)` (never with `lenient`, which skips such lines)
+ */
+export function readDirectiveLines(file: string, text: string, known: ReadonlySet<string>, lenient: boolean): GoModLine[] {
+  const step = stepOf(lenient);
+  const lines: GoModLine[] = [];
   let block: string | null = null;
   let blockLine = 0;
   let offset = 0;
@@ -180,7 +197,7 @@ export function readGoMod(file: string, text: string, options: ReadGoModOptions 
           if (tokens.length > 1) fail(file, lineNumber, "unexpected text after ')'");
           return;
         }
-        out.lines.push({ verb: block, args: tokens, line: lineNumber, comment, commentStart, argsEnd: tokens.at(-1)?.end ?? first.end });
+        lines.push({ verb: block, args: tokens, line: lineNumber, comment, commentStart, argsEnd: tokens.at(-1)?.end ?? first.end });
         return;
       }
       const rest = tokens.slice(1);
@@ -190,15 +207,32 @@ export function readGoMod(file: string, text: string, options: ReadGoModOptions 
         block = first.value;
         blockLine = lineNumber;
       }
-      if (!KNOWN.has(first.value) || first.quoted) fail(file, lineNumber, `unknown directive: ${first.value}`);
+      if (!known.has(first.value) || first.quoted) fail(file, lineNumber, `unknown directive: ${first.value}`);
       if (opensBlock) return;
       if (rest.some((t) => (t.value === '(' || t.value === ')') && !t.quoted)) fail(file, lineNumber, `unexpected parenthesis`);
-      out.lines.push({ verb: first.value, args: rest, line: lineNumber, comment, commentStart, argsEnd: tokens.at(-1)?.end ?? first.end });
+      lines.push({ verb: first.value, args: rest, line: lineNumber, comment, commentStart, argsEnd: tokens.at(-1)?.end ?? first.end });
     });
   }
   if (block !== null && !lenient) fail(file, blockLine, `'${block} (' block is not closed`);
-  for (const line of out.lines) step(() => interpret(file, out, line));
-  return out;
+  return lines;
+}
+
+/**
+ * The `replace` of a directive line (https://go.dev/ref/mod#go-mod-file-replace, the same in go.work).
+ * @throws ManifestParseError when the line is not `replace module/path [v1.2.3] => other/module v1.4.5 | ./local/dir`
+ */
+export function readReplace(file: string, line: GoModLine): GoReplace {
+  const values = line.args.map((t) => t.value);
+  const arrow = values.indexOf('=>');
+  const usage = 'usage: replace module/path [v1.2.3] => other/module v1.4.5 | ./local/dir';
+  if (arrow !== 1 && arrow !== 2) fail(file, line.line, usage);
+  const left = values.slice(0, arrow);
+  const right = values.slice(arrow + 1);
+  const newPath = right[0] ?? '';
+  const local = isLocalPath(newPath);
+  if (right.length === 0 || right.length > 2 || (right.length === 1 && !local) || (right.length === 2 && local))
+    fail(file, line.line, usage);
+  return { path: left[0] ?? '', version: left[1] ?? null, newPath, newVersion: right[1] ?? null, local };
 }
 
 /** Fills `out` from one directive line. */
@@ -230,19 +264,9 @@ function interpret(file: string, out: GoMod, line: GoModLine): void {
       want(2, 'exclude module/path v1.2.3');
       out.excludes.push({ path: values[0] ?? '', version: values[1] ?? '' });
       break;
-    case 'replace': {
-      const arrow = values.indexOf('=>');
-      if (arrow !== 1 && arrow !== 2) fail(file, line.line, 'usage: replace module/path [v1.2.3] => other/module v1.4.5 | ./local/dir');
-      const left = values.slice(0, arrow);
-      const right = values.slice(arrow + 1);
-      const newPath = right[0] ?? '';
-      const local = isLocalPath(newPath);
-      if (right.length === 0 || right.length > 2 || (right.length === 1 && !local) || (right.length === 2 && local)) {
-        fail(file, line.line, 'usage: replace module/path [v1.2.3] => other/module v1.4.5 | ./local/dir');
-      }
-      out.replaces.push({ path: left[0] ?? '', version: left[1] ?? null, newPath, newVersion: right[1] ?? null, local });
+    case 'replace':
+      out.replaces.push(readReplace(file, line));
       break;
-    }
     case 'retract': {
       const joined = values.join(' ');
       const interval = /^\[\s*(\S+?)\s*,\s*(\S+?)\s*\]$/.exec(joined);

@@ -13,7 +13,7 @@ const h1Of = (artifacts: readonly RegistryArtifact[], suffix: string) =>
     ?.digests.find((digest) => digest.algorithm === 'h1' && /^h1:[A-Za-z0-9+/]{43}=$/.test(digest.value))?.value;
 
 /** Compares Go language versions (`1.21`, `1.21.3`, `1.21rc1`) by their numbers; a release candidate is below its release. */
-function compareGoLanguage(a: string, b: string): number {
+export function compareGoLanguage(a: string, b: string): number {
   const parts = (v: string) => {
     const match = /^(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:(rc|beta)(\d+))?$/.exec(v.trim());
     if (!match) return null;

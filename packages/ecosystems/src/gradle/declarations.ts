@@ -1,6 +1,7 @@
 import type { DependencyType } from '../ecosystem.ts';
 import { ManifestParseError } from '../errors.ts';
 import { filesOf } from '../shared/files.ts';
+import { memoByFiles } from '../shared/files-memo.ts';
 import { isTable, parseToml, type Table } from '../shared/parse.ts';
 import { type TomlString, tomlStrings } from '../update/toml-spans.ts';
 import { findProperty, propertyName } from './properties.ts';
@@ -223,11 +224,12 @@ function catalogDeclarations(files: Files, text: string): GradleDeclaration[] {
 
 /**
  * Every declaration of the Gradle files read, in reading order: the build scripts of {@link BUILD_SCRIPTS} (each in
- * file order), then the version catalog.
+ * file order), then the version catalog. Parsed once per files map (`memoByFiles`: `findDependency`, the update and
+ * its checks ask again and again); the list is shared, never mutate it.
  * @throws ManifestParseError when the catalog does not parse
  */
-export function readGradle(files: Files): GradleDeclaration[] {
+export const readGradle: (files: Files) => readonly GradleDeclaration[] = memoByFiles((files) => {
   const scripts = BUILD_SCRIPTS.flatMap((entry) => filesOf(files, entry)).flatMap(([file, text]) => scriptDeclarations(files, file, text));
   const catalog = files[CATALOG];
   return catalog === undefined ? scripts : [...scripts, ...catalogDeclarations(files, catalog)];
-}
+});

@@ -1,9 +1,8 @@
-import { compareMavenVersions } from '../maven/comparable-version.ts';
-import { mavenRewrite } from '../maven/update.ts';
 import type { Declaration, Located } from '../update/declarations.ts';
-import { allows, type RequirementRewriter } from '../update/rewrite.ts';
+import { allows, type RequirementRewriter, type Rewrite, widenedUpperBound } from '../update/rewrite.ts';
 import { readGradle } from './declarations.ts';
-import { gradleVersions, parseGradleRequirement } from './versions.ts';
+import { compareGradleVersions } from './version-order.ts';
+import { type GradleRange, gradleVersions, inGradleRange, parseGradleRequirement } from './versions.ts';
 
 /**
  * Does a Gradle declaration let `target` be used? A plain (required) version only when it names the target (Gradle
@@ -12,11 +11,43 @@ import { gradleVersions, parseGradleRequirement } from './versions.ts';
 export function gradleAllows(target: string, requirement: string): boolean {
   try {
     const parsed = parseGradleRequirement(requirement);
-    if (parsed.kind === 'required') return compareMavenVersions(parsed.version, target) === 0;
+    if (parsed.kind === 'required') return compareGradleVersions(parsed.version, target) === 0;
   } catch {
     return false;
   }
   return allows(gradleVersions, target, requirement);
+}
+
+/** Replaces group 2 of `pattern`'s match in `raw` with `replacement`; null when it does not match. */
+function replaceGroup(raw: string, pattern: RegExp, replacement: string): string | null {
+  const match = pattern.exec(raw);
+  return match ? `${match[1]}${replacement}${match[3]}` : null;
+}
+
+/**
+ * Rewrites one Gradle range (`raw` as written, `range` as read) that does not hold `target`, as Dependabot's updater
+ * moves Maven-style ranges: `[x]` becomes `[target]`; an inclusive upper bound becomes the target; an exclusive one is
+ * widened past the target at its own precision (`[1.0,2.0)` → `[1.0,3.0)`, `]1.0,2.0[` → `]1.0,3.0[`), the brackets
+ * as written. Cannot: a lower bound above the target (lower bounds are not moved), a bound that cannot be widened, or a
+ * result Gradle would still not satisfy with the target (the exclusive bound's prefix rule).
+ */
+function rewriteRange(raw: string, range: GradleRange, target: string): Rewrite {
+  const text = raw.trim();
+  const { lower, upper } = range;
+  if (lower && upper && lower.version === upper.version && lower.inclusive && upper.inclusive) {
+    const exact = replaceGroup(raw, /^(\s*\[\s*)([^\],\s]+)(\s*\]\s*)$/, target);
+    return exact === null ? { cannot: `cannot edit '${text}'` } : { parts: [exact] };
+  }
+  if (lower && !inGradleRange(target, { lower })) {
+    return { cannot: `the lower bound of '${text}' excludes ${target}, and lower bounds are not moved` };
+  }
+  if (!upper) return { cannot: `cannot edit '${text}'` };
+  const bound = upper.inclusive ? target : widenedUpperBound(upper.version, target);
+  const widened = bound === null ? null : replaceGroup(raw, /^(\s*[[\](][^,]*,\s*)([^\s\][)]+)(\s*[\][)]\s*)$/, bound);
+  if (widened === null || !gradleVersions.satisfies(target, widened)) {
+    return { cannot: `the upper bound of '${text}' cannot be widened to admit ${target}` };
+  }
+  return { parts: [widened] };
 }
 
 /**
@@ -24,8 +55,9 @@ export function gradleAllows(target: string, requirement: string): boolean {
  * (https://github.com/dependabot/dependabot-core/blob/main/gradle/lib/dependabot/gradle/update_checker/requirements_updater.rb):
  * a plain version becomes the target; `x!!` becomes `target!!`; a prefix version that does not match takes the target's
  * leading numbers at the same precision (`1.+` → `2.+`, `1.2.+` → `1.3.+`); `+` and `latest.*` already allow everything
- * (`latest.release` and a pre-release target cannot be rewritten); Maven-notation ranges as Maven's
- * (`[1.0,2.0)` → `[1.0,3.0)`), Gradle's reversed-bracket ranges cannot be rewritten.
+ * (`latest.release` and a pre-release target cannot be rewritten); ranges, in either bracket notation, move their upper
+ * bound (`[1.0,2.0)` → `[1.0,3.0)`, `]1.0,2.0[` → `]1.0,3.0[`; see {@link rewriteRange}). Versions compare by Gradle's
+ * order ({@link compareGradleVersions}).
  */
 export const gradleRewrite: RequirementRewriter = (parts, target) => {
   const raw = parts[0] ?? '';
@@ -37,10 +69,10 @@ export const gradleRewrite: RequirementRewriter = (parts, target) => {
   }
   switch (parsed.kind) {
     case 'required':
-      if (compareMavenVersions(parsed.version, target) === 0) return { unchanged: `version ${parsed.version} is already ${target}` };
+      if (compareGradleVersions(parsed.version, target) === 0) return { unchanged: `version ${parsed.version} is already ${target}` };
       return { parts: [raw.replace(parsed.version, target)] };
     case 'strict':
-      if (compareMavenVersions(parsed.version, target) === 0) return { unchanged: `version ${parsed.version}!! is already ${target}` };
+      if (compareGradleVersions(parsed.version, target) === 0) return { unchanged: `version ${parsed.version}!! is already ${target}` };
       return { parts: [raw.replace(parsed.version, target)] };
     case 'latest':
       if (gradleVersions.satisfies(target, raw)) return { unchanged: `'${raw.trim()}' already allows ${target}` };
@@ -57,10 +89,9 @@ export const gradleRewrite: RequirementRewriter = (parts, target) => {
       const prefix = `${kept.join('.')}${dotted ? '.' : ''}`;
       return { parts: [raw.replace(`${parsed.prefix}+`, `${prefix}+`)] };
     }
-    case 'ranges':
-      if (gradleVersions.satisfies(target, raw)) return { unchanged: `range '${raw.trim()}' already allows ${target}` };
-      if (parsed.reversed) return { cannot: `range '${raw.trim()}' in Gradle's reversed-bracket notation is not rewritten` };
-      return mavenRewrite(parts, target);
+    case 'range':
+      if (inGradleRange(target, parsed.range)) return { unchanged: `range '${raw.trim()}' already allows ${target}` };
+      return rewriteRange(raw, parsed.range, target);
   }
 };
 

@@ -1,18 +1,29 @@
 import type { VersionScheme } from '../ecosystem.ts';
-import { InvalidRequirementError } from '../errors.ts';
-import { isMavenPrerelease } from '../maven/comparable-version.ts';
-import { inMavenRange, type MavenRange, parseMavenRequirement } from '../maven/range.ts';
-import { mavenVersions } from '../maven/versions.ts';
+import { InvalidRequirementError, InvalidVersionError } from '../errors.ts';
+import { triple, updateKindOf } from '../shared/update-kind.ts';
+import { compareGradleVersions, gradleNumericPrefix, isGradlePrerelease } from './version-order.ts';
+
+/** One bound of a Gradle range: the version as written and whether it is included. */
+export interface GradleBound {
+  version: string;
+  inclusive: boolean;
+}
+
+/** A Gradle version range; a missing bound is unbounded on that side. */
+export interface GradleRange {
+  lower?: GradleBound;
+  upper?: GradleBound;
+}
 
 /**
- * A Gradle version declaration (https://docs.gradle.org/current/userguide/dependency_versions.html,
- * https://docs.gradle.org/current/userguide/dynamic_versions.html):
- * - `required`: a plain version (`1.2.3`), Gradle's "require": the version selected cannot be lower, conflict
- *   resolution may raise it;
+ * A Gradle version declaration (https://docs.gradle.org/current/userguide/dependency_versions.html), read as Gradle's
+ * `DefaultVersionSelectorScheme.parseSelector` reads one, plus the `!!` short form of `strictly`:
+ * - `required`: a plain version (`1.2.3`, `v2.0.0`, any text), Gradle's "require": the version selected cannot be
+ *   lower, conflict resolution may raise it;
  * - `strict`: `1.2.3!!`, Gradle's short form of `strictly`: that version only;
  * - `prefix`: a dynamic prefix version (`1.+`, `1.2.+`, `+`): any version whose text starts with the part before `+`;
  * - `latest`: `latest.release` (any release) or `latest.integration` (anything, pre-releases included);
- * - `ranges`: a Maven range (`[1.0,2.0)`, `(,1.0]`, `[1.2]`), also with Gradle's reversed brackets for exclusive
+ * - `range`: one range, `[1.0,2.0)`, `(,1.0]`, `[1.0,)`, `[1.2]`, also with Gradle's reversed brackets for exclusive
  *   bounds (`]1.0,2.0[`, `[1.0,2.0[`); `reversed` tells that notation was used.
  */
 export type GradleRequirement =
@@ -20,93 +31,161 @@ export type GradleRequirement =
   | { kind: 'strict'; version: string }
   | { kind: 'prefix'; prefix: string }
   | { kind: 'latest'; status: string }
-  | { kind: 'ranges'; ranges: MavenRange[]; reversed: boolean };
+  | { kind: 'range'; range: GradleRange; reversed: boolean };
 
 const bad = (requirement: string, detail: string) => new InvalidRequirementError('Gradle', requirement, detail);
 
 /**
- * Reads a Gradle version declaration (see {@link GradleRequirement}).
- * @throws InvalidRequirementError on an empty text, a property reference (`$x`), or a range Maven cannot read
+ * Gradle's range syntax (`VersionRangeSelector.ALL_RANGE`): a bound is any run of characters other than whitespace,
+ * `,` and brackets; `[`/`]`/`(` open (`[` inclusive), `]`/`[`/`)` close (`]` inclusive); `(` before an empty lower bound,
+ * `)` after an empty upper bound; `[x]` is a single version.
+ */
+const BOUND = String.raw`[^\s,[\]()]+`;
+const FINITE = new RegExp(String.raw`^[[\](]\s*(${BOUND})\s*,\s*(${BOUND})\s*[\][)]$`);
+const LOWER_INFINITE = new RegExp(String.raw`^\(\s*,\s*(${BOUND})\s*[\][)]$`);
+const UPPER_INFINITE = new RegExp(String.raw`^[[\](]\s*(${BOUND})\s*,\s*\)$`);
+const SINGLE = new RegExp(String.raw`^\[\s*(${BOUND})\]$`);
+
+/** The range of a selector in Gradle's range syntax, or undefined when it is not one. */
+function readRange(text: string): { range: GradleRange; reversed: boolean } | undefined {
+  const lowerInclusive = text.startsWith('[');
+  const upperInclusive = text.endsWith(']');
+  const reversed = text.startsWith(']') || text.endsWith('[');
+  let match = FINITE.exec(text);
+  if (match) {
+    const [, lower = '', upper = ''] = match;
+    return {
+      range: { lower: { version: lower, inclusive: lowerInclusive }, upper: { version: upper, inclusive: upperInclusive } },
+      reversed,
+    };
+  }
+  match = LOWER_INFINITE.exec(text);
+  if (match) return { range: { upper: { version: match[1] ?? '', inclusive: upperInclusive } }, reversed };
+  match = UPPER_INFINITE.exec(text);
+  if (match) return { range: { lower: { version: match[1] ?? '', inclusive: lowerInclusive } }, reversed };
+  match = SINGLE.exec(text);
+  if (match) {
+    const version = match[1] ?? '';
+    return { range: { lower: { version, inclusive: true }, upper: { version, inclusive: true } }, reversed: false };
+  }
+  return undefined;
+}
+
+/**
+ * Reads a Gradle version declaration (see {@link GradleRequirement}): a range when the text is one in Gradle's range
+ * syntax, else a prefix when it ends with `+`, else `latest.<status>`, else `x!!` strict, else a plain version. As
+ * Gradle, any other text is a version (`v2.0.0`, `r09`, `1.0.0-alpha01`).
+ * @throws InvalidRequirementError on an empty text, a property reference (`$x`), a text that opens with a bracket
+ *   but is not one range (Maven's unions `(,1.0],[1.2,)`: Gradle reads them as a literal version no repository has),
+ *   and `!!` after something other than a plain version
  */
 export function parseGradleRequirement(requirement: string): GradleRequirement {
   const text = requirement.trim();
   if (text === '') throw bad(requirement, 'empty');
   if (text.includes('$')) throw bad(requirement, 'an unresolved property reference');
-  if (/^latest\.[A-Za-z]+$/.test(text)) return { kind: 'latest', status: text.slice('latest.'.length) };
-  if (text.endsWith('+') && !/[[\]()]/.test(text)) {
-    const prefix = text.slice(0, -1);
-    if (prefix.includes('+')) throw bad(requirement, "only one '+' may end a dynamic version");
-    return { kind: 'prefix', prefix };
-  }
+  const range = readRange(text);
+  if (range) return { kind: 'range', ...range };
+  if (/^[[\]()]/.test(text)) throw bad(requirement, 'not one range (Gradle reads no unions of ranges)');
+  if (text.endsWith('+')) return { kind: 'prefix', prefix: text.slice(0, -1) };
+  if (text.startsWith('latest.')) return { kind: 'latest', status: text.slice('latest.'.length) };
   if (text.endsWith('!!')) {
     const version = text.slice(0, -2);
-    if (!mavenVersions.isValid(version)) throw bad(requirement, 'not a version before !!');
+    if (!isGradleVersion(version)) throw bad(requirement, 'not a version before !!');
     return { kind: 'strict', version };
   }
-  if (/^[[\]()]/.test(text)) {
-    const reversed = text.startsWith(']') || text.endsWith('[');
-    const maven = text.replace(/^\]/, '(').replace(/\[$/, ')');
-    const parsed = parseMavenRequirement(maven);
-    if ('soft' in parsed) throw bad(requirement, 'not a range');
-    return { kind: 'ranges', ranges: parsed.ranges, reversed };
-  }
-  if (!mavenVersions.isValid(text)) throw bad(requirement, 'not a version');
+  if (!isGradleVersion(text)) throw bad(requirement, 'not a version');
   return { kind: 'required', version: text };
+}
+
+/**
+ * Is `text` a concrete version (what a repository publishes) rather than a selector or a reference? Gradle orders any
+ * string; this rejects only the empty text and texts holding whitespace, quotes, `$`, braces, brackets, parentheses,
+ * `,`, `:`, `@`, `/`, `\` or `!`, ending with `+` (a prefix selector) or starting with `latest.` (a status selector).
+ */
+function isGradleVersion(text: string): boolean {
+  return /^[^\s"'$`{}[\]()<>,:@/\\!]+$/.test(text) && !text.endsWith('+') && !text.startsWith('latest.');
+}
+
+/** The trimmed version, or InvalidVersionError. */
+function check(version: string): string {
+  const text = version.trim();
+  if (!isGradleVersion(text)) throw new InvalidVersionError('Gradle', version);
+  return text;
+}
+
+/**
+ * Is `version` inside `range`, as Gradle's `VersionRangeSelector.accept` decides: each bound by Gradle's order
+ * ({@link compareGradleVersions}); an exclusive upper bound also excludes the versions that start with its text
+ * (`[1.0,2.0)` excludes `2.0-SNAPSHOT` and `2.0-dev1`, though they order below `2.0`).
+ */
+export function inGradleRange(version: string, range: GradleRange): boolean {
+  if (range.lower) {
+    const c = compareGradleVersions(version, range.lower.version);
+    if (c < 0 || (c === 0 && !range.lower.inclusive)) return false;
+  }
+  if (range.upper) {
+    const c = compareGradleVersions(version, range.upper.version);
+    if (range.upper.inclusive) return c <= 0;
+    return c < 0 && !version.startsWith(range.upper.version);
+  }
+  return true;
 }
 
 /** Does `version` (already valid) match the declaration? See {@link gradleVersions}. */
 function matches(version: string, parsed: GradleRequirement): boolean {
   switch (parsed.kind) {
     case 'required':
-      return mavenVersions.compare(version, parsed.version) >= 0;
+      return compareGradleVersions(version, parsed.version) >= 0;
     case 'strict':
-      return mavenVersions.compare(version, parsed.version) === 0;
+      return compareGradleVersions(version, parsed.version) === 0;
     case 'prefix':
       return version.startsWith(parsed.prefix);
     case 'latest':
-      return parsed.status !== 'release' || !isMavenPrerelease(version);
-    case 'ranges':
-      return parsed.ranges.some((range) => inMavenRange(version, range));
+      return parsed.status !== 'release' || !isGradlePrerelease(version);
+    case 'range':
+      return inGradleRange(version, parsed.range);
   }
 }
 
 /**
- * Gradle's versions: Maven's order and qualifiers (Gradle's own comparator differs only in corner cases of unknown
- * qualifiers; https://docs.gradle.org/current/userguide/dependency_versions.html#sec:version-ordering), so
- * `compare`, `isValid`, `isPrerelease`, `updateKind` and `release` are {@link mavenVersions}'. `satisfies` reads
- * Gradle's declarations ({@link parseGradleRequirement}): a plain version is satisfied by itself and every higher
- * version (Gradle's "require"), `x!!` by `x` only, `1.+` by versions whose text starts with `1.`, `latest.release` by
- * every release, `latest.integration` by every version, a range bound by bound. `updateKind` is Maven's, positional:
- * a plain Gradle version is a minimum ("require") with no compatibility meaning, so there is no 0.x rule to apply.
+ * Gradle's versions, by Gradle's own documented order
+ * (https://docs.gradle.org/current/userguide/dependency_versions.html#sec:version-ordering; `compareGradleVersions`,
+ * after gradle/gradle's `StaticVersionComparator`), not Maven's: `1.0` < `1.0.0`, `1.0-dev` below every other
+ * qualifier, `1.0-rc` < `1.0-snapshot` < `1.0-final` < `1.0-ga` < `1.0-release` < `1.0-sp` < `1.0`, any other text
+ * qualifier below those and the release (`31.1-jre` < `31.1`).
+ * - `isValid`: any text Gradle would take as a version (`v2.0.0` included); only selectors (`1.+`, ranges,
+ *   `latest.release`), references (`$x`) and texts with whitespace or quoting characters are refused.
+ * - `satisfies` reads Gradle's declarations ({@link parseGradleRequirement}): a plain version is satisfied by itself
+ *   and every higher version (Gradle's "require"), `x!!` by `x` only, `1.+` by versions whose text starts with `1.`,
+ *   `latest.release` by every release, `latest.integration` by every version, a range as Gradle's
+ *   `VersionRangeSelector` ({@link inGradleRange}).
+ * - `isPrerelease`: Dependabot's Gradle `prerelease?` ({@link isGradlePrerelease}).
+ * - `updateKind`/`release`: positional on the leading numbers (a leading `v` skipped): a plain Gradle version is a
+ *   minimum ("require") with no compatibility meaning, so there is no 0.x rule to apply.
  */
 export const gradleVersions: VersionScheme = {
-  isValid: mavenVersions.isValid,
-  compare: mavenVersions.compare,
+  isValid: (version) => isGradleVersion(version.trim()),
+  compare: (a, b) => compareGradleVersions(check(a), check(b)),
   satisfies(version, requirement) {
-    mavenVersions.compare(version, version); // throws InvalidVersionError on an invalid version
-    return matches(version.trim(), parseGradleRequirement(requirement));
+    return matches(check(version), parseGradleRequirement(requirement));
   },
-  isPrerelease: mavenVersions.isPrerelease,
-  updateKind: (from, to) => mavenVersions.updateKind(from, to),
-  release: (version) => mavenVersions.release?.(version) ?? [0, 0, 0],
+  isPrerelease: (version) => isGradleVersion(version.trim()) && isGradlePrerelease(version.trim()),
+  updateKind: (from, to) => updateKindOf(gradleNumericPrefix(check(from)), gradleNumericPrefix(check(to))),
+  release: (version) => triple(gradleNumericPrefix(check(version))),
   lowestAllowed(requirement) {
     const parsed = parseGradleRequirement(requirement);
     if (parsed.kind === 'required' || parsed.kind === 'strict') return parsed.version;
-    if (parsed.kind !== 'ranges') return null;
-    let lowest: string | null = null;
-    for (const range of parsed.ranges) {
-      if (!range.lower?.inclusive) return null;
-      if (lowest === null || mavenVersions.compare(range.lower.version, lowest) < 0) lowest = range.lower.version;
-    }
-    return lowest;
+    if (parsed.kind !== 'range') return null;
+    return parsed.range.lower?.inclusive ? parsed.range.lower.version : null;
   },
   allowsPrereleases(requirement) {
     try {
       const parsed = parseGradleRequirement(requirement);
-      if (parsed.kind === 'required' || parsed.kind === 'strict') return isMavenPrerelease(parsed.version);
+      if (parsed.kind === 'required' || parsed.kind === 'strict') return isGradlePrerelease(parsed.version);
       if (parsed.kind === 'latest') return parsed.status !== 'release';
       if (parsed.kind === 'prefix') return false;
-      return parsed.ranges.some((r) => [r.lower, r.upper].some((bound) => bound !== undefined && isMavenPrerelease(bound.version)));
+      const { lower, upper } = parsed.range;
+      return [lower, upper].some((bound) => bound !== undefined && isGradlePrerelease(bound.version));
     } catch {
       return false;
     }
@@ -119,11 +198,9 @@ export function gradlePinnedVersion(requirement: string | null): string | null {
   try {
     const parsed = parseGradleRequirement(requirement);
     if (parsed.kind === 'required' || parsed.kind === 'strict') return parsed.version;
-    if (parsed.kind !== 'ranges') return null;
-    const [only, ...others] = parsed.ranges;
-    if (only && others.length === 0 && only.lower?.inclusive && only.upper?.inclusive && only.lower.version === only.upper.version) {
-      return only.lower.version;
-    }
+    if (parsed.kind !== 'range') return null;
+    const { lower, upper } = parsed.range;
+    if (lower?.inclusive && upper?.inclusive && lower.version === upper.version && isGradleVersion(lower.version)) return lower.version;
     return null;
   } catch {
     return null;

@@ -35,28 +35,54 @@ export interface PomDependency {
   /** The `<scope>` lowercased, null when absent (Maven's default is `compile`). */
   scope: string | null;
   section: PomSection;
+  /** The POM it is declared in, as the files map keys it (`pom.xml`, `core/pom.xml`, `../pom.xml`). */
+  file: string;
+  /**
+   * For a `<dependencies>` entry or a plugin: the `<dependencyManagement>` (or `<pluginManagement>`) entry of the same
+   * coordinate that supplies what it leaves out, the POM's own or an in-repository parent's (read in the POM's context).
+   */
+  managed?: PomDependency;
 }
 
-const ARRAYS = new Set(['dependency', 'plugin', 'profile', 'path', 'execution']);
+const ARRAYS = new Set(['dependency', 'plugin', 'profile', 'path', 'execution', 'module']);
 const parser = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true, isArray: (tag) => ARRAYS.has(tag) });
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
-const list = (value: unknown): Table[] => (Array.isArray(value) ? value.filter(isTable) : []);
-const at = (table: unknown, ...path: string[]): unknown =>
+/** The trimmed text of an element's value, undefined when it is not text or empty. */
+export const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+/** The tables of an element read as an array (`isArray` tags). */
+export const list = (value: unknown): Table[] => (Array.isArray(value) ? value.filter(isTable) : []);
+/** The value at `path` below `table`, undefined when a step is missing. */
+export const at = (table: unknown, ...path: string[]): unknown =>
   path.reduce<unknown>((node, key) => (isTable(node) ? node[key] : undefined), table);
 
 /**
- * Builds the `${name}` resolver of a POM: `<properties>` entries (which may refer to each other), plus
- * `project.version`, `project.groupId`, `project.artifactId`, `project.parent.version` (and their `pom.`/bare
- * forms). Returns undefined for a value that still holds an unknown reference (e.g. a property of the parent
- * POM, which is not read) or a cycle.
+ * The raw `<properties>` of a project as Dependabot's `PropertyValueFinder` looked them up in one POM: the project's own
+ * `<properties>`, and for names they do not define the first profile's `<properties>` that does (profiles' activation is
+ * not evaluated, as Dependabot did not). Values are trimmed, references unresolved.
  */
-function resolver(project: Table): (value: string) => string | undefined {
+export function ownProperties(project: Table): Map<string, string> {
   const props = new Map<string, string>();
-  const properties = at(project, 'properties');
-  if (isTable(properties)) {
-    for (const [key, value] of Object.entries(properties)) props.set(key, typeof value === 'string' ? value.trim() : '');
-  }
+  const add = (properties: unknown, override: boolean) => {
+    if (!isTable(properties)) return;
+    for (const [key, value] of Object.entries(properties)) {
+      if (override || !props.has(key)) props.set(key, typeof value === 'string' ? value.trim() : '');
+    }
+  };
+  for (const profile of list(at(project, 'profiles', 'profile'))) add(profile.properties, false);
+  add(at(project, 'properties'), true);
+  return props;
+}
+
+/**
+ * Builds the `${name}` resolver of a POM: `inherited` properties (an in-repository parent's, already merged with its own
+ * parents'), overridden by the POM's own ({@link ownProperties}), which may refer to each other (Maven interpolates the
+ * effective model, so a parent's `${a}` takes the child's `a`), plus `project.version`, `project.groupId`,
+ * `project.artifactId`, `project.parent.version` (and their `pom.`/bare forms). Returns undefined for a value that still
+ * holds an unknown reference (e.g. a property of a parent POM that is not in the repository) or a cycle.
+ */
+export function resolver(project: Table, inherited?: ReadonlyMap<string, string>): (value: string) => string | undefined {
+  const props = new Map<string, string>(inherited ?? []);
+  for (const [key, value] of ownProperties(project)) props.set(key, value);
   const builtins: Record<string, unknown> = {
     version: at(project, 'version') ?? at(project, 'parent', 'version'),
     groupId: at(project, 'groupId') ?? at(project, 'parent', 'groupId'),
@@ -78,40 +104,36 @@ function resolver(project: Table): (value: string) => string | undefined {
   };
 }
 
+/** Parsed projects by text (the updater and its check read the same POMs many times). */
+const parsed = new Map<string, Table>();
+
 /**
- * Checks that `xml` is well-formed and parses its `<project>` element.
+ * Checks that `xml` is well-formed and parses its `<project>` element (cached by text).
  * @throws ManifestParseError when the XML is not well-formed or has no `<project>` root
  */
-function parseProject(file: string, xml: string): Table {
+export function parseProject(file: string, xml: string): Table {
+  const cached = parsed.get(xml);
+  if (cached) return cached;
   const valid = XMLValidator.validate(xml);
   if (valid !== true) throw new ManifestParseError(file, `invalid XML at ${valid.err.line}:${valid.err.col}: ${valid.err.msg}`);
   const doc: unknown = parser.parse(xml);
   const project = at(doc, 'project');
   if (!isTable(project)) throw new ManifestParseError(file, 'no <project> root element');
+  if (parsed.size >= 64) parsed.delete(parsed.keys().next().value as string);
+  parsed.set(xml, project);
   return project;
 }
 
 /**
- * The `${name}` resolver of a pom.xml (see {@link resolver}), for the manifest updater.
- * @throws ManifestParseError like {@link readPom}
- */
-export function pomResolver(file: string, xml: string): (value: string) => string | undefined {
-  return resolver(parseProject(file, xml));
-}
-
-/**
- * Reads every dependency of a pom.xml (https://maven.apache.org/pom.html), in this order: `<dependencies>` (the
+ * Reads every dependency of a parsed pom.xml (https://maven.apache.org/pom.html), in this order: `<dependencies>` (the
  * project's, then each profile's), `<dependencyManagement><dependencies>` (the project's, then each profile's),
  * plugins (groupId defaulting to `org.apache.maven.plugins`) of `<build><plugins>`, `<build><pluginManagement>`, each
  * profile's `<build><plugins>` and `<build><pluginManagement>`, `<reporting><plugins>` and each profile's, then those
  * plugins' own `<dependencies>`, then the `<annotationProcessorPaths><path>` entries of maven-compiler-plugin's
- * `<configuration>` (also of its `<executions>`), and `<parent>`. Versions and coordinates have their `${property}`
- * references resolved from `<properties>` and the project's own coordinates; the parent POM is not read.
- * @throws ManifestParseError when the XML is not well-formed or has no `<project>` root
+ * `<configuration>` (also of its `<executions>`), and `<parent>`. Coordinates and versions have their `${property}`
+ * references resolved with `resolve` ({@link resolver}); `managed` is not set.
  */
-export function readPom(file: string, xml: string): PomDependency[] {
-  const project = parseProject(file, xml);
-  const resolve = resolver(project);
+export function readProject(file: string, project: Table, resolve: (value: string) => string | undefined): PomDependency[] {
   const out: PomDependency[] = [];
   const add = (node: Table, section: PomSection, defaultGroup?: string) => {
     const group = text(node.groupId) ?? defaultGroup;
@@ -123,6 +145,7 @@ export function readPom(file: string, xml: string): PomDependency[] {
       requirement: version === undefined ? null : (resolve(version) ?? null),
       scope: text(node.scope)?.toLowerCase() ?? null,
       section,
+      file,
     });
   };
   const profiles = list(at(project, 'profiles', 'profile'));
@@ -157,6 +180,15 @@ export function readPom(file: string, xml: string): PomDependency[] {
   const parent = at(project, 'parent');
   if (isTable(parent)) add(parent, 'parent');
   return out;
+}
+
+/**
+ * Reads every dependency of one pom.xml on its own ({@link readProject}, properties of the file only).
+ * @throws ManifestParseError when the XML is not well-formed or has no `<project>` root
+ */
+export function readPom(file: string, xml: string): PomDependency[] {
+  const project = parseProject(file, xml);
+  return readProject(file, project, resolver(project));
 }
 
 /**

@@ -1,5 +1,5 @@
 import semver from 'semver';
-import type { DependencyUse, Ecosystem } from '../ecosystem.ts';
+import type { DependencyUse, Ecosystem, LockfileRequest } from '../ecosystem.ts';
 import { requiredFilesOf } from '../required-files.ts';
 import { lazy } from '../shared/lazy.ts';
 import { parseJsonObject } from '../shared/parse.ts';
@@ -9,29 +9,63 @@ import { readPackageLock } from './package-lock.ts';
 import { updatePackageLock } from './package-lock-update.ts';
 import { locateNpm } from './update.ts';
 import { npmVersions } from './versions.ts';
+import {
+  LERNA_JSON,
+  LOCKFILES,
+  MEMBER_LOCKFILE_PATTERNS,
+  memberNames,
+  type NpmManifest,
+  npmManifests,
+  npmRelated,
+  ownLockfile,
+  ROOT_MANIFEST,
+  rootScope,
+} from './workspace.ts';
 import { readYarnLock } from './yarn-lock.ts';
 import { updateYarnLock } from './yarn-lock-update.ts';
 
-const LOCKFILES = ['npm-shrinkwrap.json', 'package-lock.json', 'yarn.lock'] as const;
-
 /** The locked version of a package.json entry: the version, null without a registry version, undefined when not locked. */
-type LockedVersion = (entry: PackageJsonEntry) => string | null | undefined;
+type LockedVersion = (entry: PackageJsonEntry, manifest: NpmManifest) => string | null | undefined;
 
-/** The lookup of the first lockfile present (parsed on first use, once), undefined without a lockfile. */
-function lockedVersion(files: Readonly<Record<string, string>>): () => LockedVersion | undefined {
-  return lazy(() => {
-    for (const lock of LOCKFILES) {
-      const text = files[lock];
-      if (text === undefined) continue;
-      if (lock === 'yarn.lock') {
-        const lookup = readYarnLock(lock, text);
-        return (entry) => lookup(entry.key, entry.spec);
-      }
-      const lookup = readPackageLock(lock, text);
-      return (entry) => lookup(entry.key);
+/** The lookup of one lockfile text, by its name (parsed once). */
+function lockLookup(name: string, path: string, text: string): (entry: PackageJsonEntry, directory: string) => string | null | undefined {
+  if (name === 'yarn.lock') {
+    const lookup = readYarnLock(path, text);
+    return (entry) => lookup(entry.key, entry.spec);
+  }
+  const lookup = readPackageLock(path, text);
+  return (entry, directory) => lookup(entry.key, directory);
+}
+
+/**
+ * The lookup of the version locked for an entry of a manifest, as dependabot-core's npm `LockfileParser` finds it
+ * (`potential_lockfiles_for_manifest`): the first lockfile present in the member's own directory (a Lerna package's),
+ * then the root's first lockfile present, where a workspace member's entry is looked up under the member first
+ * (`packages/a/node_modules/<key>`), then hoisted (`node_modules/<key>`). Each lockfile is parsed on first use, once;
+ * the lookup gives undefined when no lockfile locks the entry.
+ */
+function lockedVersion(files: Readonly<Record<string, string>>): LockedVersion {
+  const parsed = new Map<string, ReturnType<typeof lockLookup>>();
+  const lookupOf = (name: string, path: string) => {
+    const text = files[path];
+    if (text === undefined) return undefined;
+    let lookup = parsed.get(path);
+    if (!lookup) {
+      lookup = lockLookup(name, path, text);
+      parsed.set(path, lookup);
     }
-    return undefined;
-  });
+    return lookup;
+  };
+  const root = lazy(() => LOCKFILES.find((lock) => files[lock] !== undefined));
+  return (entry, manifest) => {
+    const own = ownLockfile(files, manifest.directory);
+    if (own) {
+      const version = lookupOf(own.name, own.path)?.(entry, '');
+      if (version !== undefined) return version;
+    }
+    const lock = root();
+    return lock === undefined ? undefined : lookupOf(lock, lock)?.(entry, manifest.directory);
+  };
 }
 
 /**
@@ -40,17 +74,48 @@ function lockedVersion(files: Readonly<Record<string, string>>): () => LockedVer
  */
 const LOCAL_SPEC = /^(?:workspace:|link:|portal:|file:|\.\.?(?:\/|$)|~\/|\/)/;
 
+/** A dependency as the manifests declare it: the first declaration (its manifest too), with the type of all of them. */
+interface Declared {
+  entry: PackageJsonEntry;
+  manifest: NpmManifest;
+}
+
 /**
- * The use of one package.json entry, its version from the lockfile else the manifest's exact pin (`4.17.21`, `=4.17.21`);
+ * The dependencies the root package.json and its members declare (see {@link npmManifests}), one per registry name, in
+ * reading order: the root's entries first (as {@link readPackageJson} orders them), then each member's new names in
+ * path order. The first declaration supplies the key, spec and requirement, and names the manifest; the type is
+ * `runtime` when any declaration is. Dependencies on a member (by its package name) are left out, as
+ * dependabot-core's npm file parser left them (`workspace_package_names`).
+ * @throws ManifestParseError when a manifest (or lerna.json) does not parse
+ */
+function declared(files: Readonly<Record<string, string>>): Declared[] {
+  const manifests = npmManifests(files);
+  const members = memberNames(manifests);
+  const out = new Map<string, Declared>();
+  for (const manifest of manifests) {
+    for (const entry of readPackageJson(manifest.path, manifest.text)) {
+      if (members.has(entry.name)) continue;
+      const known = out.get(entry.name);
+      if (known) {
+        if (entry.type === 'runtime' && known.entry.type !== 'runtime') known.entry = { ...known.entry, type: 'runtime' };
+        continue;
+      }
+      out.set(entry.name, { entry, manifest });
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * The use of one declaration, its version from the lockfile else the manifest's exact pin (`4.17.21`, `=4.17.21`);
  * null for a local package (a workspace, `link:`, `portal:`, `file:` or a path), whose lockfile version is a
  * placeholder (Yarn's `0.0.0-use.local`) or the linked package's own version, not a registry release.
  */
-function useOf(entry: PackageJsonEntry, locked: LockedVersion | undefined): DependencyUse {
-  if (LOCAL_SPEC.test(entry.spec.trim())) {
-    return { name: entry.name, type: entry.type, requirement: entry.requirement, version: null, manifest: 'package.json' };
-  }
-  const version = locked?.(entry) ?? (entry.requirement === null ? null : semver.valid(entry.requirement.trim()));
-  return { name: entry.name, type: entry.type, requirement: entry.requirement, version, manifest: 'package.json' };
+function useOf({ entry, manifest }: Declared, locked: LockedVersion): DependencyUse {
+  const base = { name: entry.name, type: entry.type, requirement: entry.requirement, manifest: manifest.path };
+  if (LOCAL_SPEC.test(entry.spec.trim())) return { ...base, version: null };
+  const version = locked(entry, manifest) ?? (entry.requirement === null ? null : semver.valid(entry.requirement.trim()));
+  return { ...base, version };
 }
 
 /**
@@ -77,36 +142,43 @@ function publishesPackage(files: Readonly<Record<string, string>>): boolean {
 
 /**
  * npm and Yarn: package.json plus the first lockfile present of npm-shrinkwrap.json, package-lock.json
- * (lockfileVersion 1, 2, 3) and yarn.lock (Yarn 1; Yarn 2+ entries' versions are read too).
- * The version in use is the lockfile's top-level entry, else the manifest's exact pin (`4.17.21`, `=4.17.21`).
- * pnpm-lock.yaml is not read. Names compare as written (npm names are case-sensitive, new ones lowercase).
+ * (lockfileVersion 1, 2, 3) and yarn.lock (Yarn 1; Yarn 2+ entries' versions are read too), and the workspace members
+ * the root's `workspaces` and lerna.json's `packages` name (`files.related`, see {@link npmRelated}; members are read
+ * in path order after the root, and share its lockfile unless a Lerna package holds its own).
+ * The version in use is the lockfile's entry for the declaring manifest (a member's own `packages/a/node_modules/<name>`,
+ * else the hoisted one), else the manifest's exact pin (`4.17.21`, `=4.17.21`). pnpm-lock.yaml is not read. Names
+ * compare as written (npm names are case-sensitive, new ones lowercase). Dependencies on a member's package name are not
+ * registry dependencies: they are not found, as dependabot-core's npm file parser left them out.
  * `listDependencies` leaves out `file:`, `link:`, `portal:`, git, URL, path and `workspace:` specs; `findDependency` gives
  * local ones (`workspace:`, `link:`, `portal:`, `file:`, paths) the version null.
- * `updateManifest` edits the range of every section declaring the package (see {@link locateNpm}); a library
- * ({@link publishesPackage}) is widened by `auto`.
+ * `updateManifest` edits the range of every section declaring the package in the root and in each member, and the
+ * root's `resolutions`/`overrides` that follow it (see {@link locateNpm}); a library ({@link publishesPackage}) is
+ * widened by `auto`.
  * `updateLockfiles` updates each lockfile present: npm-shrinkwrap.json and package-lock.json with npm's own resolver
- * (see {@link updatePackageLock}), yarn.lock (Yarn 1) by rewriting the dependency's entry (see {@link updateYarnLock});
- * the first lockfile that needs resolution makes the whole update need it.
+ * (see {@link updatePackageLock}), yarn.lock (Yarn 1) by rewriting the dependency's entries (see {@link updateYarnLock}),
+ * for the root with its workspace members, and for each member holding its own lockfile; the first lockfile that needs
+ * resolution makes the whole update need it.
  */
 export const npmAndYarn: Ecosystem = {
   packageManager: 'npm_and_yarn',
-  files: { required: requiredFilesOf('npm_and_yarn'), optional: [...LOCKFILES], lockfiles: [...LOCKFILES] },
+  files: {
+    required: requiredFilesOf('npm_and_yarn'),
+    optional: [...LOCKFILES, LERNA_JSON],
+    lockfiles: [...LOCKFILES, ...MEMBER_LOCKFILE_PATTERNS],
+    related: npmRelated,
+  },
   versions: npmVersions,
   normaliseName: (name) => name.trim(),
   findDependency(files, name) {
-    const manifestText = files['package.json'];
-    if (manifestText === undefined) return undefined;
     const wanted = name.trim();
-    const entry = readPackageJson('package.json', manifestText).find((e) => e.name === wanted);
-    return entry && useOf(entry, lockedVersion(files)());
+    const found = declared(files).find((d) => d.entry.name === wanted);
+    return found && useOf(found, lockedVersion(files));
   },
   listDependencies(files) {
-    const manifestText = files['package.json'];
-    if (manifestText === undefined) return [];
     const locked = lockedVersion(files);
-    return readPackageJson('package.json', manifestText)
-      .filter((entry) => entry.registry)
-      .map((entry) => useOf(entry, locked()));
+    return declared(files)
+      .filter((d) => d.entry.registry)
+      .map((d) => useOf(d, locked));
   },
   isLibrary: publishesPackage,
   updateManifest(files, use, targetVersion, _target, strategy) {
@@ -127,11 +199,31 @@ export const npmAndYarn: Ecosystem = {
   },
   async updateLockfiles(request) {
     const files: Record<string, string> = {};
-    for (const lock of LOCKFILES) {
-      if (request.files[lock] === undefined) continue;
-      const result = lock === 'yarn.lock' ? updateYarnLock(request) : await updatePackageLock(lock, request);
-      if ('needsResolution' in result) return { needsResolution: `${lock}: ${result.needsResolution}` };
-      if ('text' in result) files[lock] = result.text;
+    const declares = (m: NpmManifest) => readPackageJson(m.path, m.text).some((e) => e.name === request.use.name);
+    // the root's lockfiles lock the root and its workspace members (unless no manifest of theirs declares the dependency)
+    const rootDeclares = rootScope(request.updated).some(declares);
+    const scopes: { prefix: string; request: LockfileRequest }[] = rootDeclares ? [{ prefix: '', request }] : [];
+    // a member holding its own lockfile (a Lerna package) is updated on its own, as if its directory were the config's
+    for (const m of npmManifests(request.updated)) {
+      const own = ownLockfile(request.files, m.directory);
+      if (own === undefined || !declares(m)) continue;
+      const local = (map: Readonly<Record<string, string>>) => {
+        const out: Record<string, string> = {};
+        for (const name of [ROOT_MANIFEST, ...LOCKFILES]) {
+          const text = map[`${m.directory}/${name}`];
+          if (text !== undefined) out[name] = text;
+        }
+        return out;
+      };
+      scopes.push({ prefix: `${m.directory}/`, request: { ...request, files: local(request.files), updated: local(request.updated) } });
+    }
+    for (const { prefix, request: scoped } of scopes) {
+      for (const lock of LOCKFILES) {
+        if (scoped.files[lock] === undefined) continue;
+        const result = lock === 'yarn.lock' ? updateYarnLock(scoped) : await updatePackageLock(lock, scoped);
+        if ('needsResolution' in result) return { needsResolution: `${prefix}${lock}: ${result.needsResolution}` };
+        if ('text' in result) files[`${prefix}${lock}`] = result.text;
+      }
     }
     return { files };
   },

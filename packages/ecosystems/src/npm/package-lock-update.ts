@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,12 +6,15 @@ import type { LockfileRegistry, LockfileRequest } from '../ecosystem.ts';
 import { ManifestParseError } from '../errors.ts';
 import { type RegistryCredentials, RegistryError } from '../registry-data.ts';
 import { isTable, parseJsonObject, type Table } from '../shared/parse.ts';
-import { readPackageJson, SECTIONS } from './package-json.ts';
+import { type PackageJsonEntry, readPackageJson, SECTIONS } from './package-json.ts';
+import { type NpmManifest, ROOT_MANIFEST, rootScope } from './workspace.ts';
 
 /** The part of @npmcli/arborist (https://github.com/npm/cli/tree/latest/workspaces/arborist) used here. */
 interface ArboristNode {
   package: Table;
   meta: { toString(): string } | null;
+  /** Every node of the tree by location (`packages/a` for a workspace member's folder). */
+  inventory: Map<string, ArboristNode>;
 }
 interface ArboristInstance {
   buildIdealTree(): Promise<ArboristNode>;
@@ -140,22 +143,34 @@ function registrySettings(
   return { settings };
 }
 
-/** package.json with every declaration of the dependency pinned to `version` (an `npm:` alias keeps its name). */
-function pinned(manifest: Table, key: string, version: string): Table {
+/**
+ * package.json with every declaration of the dependency pinned to `version` (an `npm:` alias keeps its name), and, in
+ * the root, an npm `overrides` entry of the dependency written as one of those declarations (npm requires an override
+ * of a direct dependency to be the dependency's own spec, EOVERRIDE) pinned alike.
+ */
+function pinned(manifest: Table, key: string, name: string, version: string): Table {
   const copy = structuredClone(manifest);
+  const declared = new Set<string>();
   for (const { key: section } of SECTIONS) {
     const table = copy[section];
     if (!isTable(table) || typeof table[key] !== 'string') continue;
     const value = table[key] as string;
+    declared.add(value);
     const alias = /^\s*npm:((?:@[^/@\s]+\/)?[^@\s]+)/.exec(value);
     table[key] = alias ? `npm:${alias[1]}@${version}` : version;
+  }
+  const overrides = copy.overrides;
+  if (isTable(overrides)) {
+    for (const [entry, value] of Object.entries(overrides)) {
+      if (typeof value === 'string' && (entry === name || entry.startsWith(`${name}@`)) && declared.has(value)) overrides[entry] = version;
+    }
   }
   return copy;
 }
 
 /**
- * The root package as npm read the stand-in package.json (normalised: `bin` paths and the like as npm records them),
- * with the pinned declarations of `key` given back their values in `manifest`, the updated package.json.
+ * A package as npm read its stand-in package.json (normalised: `bin` paths and the like as npm records them), with the
+ * pinned declarations of `key` given back their values in `manifest`, the updated package.json (and its `overrides`).
  */
 function unpinned(read: Table, manifest: Table, key: string): Table {
   const root = { ...read };
@@ -164,6 +179,7 @@ function unpinned(read: Table, manifest: Table, key: string): Table {
     const table = root[section];
     if (isTable(declared) && isTable(table) && typeof declared[key] === 'string') root[section] = { ...table, [key]: declared[key] };
   }
+  if (manifest.overrides !== undefined) root.overrides = manifest.overrides;
   return root;
 }
 
@@ -178,14 +194,33 @@ function formattedLike(text: string, value: Table): string {
   return `${JSON.stringify(value, null, indent).replace(/\n/g, newline)}${newline}`;
 }
 
-/** The version a lockfile text locks for the top-level `key` (v2/v3 `packages`, else v1 `dependencies`) and its real name. */
-function lockedTopLevel(lock: Table, key: string): { version: unknown; name: unknown } | undefined {
-  const entry = isTable(lock.packages) ? lock.packages[`node_modules/${key}`] : undefined;
+/**
+ * The version a lockfile text locks for `key` as the manifest of `directory` (`` for the root) declares it, and its real
+ * name: v2/v3 `packages["<directory>/node_modules/<key>"]` for a workspace member, else the hoisted
+ * `packages["node_modules/<key>"]`, else v1 `dependencies`.
+ */
+function lockedFor(lock: Table, key: string, directory: string): { version: unknown; name: unknown } | undefined {
+  const packages = isTable(lock.packages) ? lock.packages : undefined;
+  const entry = (directory === '' ? undefined : packages?.[`${directory}/node_modules/${key}`]) ?? packages?.[`node_modules/${key}`];
   if (isTable(entry)) return { version: entry.version, name: entry.name ?? key };
   const legacy = isTable(lock.dependencies) ? lock.dependencies[key] : undefined;
   if (!isTable(legacy) || typeof legacy.version !== 'string') return undefined;
   const alias = /^npm:((?:@[^/@]+\/)?[^@]+)@(.+)$/.exec(legacy.version);
   return alias ? { version: alias[2], name: alias[1] } : { version: legacy.version, name: key };
+}
+
+/** The folders a v2/v3 lockfile holds packages of outside node_modules (workspace members, `file:` folders), sorted. */
+function lockedFolders(lock: Table): string[] {
+  if (!isTable(lock.packages)) return [];
+  return Object.keys(lock.packages)
+    .filter((location) => location !== '' && !location.startsWith('node_modules/') && !location.includes('/node_modules/'))
+    .sort();
+}
+
+/** A manifest of the lockfile's scope that declares the dependency: where, its text, and its entry. */
+interface Declaring {
+  manifest: NpmManifest;
+  entry: PackageJsonEntry;
 }
 
 /** Maps what the resolver threw: network failures to {@link RegistryError}, resolution failures to a reason. */
@@ -220,9 +255,17 @@ function mapFailure(error: unknown, registryUrl: string): { needsResolution: str
  *
  * Lockfile versions: 2 and 3 stay as they are (arborist's `lockfileVersion` option); version 1 is converted to
  * version 3, as npm 9+ does on any install (arborist then fetches the metadata the old format lacks, every locked
- * package's manifest, from the registry). The result must lock `target.version` for the top-level dependency, else
- * `needsResolution`. A package.json with `workspaces` needs resolution: the workspaces' own package.json files are
- * not among the files read, and npm rewrites their lockfile entries from them.
+ * package's manifest, from the registry). The result must lock `target.version` for every declaration, else
+ * `needsResolution`.
+ *
+ * Workspaces (https://docs.npmjs.com/cli/v10/using-npm/workspaces): the lockfile locks the root and the members that do
+ * not hold their own lockfile ({@link rootScope}). Each member's updated package.json is written in its folder, its
+ * declarations pinned like the root's, and arborist runs with workspaces enabled; each member's entry
+ * (`packages["packages/a"]`) is then written from its updated package.json, and the target must be locked where npm
+ * resolves each declaration (`packages/a/node_modules/<name>`, else hoisted). A lockfile holding a workspace folder
+ * whose package.json is not among the files (a member deeper than `files.related` reads) needs resolution rather than
+ * losing it, and so does a result whose set of folders differs. npm `overrides` are applied by arborist itself; one of
+ * the dependency written as its spec is pinned along with it (npm requires the same spec).
  *
  * Registries: see `registrySettings` (the public one by default, the private one for the scopes it serves;
  * credentials sent only under their registry's host and path).
@@ -235,26 +278,52 @@ function mapFailure(error: unknown, registryUrl: string): { needsResolution: str
  */
 export async function updatePackageLock(file: NpmLockfileName, request: LockfileRequest): Promise<PackageLockResult> {
   const lockText = request.files[file];
-  const manifestText = request.updated['package.json'];
+  const manifestText = request.updated[ROOT_MANIFEST];
   if (lockText === undefined) return { unchanged: `no ${file}` };
   if (manifestText === undefined) return { needsResolution: 'no package.json' };
   const lock = parseJsonObject(file, lockText);
   if (lock.lockfileVersion !== undefined && typeof lock.lockfileVersion !== 'number') {
     throw new ManifestParseError(file, "'lockfileVersion' is not a number");
   }
-  const manifest = parseJsonObject('package.json', manifestText);
-  const entry = readPackageJson('package.json', manifestText).find((e) => e.name === request.use.name);
-  if (entry === undefined) return { needsResolution: `package.json does not declare ${request.use.name}` };
-  if (manifest.workspaces !== undefined) return { needsResolution: 'npm workspaces: the workspace packages are not among the files read' };
+  const manifest = parseJsonObject(ROOT_MANIFEST, manifestText);
+  const scope = rootScope(request.updated);
+  const declaring: Declaring[] = scope.flatMap((m) => {
+    const entry = readPackageJson(m.path, m.text).find((e) => e.name === request.use.name);
+    return entry ? [{ manifest: m, entry }] : [];
+  });
+  const first = declaring[0];
+  if (first === undefined) return { needsResolution: `package.json does not declare ${request.use.name}` };
+  const workspaces = manifest.workspaces !== undefined;
+  const members = scope.filter((m) => m.directory !== '');
+  if (workspaces) {
+    const known = new Set(members.map((m) => m.directory));
+    const missing = lockedFolders(lock).filter((folder) => !known.has(folder) && !folder.startsWith('../'));
+    if (missing.length > 0) {
+      return { needsResolution: `npm workspaces: ${missing.map((f) => `${f}/package.json`).join(', ')} not among the files read` };
+    }
+  }
   const target = request.target.version;
-  const before = lockedTopLevel(lock, entry.key);
-  if (before?.version === target && before.name === entry.name) return { unchanged: `${file} already locks ${entry.name}@${target}` };
+  const locksTarget = (text: Table) =>
+    declaring.every(({ manifest: m, entry }) => {
+      const locked = lockedFor(text, entry.key, m.directory);
+      return locked?.version === target && locked.name === entry.name;
+    });
+  if (locksTarget(lock)) return { unchanged: `${file} already locks ${first.entry.name}@${target}` };
 
-  const registries = registrySettings(request.registries, lock, entry.name, request.target.artifacts[0]?.url);
+  const registries = registrySettings(request.registries, lock, first.entry.name, request.target.artifacts[0]?.url);
   if ('cannot' in registries) return { needsResolution: registries.cannot };
   const directory = await mkdtemp(join(tmpdir(), 'npm-lockfile-'));
   try {
-    await writeFile(join(directory, 'package.json'), formattedLike(manifestText, pinned(manifest, entry.key, target)));
+    const stand = (m: NpmManifest) => {
+      const parsed = parseJsonObject(m.path, m.text);
+      const key = declaring.find((d) => d.manifest === m)?.entry.key;
+      return { parsed, key, text: key === undefined ? m.text : formattedLike(m.text, pinned(parsed, key, first.entry.name, target)) };
+    };
+    const written = new Map(scope.map((m) => [m, stand(m)] as const));
+    for (const [m, { text }] of written) {
+      if (m.directory !== '') await mkdir(join(directory, m.directory), { recursive: true });
+      await writeFile(join(directory, m.path), text);
+    }
     await writeFile(join(directory, file), lockText);
     const arborist = new Arborist({
       path: directory,
@@ -264,7 +333,7 @@ export async function updatePackageLock(file: NpmLockfileName, request: Lockfile
       audit: false,
       fund: false,
       save: true,
-      workspacesEnabled: false,
+      workspacesEnabled: workspaces,
       // v2 and v3 are written as they were, v1 (and a file without a version) as v3
       lockfileVersion: lock.lockfileVersion === 2 ? 2 : 3,
       ...FETCH_OPTIONS,
@@ -275,18 +344,27 @@ export async function updatePackageLock(file: NpmLockfileName, request: Lockfile
     try {
       const tree = await arborist.buildIdealTree();
       request.signal?.throwIfAborted();
-      tree.package = unpinned(tree.package, manifest, entry.key);
+      for (const [m, { parsed, key }] of written) {
+        if (key === undefined) continue;
+        const node = m.directory === '' ? tree : tree.inventory.get(m.directory);
+        if (node === undefined) return { needsResolution: `npm did not load the workspace ${m.directory}` };
+        node.package = unpinned(node.package, parsed, key);
+      }
       if (tree.meta === null) return { needsResolution: `npm did not load ${file}` };
       text = tree.meta.toString();
     } catch (error) {
       request.signal?.throwIfAborted();
       return mapFailure(error, registries.settings.registry ?? '');
     }
-    const after = lockedTopLevel(parseJsonObject(file, text), entry.key);
-    if (after?.version !== target || after.name !== entry.name) {
-      return { needsResolution: `npm locked ${entry.name}@${String(after?.version ?? 'nothing')}, not ${target}` };
+    const after = parseJsonObject(file, text);
+    if (!locksTarget(after)) {
+      const locked = declaring.map(({ manifest: m, entry }) => String(lockedFor(after, entry.key, m.directory)?.version ?? 'nothing'));
+      return { needsResolution: `npm locked ${first.entry.name}@${[...new Set(locked)].join(', ')}, not ${target}` };
     }
-    return text === lockText ? { unchanged: `${file} already locks ${entry.name}@${target}` } : { text };
+    if (workspaces && lockedFolders(after).join('\n') !== lockedFolders(lock).join('\n')) {
+      return { needsResolution: `npm changed the workspace folders the lockfile holds (${lockedFolders(after).join(', ')})` };
+    }
+    return text === lockText ? { unchanged: `${file} already locks ${first.entry.name}@${target}` } : { text };
   } finally {
     await rm(directory, { recursive: true, force: true });
   }

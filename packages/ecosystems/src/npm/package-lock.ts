@@ -9,15 +9,20 @@ function versionOf(entry: unknown): string | null {
   return /^[0-9v=]/.test(version) ? version : null;
 }
 
-/** The version locked for a top-level package key: the version, null without a registry version, undefined when absent. */
-export type PackageLockLookup = (key: string) => string | null | undefined;
+/**
+ * The version locked for a package key declared by the manifest of `directory` (`` for the root, `packages/a` for a
+ * workspace member): the version, null without a registry version, undefined when absent.
+ */
+export type PackageLockLookup = (key: string, directory?: string) => string | null | undefined;
 
 /**
  * Parses an npm lockfile (package-lock.json or npm-shrinkwrap.json,
  * https://docs.npmjs.com/cli/v10/configuring-npm/package-lock-json) once and returns the lookup of the installed
  * version of the top-level package installed as `key`: lockfileVersion 2/3 `packages["node_modules/<key>"].version`,
- * else v1's `dependencies[<key>].version` (top level only). The lookup gives the version, null when the entry
- * exists without a registry version (git, file, link), undefined when absent.
+ * else v1's `dependencies[<key>].version` (top level only). For a workspace member's dependency (`directory`
+ * `packages/a`), the member's own `packages["packages/a/node_modules/<key>"]` comes first, then the hoisted entry, as
+ * dependabot-core's npm lockfile parser looks it up (`node_modules_path`). The lookup gives the version, null when the
+ * entry exists without a registry version (git, file, link), undefined when absent.
  * @throws ManifestParseError when the file is not a JSON object or `packages`/`dependencies` is not an object
  */
 export function readPackageLock(file: string, text: string): PackageLockLookup {
@@ -27,8 +32,8 @@ export function readPackageLock(file: string, text: string): PackageLockLookup {
   }
   const packages = tableAt(file, lock, 'packages');
   const dependencies = tableAt(file, lock, 'dependencies');
-  return (key) => {
-    const entry = packages?.[`node_modules/${key}`];
+  return (key, directory = '') => {
+    const entry = (directory === '' ? undefined : packages?.[`${directory}/node_modules/${key}`]) ?? packages?.[`node_modules/${key}`];
     if (entry !== undefined) return versionOf(entry);
     const legacy = dependencies?.[key];
     return legacy === undefined ? undefined : versionOf(legacy);

@@ -97,12 +97,13 @@ export interface NuGetBound {
  * - `range`: interval notation `[1.0,2.0)`, `(,1.0]`, `(1.0,)`, `[1.0]` (exact), with either bound absent;
  * - `floating` (https://learn.microsoft.com/nuget/concepts/dependency-resolution#floating-versions): `*`, `1.*`,
  *   `1.2.*`, `1.2.3-*`, `1.2.*-*`, `*-*`, `1.0.0-beta*`: `numbers` are the fixed leading numbers, `label` the fixed
- *   start of the pre-release label when the float is in the label (null when pre-releases are not floated).
+ *   start of the pre-release label when the float is in the label (null when pre-releases are not floated),
+ *   `floatsNumbers` whether a number floats (`1.2.*-*`: true; `1.0.0-beta*`, whose four numbers are fixed: false).
  */
 export type NuGetRequirement =
   | { kind: 'minimum'; version: string }
   | { kind: 'range'; lower?: NuGetBound; upper?: NuGetBound }
-  | { kind: 'floating'; numbers: bigint[]; label: string | null };
+  | { kind: 'floating'; numbers: bigint[]; label: string | null; floatsNumbers?: boolean };
 
 const bad = (requirement: string, detail: string) => new InvalidRequirementError('NuGet', requirement, detail);
 
@@ -120,7 +121,12 @@ export function parseNuGetRequirement(requirement: string): NuGetRequirement {
     if (!match || (match[2] !== undefined && match[3] === undefined)) throw bad(requirement, 'not a floating version');
     const fixed = (match[1] ?? match[2] ?? '').split('.').filter((part) => part !== '');
     if (match[2] !== undefined && fixed.length < 3) throw bad(requirement, 'a floating pre-release needs a full version');
-    return { kind: 'floating', numbers: fixed.map((part) => BigInt(part)), label: match[3] === undefined ? null : match[3] };
+    return {
+      kind: 'floating',
+      numbers: fixed.map((part) => BigInt(part)),
+      label: match[3] === undefined ? null : match[3],
+      floatsNumbers: match[2] === undefined,
+    };
   }
   if (!/^[[(]/.test(text)) {
     if (!parseNuGetVersion(text)) throw bad(requirement, 'not a version');
@@ -170,7 +176,12 @@ function matches(version: NuGetVersion, requirement: NuGetRequirement): boolean 
       return true;
     }
     case 'floating': {
-      if (!requirement.numbers.every((n, i) => version.numbers[i] === n)) return false;
+      // A float in the label only (`1.0.0-beta*`, NuGet's `Prerelease` behaviour) fixes all four numbers.
+      const fixed =
+        requirement.label !== null && requirement.numbers.length >= 3 && !requirement.floatsNumbers
+          ? [...requirement.numbers, 0n, 0n, 0n, 0n].slice(0, 4)
+          : requirement.numbers;
+      if (!fixed.every((n, i) => version.numbers[i] === n)) return false;
       if (version.pre.length === 0) return true;
       if (requirement.label === null) return false;
       return version.pre.join('.').toLowerCase().startsWith(requirement.label.toLowerCase());
@@ -200,6 +211,12 @@ export const nugetVersions: VersionScheme = {
     if (parsed.kind === 'range') return parsed.lower?.inclusive ? parsed.lower.version : null;
     const numbers = [...parsed.numbers];
     while (numbers.length < 3) numbers.push(0n);
+    if (parsed.label !== null && !parsed.floatsNumbers) {
+      // `1.0.0-beta*` starts at `1.0.0-beta`, `1.0.0-*` at `1.0.0-0` (FloatRange's minimum version)
+      const label = parsed.label === '' || parsed.label.endsWith('.') ? `${parsed.label}0` : parsed.label;
+      const lowest = `${numbers.join('.')}-${label}`;
+      if (parseNuGetVersion(lowest)) return lowest;
+    }
     return numbers.join('.');
   },
   allowsPrereleases(requirement) {
@@ -227,4 +244,61 @@ export function nugetPinnedVersion(requirement: string | null): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The text of a floating version as NuGet prints it (`FloatRange.ToString`,
+ * https://github.com/NuGet/NuGet.Client/blob/dev/src/NuGet.Core/NuGet.Versioning/FloatRange.cs): the fixed numbers without
+ * leading zeros, then `*` where the numbers float, then `-<label>*` where the label floats: `01.*` → `1.*`,
+ * `1.0.0-beta*` → `1.0.0-beta*`, `1.2.*-*` → `1.2.*-*`.
+ */
+function printFloat(parsed: Extract<NuGetRequirement, { kind: 'floating' }>): string {
+  const numbers = parsed.numbers.map(String);
+  if (!parsed.floatsNumbers) {
+    const [major, minor, patch, revision] = [...parsed.numbers, 0n, 0n, 0n, 0n];
+    const fixed = revision === 0n ? [major, minor, patch] : [major, minor, patch, revision];
+    return `${fixed.join('.')}-${parsed.label ?? ''}*`;
+  }
+  const head = numbers.length ? `${numbers.join('.')}.*` : '*';
+  return parsed.label === null ? head : `${head}-${parsed.label}*`;
+}
+
+/**
+ * A requirement as NuGet's `VersionRange.ToNormalizedString()` prints it, which `packages.lock.json` writes as a direct
+ * dependency's `requested` (NuGet.Versioning's `VersionRangeFormatter`, format `N`): `1.0` → `[1.0.0, )`, `[1.0]` →
+ * `[1.0.0, 1.0.0]`, `(,2.0)` → `(, 2.0.0)`, `1.2.*` → `[1.2.*, )`; versions in their normalised form
+ * ({@link printNuGetVersion}).
+ * @throws InvalidRequirementError when the requirement does not parse
+ */
+export function normalisedNuGetRange(requirement: string): string {
+  const parsed = parseNuGetRequirement(requirement);
+  const print = (version: string) => printNuGetVersion(check(version));
+  if (parsed.kind === 'minimum') return `[${print(parsed.version)}, )`;
+  if (parsed.kind === 'floating') return `[${printFloat(parsed)}, )`;
+  const { lower, upper } = parsed;
+  const open = lower?.inclusive ? '[' : '(';
+  const close = upper?.inclusive ? ']' : ')';
+  return `${open}${lower ? print(lower.version) : ''}, ${upper ? print(upper.version) : ''}${close}`;
+}
+
+/**
+ * A requirement as NuGet's legacy short string prints it (`VersionRangeFormatter`, format `T`), which
+ * `packages.lock.json` writes for a package's own dependencies: a minimum is the bare version (`[1.0, )` → `1.0.0`),
+ * an exact version `[1.0.0]`, anything else the normalised interval (`[1.0.0, 2.0.0)`).
+ * @throws InvalidRequirementError when the requirement does not parse
+ */
+export function legacyShortNuGetRange(requirement: string): string {
+  const parsed = parseNuGetRequirement(requirement);
+  const print = (version: string) => printNuGetVersion(check(version));
+  if (parsed.kind === 'minimum') return print(parsed.version);
+  if (parsed.kind === 'range' && parsed.lower?.inclusive && !parsed.upper) return print(parsed.lower.version);
+  if (
+    parsed.kind === 'range' &&
+    parsed.lower?.inclusive &&
+    parsed.upper?.inclusive &&
+    compareParsedNuGet(check(parsed.lower.version), check(parsed.upper.version)) === 0
+  ) {
+    return `[${print(parsed.lower.version)}]`;
+  }
+  return normalisedNuGetRange(requirement);
 }

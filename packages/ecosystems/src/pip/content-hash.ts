@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import { isTable, parseToml, type Table } from '../shared/parse.ts';
 
 /**
- * A value as Python's `json.dumps(value, sort_keys=True)` writes it (separators `, ` and `: `, `ensure_ascii`: every
- * non-ASCII character as lowercase `\uXXXX`, keys sorted by code point).
+ * A value as Python's `json.dumps(value, sort_keys=True)` writes it (separators `, ` and `: `, or `,` and `:` when
+ * `compact`, as `separators=(",", ":")` asks; `ensure_ascii`: every non-ASCII character as lowercase `\uXXXX`, keys
+ * sorted by code point).
  * @throws TypeError for a value JSON cannot hold the way tomllib reads it into Python (floats, dates)
  */
-function pythonJson(value: unknown): string {
+export function pythonJson(value: unknown, compact = false): string {
+  const [item, key] = compact ? [',', ':'] : [', ', ': '];
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number' || typeof value === 'bigint') {
@@ -30,10 +32,10 @@ function pythonJson(value: unknown): string {
     }
     return `${out}"`;
   }
-  if (Array.isArray(value)) return `[${value.map(pythonJson).join(', ')}]`;
+  if (Array.isArray(value)) return `[${value.map((v) => pythonJson(v, compact)).join(item)}]`;
   if (isTable(value)) {
     const keys = Object.keys(value).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${keys.map((key) => `${pythonJson(key)}: ${pythonJson(value[key])}`).join(', ')}}`;
+    return `{${keys.map((k) => `${pythonJson(k)}${key}${pythonJson(value[k], compact)}`).join(item)}}`;
   }
   throw new TypeError(`cannot encode ${Object.prototype.toString.call(value)}`);
 }

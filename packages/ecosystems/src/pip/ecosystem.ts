@@ -1,28 +1,22 @@
-import type { DependencyType, DependencyUse, Ecosystem } from '../ecosystem.ts';
+import type { DependencyType, DependencyUse, Ecosystem, SkippedDeclaration } from '../ecosystem.ts';
 import { requiredFilesOf } from '../required-files.ts';
 import { groupBy } from '../shared/group.ts';
 import { lazy } from '../shared/lazy.ts';
 import { isTable, parseToml } from '../shared/parse.ts';
 import { pickLocked } from '../shared/pick-locked.ts';
 import { updateDeclarations } from '../update/declarations.ts';
+import { pipIncludes, pipRequirementsFiles, REQUIREMENTS_PATTERNS, requirementsFileType } from './files.ts';
 import { updatePythonLocks } from './lockfile.ts';
 import { readPythonLock } from './lockfiles.ts';
 import { normalisePythonName } from './names.ts';
-import { pinnedVersion } from './pep508.ts';
+import { parsePep508, pinnedVersion } from './pep508.ts';
+import { lockSectionOf, readPipfile, readPipfileLock } from './pipfile.ts';
 import { readPyproject } from './pyproject.ts';
 import { readRequirementsTxt } from './requirements-txt.ts';
+import { readSetupCfg } from './setup-cfg.ts';
+import { readSetupPy } from './setup-py.ts';
 import { locatePip } from './update.ts';
 import { pep440Versions } from './versions.ts';
-
-/** Requirements files read, in order, and the type of what they list. */
-const REQUIREMENTS_FILES: readonly { file: string; type: DependencyType }[] = [
-  { file: 'requirements.txt', type: 'runtime' },
-  { file: 'requirements-dev.txt', type: 'development' },
-  { file: 'requirements_dev.txt', type: 'development' },
-  { file: 'dev-requirements.txt', type: 'development' },
-  { file: 'requirements-test.txt', type: 'development' },
-  { file: 'test-requirements.txt', type: 'development' },
-];
 
 const LOCKFILES = ['poetry.lock', 'uv.lock'] as const;
 
@@ -35,52 +29,114 @@ interface Found {
   manifest: string;
   /** Installed from an index (not a direct URL/git/path reference). */
   registry: boolean;
+  /** A Pipfile package: the version its Pipfile.lock section locks (null when the lock has no entry for it). */
+  pipfileLocked?: string | null;
 }
 
 type Files = Readonly<Record<string, string>>;
 
+/** A requirement string of setup.py / setup.cfg read as PEP 508 (a trailing `# comment` dropped), undefined when it is none. */
+function setupRequirement(value: string) {
+  return parsePep508(value.replace(/(^|\s)#.*$/, '').trim());
+}
+
 /**
- * Every declaration of the files read, in the order requirements.txt, pyproject.toml, the development
- * requirements files; of a requirements file only the first line naming a package counts.
+ * Every declaration of the files read, in the order requirements.txt, requirements.in, pyproject.toml, Pipfile, the
+ * development requirements files, the other requirements files of the directory then of its subdirectories (by path),
+ * the files they include with `-r` (breadth first), setup.py, setup.cfg. Of a requirements file only the first line
+ * naming a package counts; constraints files (`-c`) and pip-compile outputs (of a `.in` read) declare nothing (they
+ * give versions, see {@link lockedVersions}).
  */
 function declarations(files: Files): Found[] {
   const found: Found[] = [];
-  const [main, ...dev] = REQUIREMENTS_FILES;
-  const readRequirements = (entry: { file: string; type: DependencyType } | undefined) => {
-    const text = entry && files[entry.file];
-    if (!entry || text === undefined) return;
-    const firstLines = groupBy(readRequirementsTxt(entry.file, text), (line) => normalisePythonName(line.name));
+  const readRequirements = (file: string) => {
+    const text = files[file];
+    if (text === undefined) return;
+    const firstLines = groupBy(readRequirementsTxt(file, text), (line) => normalisePythonName(line.name));
     for (const [line] of firstLines.values()) {
       if (!line) continue;
       found.push({
         name: line.name,
-        type: entry.type,
+        type: requirementsFileType(file),
         requirement: line.specifier,
         pinned: pinnedVersion(line.specifier),
-        manifest: entry.file,
+        manifest: file,
         registry: line.url === null,
       });
     }
   };
-  readRequirements(main);
+  const requirementFiles = pipRequirementsFiles(files)
+    .filter((entry) => entry.role === 'requirement')
+    .map((entry) => entry.file);
+  const [first, rest] = [
+    requirementFiles.filter((file) => file === 'requirements.txt' || file === 'requirements.in'),
+    requirementFiles.filter((file) => file !== 'requirements.txt' && file !== 'requirements.in'),
+  ];
+  for (const file of first) readRequirements(file);
   const pyproject = files['pyproject.toml'];
   if (pyproject !== undefined) {
     for (const entry of readPyproject('pyproject.toml', pyproject)) found.push({ ...entry, manifest: 'pyproject.toml' });
   }
-  for (const entry of dev) readRequirements(entry);
+  const pipfile = files.Pipfile;
+  if (pipfile !== undefined) {
+    const lockText = files['Pipfile.lock'];
+    const lock = lockText === undefined ? undefined : readPipfileLock('Pipfile.lock', lockText);
+    for (const { category, ...entry } of readPipfile('Pipfile', pipfile)) {
+      const locked = lock?.get(lockSectionOf(category))?.get(normalisePythonName(entry.name));
+      found.push({ ...entry, manifest: 'Pipfile', ...(lock ? { pipfileLocked: locked ?? null } : {}) });
+    }
+  }
+  for (const file of rest) readRequirements(file);
+  const setupPy = files['setup.py'];
+  const setupCfg = files['setup.cfg'];
+  const setupEntries = [
+    ...(setupPy === undefined ? [] : readSetupPy('setup.py', setupPy).requirements.map((r) => ({ ...r, manifest: 'setup.py' }))),
+    ...(setupCfg === undefined ? [] : readSetupCfg('setup.cfg', setupCfg).requirements.map((r) => ({ ...r, manifest: 'setup.cfg' }))),
+  ];
+  for (const entry of setupEntries) {
+    const parsed = setupRequirement(entry.value);
+    if (!parsed) continue; // reported by skippedDeclarations
+    found.push({
+      name: parsed.name,
+      type: entry.type,
+      requirement: parsed.specifier,
+      pinned: pinnedVersion(parsed.specifier),
+      manifest: entry.manifest,
+      registry: parsed.url === null,
+    });
+  }
   return found;
 }
 
-/** The versions the first lockfile locking `name` holds (each lockfile parsed on first use, once), [] when none does. */
+/**
+ * The versions the first version source naming `name` holds (each parsed on first use, once), [] when none does: poetry.lock,
+ * uv.lock, the pip-compile outputs of the `.in` files read, then the exact pins (`==x`) of constraints files.
+ */
 function lockedVersions(files: Files): (name: string) => string[] {
-  const locks = LOCKFILES.flatMap((lock) => {
+  const sources: (() => Map<string, string[]>)[] = LOCKFILES.flatMap((lock) => {
     const text = files[lock];
     return text === undefined ? [] : [lazy(() => readPythonLock(lock, text))];
   });
+  const roles = pipRequirementsFiles(files);
+  for (const role of ['compiled', 'constraint'] as const) {
+    for (const entry of roles.filter((r) => r.role === role)) {
+      sources.push(
+        lazy(() => {
+          const versions = new Map<string, string[]>();
+          for (const line of readRequirementsTxt(entry.file, files[entry.file] ?? '')) {
+            const pinned = pinnedVersion(line.specifier);
+            const name = normalisePythonName(line.name);
+            if (pinned !== null) versions.set(name, [...(versions.get(name) ?? []), pinned]);
+          }
+          return versions;
+        }),
+      );
+    }
+  }
   return (name) => {
     const wanted = normalisePythonName(name);
-    for (const lock of locks) {
-      const versions = lock().get(wanted) ?? [];
+    for (const source of sources) {
+      const versions = source().get(wanted) ?? [];
       if (versions.length > 0) return versions;
     }
     return [];
@@ -89,13 +145,13 @@ function lockedVersions(files: Files): (name: string) => string[] {
 
 /**
  * The use of a package declared by `found` (its declarations, in order): the first gives the name, requirement
- * and manifest; any runtime declaration makes it runtime; the version is the lockfile's (of several, the highest
- * matching the requirement), else the first exact pin.
+ * and manifest; any runtime declaration makes it runtime; the version is the lockfile's (a Pipfile package's from its
+ * Pipfile.lock section; else of several, the highest matching the requirement), else the first exact pin.
  */
 function useOf(found: readonly Found[], locked: (name: string) => string[]): DependencyUse | undefined {
   const first = found[0];
   if (!first) return undefined;
-  const versions = locked(first.name);
+  const versions = first.pipfileLocked ? [first.pipfileLocked] : locked(first.name);
   const fromLock = versions.length > 0 ? pickLocked(versions, first.requirement, pep440Versions) : null;
   return {
     name: first.name,
@@ -104,6 +160,30 @@ function useOf(found: readonly Found[], locked: (name: string) => string[]): Dep
     version: fromLock ?? found.find((f) => f.pinned !== null)?.pinned ?? null,
     manifest: first.manifest,
   };
+}
+
+/**
+ * The declarations setup.py and setup.cfg hold that are not read: a keyword whose value is not a literal (a call, an
+ * expression), a `file:` directive, and a requirement string that is not PEP 508.
+ * @throws ManifestParseError when setup.py does not tokenize or setup.cfg is not INI
+ */
+function skippedSetupDeclarations(files: Files): SkippedDeclaration[] {
+  const out: SkippedDeclaration[] = [];
+  const check = (file: string, requirements: readonly { value: string; line: number }[]) => {
+    for (const r of requirements)
+      if (!setupRequirement(r.value)) out.push({ file, line: r.line, text: r.value, reason: 'not a PEP 508 requirement' });
+  };
+  if (files['setup.py'] !== undefined) {
+    const { requirements, skipped } = readSetupPy('setup.py', files['setup.py']);
+    out.push(...skipped);
+    check('setup.py', requirements);
+  }
+  if (files['setup.cfg'] !== undefined) {
+    const { requirements, skipped } = readSetupCfg('setup.cfg', files['setup.cfg']);
+    out.push(...skipped);
+    check('setup.cfg', requirements);
+  }
+  return out.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? 1 : -1));
 }
 
 /**
@@ -127,23 +207,29 @@ function publishesPackage(files: Files): boolean {
 }
 
 /**
- * pip (and Poetry/uv projects): requirements.txt and/or pyproject.toml, plus the development requirements
- * files `requirements-dev.txt`, `requirements_dev.txt`, `dev-requirements.txt`, `requirements-test.txt`,
- * `test-requirements.txt`, and poetry.lock / uv.lock for the version in use.
- * The requirement is taken from the first file listing the package in the order requirements.txt,
- * pyproject.toml, the development files; the type is `runtime` when any runtime section lists it. Names are
- * compared after PEP 503 normalisation; markers are read but not evaluated (a listed package counts as used).
- * `listDependencies` leaves out packages whose first declaration is a direct reference (`name @ url`, Poetry
- * `git`/`path`/`url`). `updateManifest` edits the specifier in every requirements file and pyproject.toml section
- * declaring the package (see {@link locatePip}); a library ({@link publishesPackage}) is widened by `auto`. `updateLockfiles` rewrites the package's entry of poetry.lock and
- * uv.lock in place (see {@link updatePythonLocks}).
+ * pip (and Poetry, uv, Pipenv and setuptools projects): requirements.txt, requirements.in, pyproject.toml, Pipfile,
+ * setup.py or setup.cfg, the development requirements files `requirements-dev.txt`, `requirements_dev.txt`,
+ * `dev-requirements.txt`, `requirements-test.txt`, `test-requirements.txt`, every other `*.txt` / `*.in` of the
+ * directory and of its immediate subdirectories that is a requirements file ({@link REQUIREMENTS_PATTERNS},
+ * `isRequirementsFile`, as dependabot-core's file fetcher scanned them), the files they include with `-r`/`-c` (read in
+ * the worker's further rounds, {@link pipIncludes}), and poetry.lock / uv.lock / Pipfile.lock and the pip-compile
+ * outputs of the `.in` files read for the version in use. The requirement is taken from the first file listing the package in
+ * the order of {@link declarations}; the type is `runtime` when any runtime section lists it. Names are compared after PEP
+ * 503 normalisation; markers are read but not evaluated (a listed package counts as used). `listDependencies` leaves out
+ * packages whose first declaration is a direct reference (`name @ url`, Poetry `git`/`path`/`url`, Pipfile
+ * `git`/`path`/`file`). `updateManifest` edits the specifier in every file declaring the package (see
+ * {@link locatePip}; a hash-pinned line's `--hash` options become those of the registry's description of the target,
+ * `updateManifest`'s fourth argument); a library ({@link publishesPackage}) is widened by `auto`. `updateLockfiles` rewrites the package's
+ * entry of poetry.lock, uv.lock, Pipfile.lock and pip-compile outputs in place (see {@link updatePythonLocks}).
+ * setup.py is read from its literals, never executed: `skippedDeclarations` names what was not read.
  */
 export const pip: Ecosystem = {
   packageManager: 'pip',
   files: {
     required: requiredFilesOf('pip'),
-    optional: [...REQUIREMENTS_FILES.slice(1).map((f) => f.file), ...LOCKFILES],
-    lockfiles: [...LOCKFILES],
+    optional: [...REQUIREMENTS_PATTERNS.optional, ...LOCKFILES, 'Pipfile.lock'],
+    lockfiles: [...LOCKFILES, 'Pipfile.lock'],
+    related: pipIncludes,
   },
   versions: pep440Versions,
   normaliseName: normalisePythonName,
@@ -158,19 +244,15 @@ export const pip: Ecosystem = {
       .filter((found) => found[0]?.registry)
       .flatMap((found) => useOf(found, locked) ?? []);
   },
+  skippedDeclarations: skippedSetupDeclarations,
   isLibrary: publishesPackage,
-  updateManifest(files, use, targetVersion, _target, strategy) {
+  updateManifest(files, use, targetVersion, target, strategy) {
     return updateDeclarations(
       {
         schemeName: 'PEP 440',
         scheme: pep440Versions,
         find: (f, name) => pip.findDependency(f, name),
-        locate: (f, name) =>
-          locatePip(
-            f,
-            name,
-            REQUIREMENTS_FILES.map((entry) => entry.file),
-          ),
+        locate: (f, name) => locatePip(f, name, [], target),
         isLibrary: publishesPackage,
       },
       files,

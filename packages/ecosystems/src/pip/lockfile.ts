@@ -1,15 +1,17 @@
-import * as pep440 from '@renovatebot/pep440';
 import type { LockfileRequest, LockfileUpdate } from '../ecosystem.ts';
 import { ManifestParseError } from '../errors.ts';
 import type { RegistryArtifact, RegistryDependency } from '../registry-data.ts';
 import { isTable, parseToml, type Table } from '../shared/parse.ts';
 import { tomlStringAt, tomlStrings } from '../update/toml-spans.ts';
 import { poetryContentHash } from './content-hash.ts';
+import { pipRequirementsFiles } from './files.ts';
+import { compiledOutputs } from './includes.ts';
+import { allows, markerExcluded, pythonFloor, sha256Of } from './lock-checks.ts';
 import { normalisePythonName } from './names.ts';
 import { parsePep508 } from './pep508.ts';
-import { poetryToPep440 } from './poetry-constraint.ts';
+import { updateCompiledOutput } from './pip-compile.ts';
+import { updatePipfileLock } from './pipfile-lock.ts';
 import { readPyproject } from './pyproject.ts';
-import { pep440Versions } from './versions.ts';
 
 type Edit = { start: number; end: number; text: string };
 type Outcome = { text: string } | { needsResolution: string };
@@ -83,52 +85,6 @@ function valueSpan(text: string, from: number, to: number, key: string): Edit | 
     return last ? { start, end: last.start + last.line.length, text: '' } : undefined;
   }
   return undefined;
-}
-
-/** The first `sha256` digest of an artifact as `sha256:<hex>`, undefined without one. */
-const sha256Of = (artifact: RegistryArtifact) => {
-  const digest = artifact.digests.find((d) => d.algorithm === 'sha256' && d.encoding === 'hex');
-  return digest && `sha256:${digest.value}`;
-};
-
-/**
- * The lower bound of a `requires-python` (PEP 440) or poetry.lock `python-versions` (Poetry constraint: `^3.10` is
- * `>=3.10,<4.0`) specifier, undefined without one (or with `||` alternatives).
- */
-function pythonFloor(specifier: unknown): string | undefined {
-  if (typeof specifier !== 'string' || specifier.includes('|')) return undefined;
-  let specifiers = specifier;
-  try {
-    specifiers = poetryToPep440(specifier)[0] ?? specifier;
-  } catch {
-    // not a Poetry constraint: read it as PEP 440
-  }
-  return /(?:^|,)\s*>=\s*([0-9][0-9.]*)/.exec(specifiers)?.[1];
-}
-
-/**
- * Does a dependency's marker certainly not apply? Only `extra == …` markers (an extra's requirement) and a single
- * `python_version` / `python_full_version` upper bound (`<`, `<=`) below the project's Python floor are known not to
- * apply; any other marker is taken to apply.
- */
-function markerExcluded(dependency: RegistryDependency, floor: string | undefined): boolean {
-  if (dependency.kind !== 'runtime') return true;
-  const marker = dependency.condition?.trim();
-  if (!marker || floor === undefined) return false;
-  const match = /^python_(?:full_)?version\s*(<=?)\s*["']([0-9][0-9.]*)["']$/.exec(marker);
-  if (!match?.[2] || !pep440.valid(match[2]) || !pep440.valid(floor)) return false;
-  return match[1] === '<' ? pep440.gte(floor, match[2]) : pep440.gt(floor, match[2]);
-}
-
-/** Does `version` satisfy `requirement` (`*` and empty are any; false for what cannot be read)? */
-function allows(version: string, requirement: string): boolean {
-  const trimmed = requirement.trim();
-  if (trimmed === '' || trimmed === '*') return true;
-  try {
-    return pep440Versions.satisfies(version, trimmed);
-  } catch {
-    return false;
-  }
 }
 
 /** The `[[package]]` tables of a parsed lock. */
@@ -456,17 +412,20 @@ function updateUvLock(text: string, request: LockfileRequest): Outcome {
 }
 
 /**
- * The pip ecosystem's lockfile update (see {@link Ecosystem.updateLockfiles}): poetry.lock ({@link updatePoetryLock})
- * and uv.lock ({@link updateUvLock}), each present one rewritten; needsResolution when the registry publishes no
- * dependencies for the target, pyproject.toml (as updated) declares a requirement that does not allow it, or either lock
- * cannot be updated faithfully. Every runtime dependency of the target whose
- * marker is not known to exclude it (see {@link markerExcluded}) must be locked at a version its specifier allows.
- * @throws ManifestParseError when a lockfile or pyproject.toml does not parse
+ * The pip ecosystem's lockfile update (see {@link Ecosystem.updateLockfiles}): poetry.lock ({@link updatePoetryLock}),
+ * uv.lock ({@link updateUvLock}), Pipfile.lock ({@link updatePipfileLock}), each present one rewritten, and the
+ * pip-compile output of each `.in` read ({@link updateCompiledOutput}, {@link compiledOutputs}) that pins or declares the package; needsResolution
+ * when the registry publishes no dependencies for the target, pyproject.toml (as updated) declares a requirement that
+ * does not allow it, or a lock cannot be updated faithfully. Every runtime dependency of the target whose marker is not
+ * known to exclude it (see {@link markerExcluded}) must be locked at a version its specifier allows.
+ * @throws ManifestParseError when a lockfile or manifest does not parse
  */
 export function updatePythonLocks(request: LockfileRequest): LockfileUpdate {
   const out: Record<string, string> = {};
   const locks = (['poetry.lock', 'uv.lock'] as const).filter((file) => request.files[file] !== undefined);
-  if (locks.length > 0 && request.target.dependencies === null)
+  const compiled = compiledOutputs(request.files, pipRequirementsFiles(request.files));
+  const any = locks.length > 0 || request.files['Pipfile.lock'] !== undefined;
+  if (any && request.target.dependencies === null)
     return { needsResolution: `the registry does not publish the dependencies of ${request.target.name} ${request.target.version}` };
   const pyproject = request.updated['pyproject.toml'];
   const wanted = normalisePythonName(request.use.name);
@@ -479,6 +438,17 @@ export function updatePythonLocks(request: LockfileRequest): LockfileUpdate {
     const result = file === 'poetry.lock' ? updatePoetryLock(text, request) : updateUvLock(text, request);
     if ('needsResolution' in result) return result;
     out[file] = result.text;
+  }
+  const pipfileLock = request.files['Pipfile.lock'];
+  if (pipfileLock !== undefined) {
+    const result = updatePipfileLock(pipfileLock, request);
+    if ('needsResolution' in result) return result;
+    out['Pipfile.lock'] = result.text;
+  }
+  for (const [outFile, inFile] of compiled) {
+    const result = updateCompiledOutput(inFile, outFile, request);
+    if ('needsResolution' in result) return result;
+    if ('text' in result) out[outFile] = result.text;
   }
   return { files: out };
 }

@@ -20,14 +20,24 @@ function isIgnored(line: string): boolean {
 }
 
 /**
+ * The lines of the texts read last (by text: a line does not depend on the file's name), so that the many reads of one
+ * directory's files (finding, locating, checking an update) parse each text once; frozen, as they are shared.
+ */
+const readTexts = new Map<string, readonly RequirementLine[]>();
+const READ_TEXTS = 64;
+
+/**
  * Reads a pip requirements file (https://pip.pypa.io/en/stable/reference/requirements-file-format/):
  * one PEP 508 requirement a line (`name==1.2.3`, `name>=1,<2`, `name[extra]`, `name; python_version<"3.8"`,
  * `name @ https://...`), `\` continuations, `#` comments (at line start or after whitespace) and per-line
  * options such as `--hash=...` stripped. Option lines (`-r other.txt`, `-c`, `-e`, `--index-url`), bare URLs,
- * local paths and archives are skipped: included files are not followed.
+ * local paths and archives are skipped: included files are not followed. The lines are frozen (a text read again gives
+ * the same line objects, parsed once).
  * @throws ManifestParseError naming `file` and the line that is none of the above
  */
 export function readRequirementsTxt(file: string, text: string): RequirementLine[] {
+  const known = readTexts.get(text);
+  if (known) return [...known];
   const out: RequirementLine[] = [];
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
@@ -44,7 +54,9 @@ export function readRequirementsTxt(file: string, text: string): RequirementLine
     if (line === '' || isIgnored(line)) continue;
     const parsed = parsePep508(line);
     if (!parsed) throw new ManifestParseError(file, `line ${start + 1}: cannot read requirement '${line}'`);
-    out.push({ ...parsed, line: start + 1 });
+    out.push(Object.freeze({ ...parsed, line: start + 1 }));
   }
+  if (readTexts.size >= READ_TEXTS) readTexts.delete(readTexts.keys().next().value as string);
+  readTexts.set(text, Object.freeze([...out]));
   return out;
 }

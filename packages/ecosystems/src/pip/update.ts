@@ -1,11 +1,16 @@
 import { ManifestParseError } from '../errors.ts';
+import type { RegistryVersionDetails } from '../registry-data.ts';
 import { isTable, parseToml, type Table } from '../shared/parse.ts';
 import type { Declaration, Located } from '../update/declarations.ts';
-import { type ClauseKind, clauseRewriter, type RequirementSyntax } from '../update/rewrite.ts';
+import { type ClauseKind, clauseRewriter, type RequirementRewriter, type RequirementSyntax } from '../update/rewrite.ts';
 import { tomlStringAt, tomlStrings } from '../update/toml-spans.ts';
+import { pipRequirementsFiles } from './files.ts';
 import { normalisePythonName } from './names.ts';
 import { parsePep508 } from './pep508.ts';
+import { pipfileCategories } from './pipfile.ts';
 import { readRequirementsTxt } from './requirements-txt.ts';
+import { readSetupCfg } from './setup-cfg.ts';
+import { readSetupPy } from './setup-py.ts';
 import { pep440Versions } from './versions.ts';
 
 const VERSION = '[0-9][0-9A-Za-z_.*+!-]*';
@@ -58,8 +63,60 @@ function lineStarts(text: string): number[] {
   return starts;
 }
 
-/** The declaration of `wanted` in a requirements file: the specifier's span on its line. */
-function inRequirementsFile(file: string, text: string, wanted: string, out: Declaration[], unchanged: string[]): string | undefined {
+/** One `--hash=<algorithm>:<hex>` option of a requirement (also `--hash <algorithm>:<hex>`), and its offsets. */
+const HASH_OPTION = /(?<=^|\s)--hash(=|[ \t]+)([A-Za-z0-9]+):([0-9A-Fa-f]+)(?=\s|\\|$)/g;
+
+/**
+ * The rewriter of a hash-pinned requirement (`name==1.2.3 \` then `--hash=sha256:<hex>` lines: pip's hash-checking mode,
+ * https://pip.pypa.io/en/stable/topics/secure-installs/#hash-checking-mode), whose parts are the specifier and the run of
+ * `--hash` options: the specifier moves as any (`pep440Rewrite`), and the hashes become one per artifact of the target
+ * as `details` (the registry's description of the target) gives them, as dependabot-core's `RequirementReplacer`
+ * (`python/lib/dependabot/python/file_updater/requirement_replacer.rb`) replaced them: the algorithm of the first hash
+ * written, the option written as the first one is (`--hash=`), joined by the text between the first two hashes (else
+ * the text before the first: ` \` + line break + indentation, or a space). The digests are sorted and each written once
+ * (pip-compile's `--generate-hashes` order; Dependabot kept PyPI's file order). Cannot without `details`, when they
+ * describe another version, when an artifact has no hex digest of the algorithm, or when they list no artifact.
+ */
+function hashPinRewriter(
+  name: string,
+  option: { assign: string; algorithm: string; separator: string },
+  details: RegistryVersionDetails | undefined,
+): RequirementRewriter {
+  return (parts, target, strategy) => {
+    const moved = pep440Rewrite([parts[0] ?? ''], target, strategy);
+    if (!('parts' in moved)) return moved;
+    const { assign, algorithm, separator } = option;
+    if (!details)
+      return {
+        cannot: `'${name}' is pinned with --hash: the registry's description of ${target} (its ${algorithm} digests) is needed to write the new hashes`,
+      };
+    if (!pep440Versions.isValid(details.version) || pep440Versions.compare(details.version, target) !== 0)
+      return { cannot: `'${name}' is pinned with --hash: the registry's description is of ${details.version}, not ${target}` };
+    const digests = new Set<string>();
+    for (const artifact of details.artifacts) {
+      const digest = artifact.digests.find((d) => d.algorithm === algorithm.toLowerCase() && d.encoding === 'hex');
+      if (!digest) return { cannot: `'${name}' is pinned with --hash: the registry gives no ${algorithm} digest of ${artifact.filename}` };
+      digests.add(digest.value.toLowerCase());
+    }
+    if (digests.size === 0) return { cannot: `'${name}' is pinned with --hash: the registry lists no files of ${target}` };
+    const hashes = [...digests].sort().map((hex) => `--hash${assign}${algorithm}:${hex}`);
+    return { parts: [moved.parts[0] ?? '', hashes.join(separator)] };
+  };
+}
+
+/**
+ * The declaration of `wanted` in a requirements file: the specifier's span on its line, and when the requirement carries
+ * `--hash` options (on its line or its `\` continuation lines), also the span from the first hash to the last, rewritten
+ * with the target's digests from `details` ({@link hashPinRewriter}).
+ */
+function inRequirementsFile(
+  file: string,
+  text: string,
+  wanted: string,
+  out: Declaration[],
+  unchanged: string[],
+  details: RegistryVersionDetails | undefined,
+): string | undefined {
   const lines = readRequirementsTxt(file, text).filter((line) => normalisePythonName(line.name) === wanted);
   const [line, ...more] = lines;
   if (!line) return undefined;
@@ -67,11 +124,11 @@ function inRequirementsFile(file: string, text: string, wanted: string, out: Dec
   if (line.url !== null) return `${file} (line ${line.line}): '${line.name}' is a direct URL reference`;
   const starts = lineStarts(text);
   const physical = (n: number) => text.slice(starts[n - 1] ?? text.length, (starts[n] ?? text.length + 1) - 1).replace(/\r$/, '');
-  for (let n = line.line; n <= starts.length; n++) {
-    if (/(^|\s)--hash[=\s]/.test(physical(n)))
-      return `${file} (line ${line.line}): '${line.name}' is pinned with --hash, which would need the new hashes`;
-    if (!physical(n).endsWith('\\')) break;
-  }
+  let last = line.line;
+  while (physical(last).endsWith('\\') && last < starts.length) last++;
+  const from = starts[line.line - 1] ?? 0;
+  const logical = text.slice(from, (starts[last - 1] ?? 0) + physical(last).length);
+  const hashes = [...logical.matchAll(HASH_OPTION)];
   if (line.specifier === null) {
     unchanged.push(`${file} (line ${line.line}): no version specifier`);
     return undefined;
@@ -83,8 +140,28 @@ function inRequirementsFile(file: string, text: string, wanted: string, out: Dec
   if (nameEnd < line.name.length || at < 0 || (comment >= 0 && at > comment)) {
     return `${file} (line ${line.line}): the specifier of '${line.name}' is split over several lines`;
   }
-  const start = (starts[line.line - 1] ?? 0) + at;
-  out.push({ file, where: `line ${line.line}`, parts: [{ start, end: start + line.specifier.length }], rewrite: pep440Rewrite });
+  const start = from + at;
+  const specifier = { start, end: start + line.specifier.length };
+  const [first] = hashes;
+  const final = hashes.at(-1);
+  if (!first || !final) {
+    out.push({ file, where: `line ${line.line}`, parts: [specifier], rewrite: pep440Rewrite });
+    return undefined;
+  }
+  const run = logical.slice(first.index, final.index + final[0].length);
+  if (first.index < at + line.specifier.length || !/^(?:--hash(?:=|[ \t]+)[A-Za-z0-9]+:[0-9A-Fa-f]+|\s|\\)*$/.test(run))
+    return `${file} (line ${line.line}): the --hash options of '${line.name}' are mixed with other text`;
+  const second = hashes[1];
+  const separator = second
+    ? logical.slice(first.index + first[0].length, second.index)
+    : /[\s\\]*$/.exec(logical.slice(0, first.index))?.[0] || ' ';
+  out.push({
+    file,
+    where: `line ${line.line}`,
+    parts: [specifier, { start: from + first.index, end: from + final.index + final[0].length }],
+    rewrite: hashPinRewriter(line.name, { assign: first[1] ?? '=', algorithm: first[2] ?? 'sha256', separator }, details),
+    requirement: line.specifier,
+  });
   return undefined;
 }
 
@@ -168,26 +245,94 @@ function inPyproject(text: string, wanted: string, out: Declaration[], unchanged
   return undefined;
 }
 
+/** The declarations of `wanted` in a Pipfile: each category's specifier string or `version` (`"==2.31"`, `{version = ">=2"}`). */
+function inPipfile(text: string, wanted: string, out: Declaration[], unchanged: string[]): string | undefined {
+  const file = 'Pipfile';
+  const doc = parseToml(file, text);
+  const strings = tomlStrings(text);
+  for (const category of pipfileCategories(doc)) {
+    for (const [key, value] of Object.entries(doc[category] as Table)) {
+      if (normalisePythonName(key) !== wanted) continue;
+      if (isTable(value) && ['git', 'path', 'file', 'editable'].some((source) => source in value))
+        return `${file} ([${category}]): '${key}' is a git, path or file dependency`;
+      const written = typeof value === 'string' ? value : isTable(value) ? value.version : undefined;
+      if (typeof written !== 'string') {
+        unchanged.push(`${file} ([${category}]): '${key}' has no version`);
+        continue;
+      }
+      const span = tomlStringAt(strings, typeof value === 'string' ? [category, key] : [category, key, 'version']);
+      if (!span || text.slice(span.start, span.end) !== written)
+        return `${file} ([${category}]): the version of '${key}' is a multi-line or escaped string`;
+      out.push({ file, where: `[${category}]`, parts: [{ start: span.start, end: span.end }], rewrite: pep440Rewrite });
+    }
+  }
+  return undefined;
+}
+
 /**
- * The declarations of `name` (PEP 503 normalised) in the requirements files `requirementFiles` present and
- * pyproject.toml: a requirements line's specifier (`requests>=2.28,<3`), a PEP 621/735/uv string's specifier
- * (`"requests[socks]>=2.28 ; python_version>'3.8'"`), a Poetry constraint (`"^2.28"` or `{ version = "^2.28" }`).
- * A line or string without a specifier is unchanged. Cannot: direct URL references, Poetry git/path/url tables
- * and multiple-constraint lists, a package named on several lines of one file (per-marker pins), `--hash` pins,
- * a specifier split over continuation lines, multi-line or escaped TOML strings.
+ * The declarations of `wanted` among setup.py's string literals or setup.cfg's requirement lines (`requirements`, with
+ * their spans in `file`): the specifier inside each.
+ */
+function inSetupFile(
+  file: string,
+  requirements: readonly { value: string; start: number; end: number; line: number; group: string; plain?: boolean }[],
+  wanted: string,
+  out: Declaration[],
+  unchanged: string[],
+): string | undefined {
+  for (const r of requirements) {
+    const parsed = parsePep508(r.value.replace(/(^|\s)#.*$/, '').trim());
+    if (!parsed || normalisePythonName(parsed.name) !== wanted) continue;
+    const where = `${r.group}, line ${r.line}`;
+    if (r.plain === false) return `${file} (${where}): '${parsed.name}' is written in a string with escapes or a prefix`;
+    if (parsed.url !== null) return `${file} (${where}): '${parsed.name}' is a direct URL reference`;
+    if (parsed.specifier === null) {
+      unchanged.push(`${file} (${where}): no version specifier`);
+      continue;
+    }
+    const nameEnd = r.value.indexOf(parsed.name) + parsed.name.length;
+    const at = r.value.indexOf(parsed.specifier, nameEnd);
+    if (at < 0) return `${file} (${where}): the specifier of '${parsed.name}' is not written in one piece`;
+    out.push({ file, where, parts: [{ start: r.start + at, end: r.start + at + parsed.specifier.length }], rewrite: pep440Rewrite });
+  }
+  return undefined;
+}
+
+/**
+ * The declarations of `name` (PEP 503 normalised) in the files read: the requirements files (the named ones, those
+ * `requirementFiles` adds, and what they include with `-r`, and constraints files named with `-c`; never a pip-compile
+ * output, which is a lockfile) and pyproject.toml, Pipfile, setup.py and setup.cfg: a requirements line's specifier
+ * (`requests>=2.28,<3`), a PEP 621/735/uv string's specifier (`"requests[socks]>=2.28 ; python_version>'3.8'"`), a Poetry
+ * constraint (`"^2.28"` or `{ version = "^2.28" }`), a Pipfile specifier (`"==2.28"`, `{version = "==2.28"}`), a setup.py
+ * string literal's or setup.cfg line's specifier. A line or string without a specifier is unchanged. Cannot: direct URL
+ * references, Poetry git/path/url tables and multiple-constraint lists, Pipfile git/path/file packages, a package named
+ * on several lines of one file (per-marker pins), a specifier split over continuation lines, multi-line or escaped TOML
+ * strings, setup.py strings with escapes or prefixes. A requirement pinned with `--hash` options is located with its
+ * hashes, which its rewrite replaces by the target's digests from `details` (the registry's description of the target
+ * version; without it, a hash pin that must move is `cannot`: {@link hashPinRewriter}).
  * @throws ManifestParseError when a file does not parse
  */
-export function locatePip(files: Files, name: string, requirementFiles: readonly string[]): Located {
+export function locatePip(files: Files, name: string, requirementFiles: readonly string[] = [], details?: RegistryVersionDetails): Located {
   const wanted = normalisePythonName(name);
   const declarations: Declaration[] = [];
   const unchanged: string[] = [];
-  for (const file of requirementFiles) {
+  const roles = pipRequirementsFiles(files, requirementFiles);
+  for (const { file, role } of roles) {
     const text = files[file];
-    const problem = text === undefined ? undefined : inRequirementsFile(file, text, wanted, declarations, unchanged);
+    if (role === 'compiled' || text === undefined) continue;
+    const problem = inRequirementsFile(file, text, wanted, declarations, unchanged, details);
     if (problem) return { cannot: problem };
   }
-  const pyproject = files['pyproject.toml'];
-  const problem = pyproject === undefined ? undefined : inPyproject(pyproject, wanted, declarations, unchanged);
-  if (problem) return { cannot: problem };
+  const checks: [string, (text: string) => string | undefined][] = [
+    ['pyproject.toml', (text) => inPyproject(text, wanted, declarations, unchanged)],
+    ['Pipfile', (text) => inPipfile(text, wanted, declarations, unchanged)],
+    ['setup.py', (text) => inSetupFile('setup.py', readSetupPy('setup.py', text).requirements, wanted, declarations, unchanged)],
+    ['setup.cfg', (text) => inSetupFile('setup.cfg', readSetupCfg('setup.cfg', text).requirements, wanted, declarations, unchanged)],
+  ];
+  for (const [file, check] of checks) {
+    const text = files[file];
+    const problem = text === undefined ? undefined : check(text);
+    if (problem) return { cannot: problem };
+  }
   return { declarations, unchanged };
 }

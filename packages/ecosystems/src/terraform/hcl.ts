@@ -1,15 +1,20 @@
 import { ManifestParseError } from '../errors.ts';
 
 /**
- * A small reader of HCL native syntax (https://github.com/hashicorp/hcl/blob/main/hclsyntax/spec.md), enough for the
- * parts of Terraform files dependency updates read: blocks with labels, attributes whose value is a string literal, an
- * object (`{ source = "...", version = "..." }`) or a tuple of strings (`hashes = [...]`), with the source offsets of
- * every literal so an update edits only those characters. Any other expression (references, templates with `${...}`,
- * function calls, heredocs, numbers) is kept as `other` with its text.
+ * A reader of HCL native syntax (https://github.com/hashicorp/hcl/blob/main/hclsyntax/spec.md) that accepts what
+ * HashiCorp's parser accepts and keeps what dependency updates read: blocks with labels, attributes whose value is a
+ * string literal, an object (`{ source = "...", version = "..." }`) or a tuple (`hashes = [...]`), with the source
+ * offsets of every literal so an update edits only those characters. Any other expression (references, function calls,
+ * operators, conditionals, `for` expressions, splats, templates with `${ }` / `%{ }`, heredocs, numbers) is kept as
+ * `other` with its text; the scanner still reads it whole: strings and heredocs with template sequences that nest
+ * strings, comments and line breaks, comments of the three kinds, Unicode identifiers with `-`. Line breaks end an
+ * attribute or object item but are ignored inside `( )`, `[ ]`, `for` expressions and template sequences, as the
+ * spec says. It is more lenient than HCL where leniency cannot hide a dependency: expressions are not checked
+ * (`a = 1 b` is read as the text `1 b`), nor commas between object items.
  *
- * Why not `@cdktf/hcl2json`: its `parse` is asynchronous (a Go WebAssembly module answering through callbacks, loaded
- * when the module is imported) and gives no source positions, while `Ecosystem.findDependency` is synchronous and the
- * updater needs the literal's offsets.
+ * Why not `@cdktf/hcl2json` (HashiCorp's parser compiled to WebAssembly; the tests use it as the reference) or a
+ * tree-sitter grammar: both load WebAssembly asynchronously, while `Ecosystem.findDependency` is synchronous, and
+ * hcl2json gives no source positions, which the updater needs.
  */
 
 /** A string literal: its decoded value and the span of its characters between the quotes (`[start, end)`, UTF-16 units). */
@@ -22,7 +27,10 @@ export interface HclString {
   escaped: boolean;
 }
 
-/** An object constructor `{ key = value, ... }` (keys as written, unquoted). */
+/**
+ * An object constructor `{ key = value, ... }`: an identifier or string key as its name (a string decoded), any other
+ * key expression (`"team-${each.key}"`, `(var.key)`) as written.
+ */
 export interface HclObject {
   kind: 'object';
   entries: HclAttribute[];
@@ -92,23 +100,27 @@ const tooDeep = (file: string, where: string): never => {
 };
 
 /**
- * Skips a `${ ... }` / `%{ ... }` template sequence starting at `at` (on `$`/`%`); returns the offset after `}`. `nesting`
- * counts the strings and templates it is within.
+ * An identifier (the spec's `ID_Start (ID_Continue | '-')*`, with `_` allowed first as HCL's scanner does), matched
+ * where `lastIndex` points.
  */
-function skipInterpolation(file: string, text: string, at: number, nesting: number): number {
-  if (nesting > MAX_DEPTH) tooDeep(file, `line ${lineOf(text, at)}`);
-  let depth = 0;
-  let i = at + 1;
-  for (; i < text.length; i++) {
-    const c = text[i];
-    if (c === '{') depth++;
-    else if (c === '}') {
-      depth--;
-      if (depth === 0) return i + 1;
-    } else if (c === '"') i = readString(file, text, i, nesting + 1).end - 1;
-  }
-  throw new ManifestParseError(file, `unterminated template interpolation at offset ${at}`);
+const IDENTIFIER = /[\p{ID_Start}_][\p{ID_Continue}-]*/uy;
+/** A heredoc's opening line: `<<` or `<<-`, the marker, the line break. */
+const HEREDOC_HEADER = /<<(-?)([\p{ID_Start}_][\p{ID_Continue}-]*)\r?\n/uy;
+const NUMBER = /[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+/** Operators of more than one character (the spec's "Operators and Delimiters"). */
+const LONG_PUNCTUATION = ['...', '==', '!=', '<=', '>=', '&&', '||', '=>'];
+
+/** `pattern` (sticky) matched at `at`, or undefined. */
+function matchAt(pattern: RegExp, text: string, at: number): RegExpExecArray | undefined {
+  pattern.lastIndex = at;
+  return pattern.exec(text) ?? undefined;
 }
+
+/** Is a template sequence (`${` or `%{`, not the escapes `$${` / `%%{`) at `at`? */
+const opensTemplate = (text: string, at: number): boolean => (text[at] === '$' || text[at] === '%') && text[at + 1] === '{';
+/** Is a template escape (`$${` or `%%{`, a literal `${` / `%{`) at `at`? */
+const escapesTemplate = (text: string, at: number): boolean =>
+  (text[at] === '$' || text[at] === '%') && text[at + 1] === text[at] && text[at + 2] === '{';
 
 /** Reads a quoted string starting at `at` (on `"`); `nesting` counts the strings and templates it is within. */
 function readString(file: string, text: string, at: number, nesting = 0): Token {
@@ -141,16 +153,15 @@ function readString(file: string, text: string, at: number, nesting = 0): Token 
       i += 2;
       continue;
     }
-    if ((c === '$' || c === '%') && text[i + 1] === c && text[i + 2] === '{') {
-      // `$${` / `%%{` is a literal `${` / `%{`
+    if (escapesTemplate(text, i)) {
       value += `${c}{`;
       escaped = true;
       i += 3;
       continue;
     }
-    if ((c === '$' || c === '%') && text[i + 1] === '{') {
+    if (opensTemplate(text, i)) {
       template = true;
-      const end = skipInterpolation(file, text, i, nesting);
+      const end = scan(file, text, i + 2, nesting + 1, true).end;
       value += text.slice(i, end);
       i = end;
       continue;
@@ -161,6 +172,30 @@ function readString(file: string, text: string, at: number, nesting = 0): Token 
   throw new ManifestParseError(file, `unterminated string at line ${lineOf(text, at)}`);
 }
 
+/**
+ * Reads a heredoc template starting at `at` (on `<<`, whose opening line {@link HEREDOC_HEADER} matched): its lines up
+ * to the one holding only the marker (indented or not, for `<<` and `<<-` alike, as HCL's scanner allows). A `${ }` or
+ * `%{ }` sequence may span lines; a marker inside one does not close the heredoc. The token ends before the line break
+ * that follows the marker.
+ */
+function readHeredoc(file: string, text: string, at: number, header: RegExpExecArray, nesting: number): Token {
+  const marker = header[2] as string;
+  let line = at + header[0].length;
+  for (;;) {
+    const lineEnd = text.indexOf('\n', line);
+    const end = lineEnd < 0 ? text.length : lineEnd;
+    if (text.slice(line, end).trim() === marker) return { kind: 'heredoc', text: text.slice(at, end), start: at, end };
+    let i = line;
+    while (i < text.length && text[i] !== '\n') {
+      if (escapesTemplate(text, i)) i += 3;
+      else if (opensTemplate(text, i)) i = scan(file, text, i + 2, nesting + 1, true).end;
+      else i++;
+    }
+    if (i >= text.length) throw new ManifestParseError(file, `unterminated heredoc '${marker}' at line ${lineOf(text, at)}`);
+    line = i + 1;
+  }
+}
+
 /** The 1-based line of an offset. */
 function lineOf(text: string, offset: number): number {
   let line = 1;
@@ -168,10 +203,19 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
-/** Splits HCL text into tokens; comments are dropped (a line comment keeps its line break). */
-function tokenize(file: string, text: string): Token[] {
+/**
+ * Splits HCL text into tokens from `from`; comments are dropped (a line comment keeps its line break). With `template`,
+ * `from` is just inside a `${` / `%{` sequence and scanning stops after its closing `}` (braces of object constructors
+ * and `for` expressions within it are counted); `end` is then the offset after that `}`. `nesting` counts the strings
+ * and templates the text is within.
+ * @throws ManifestParseError on unterminated strings, comments, heredocs or template sequences, bad escapes, or
+ *   templates nested more than {@link MAX_DEPTH} deep
+ */
+function scan(file: string, text: string, from: number, nesting: number, template: boolean): { tokens: Token[]; end: number } {
+  if (nesting > MAX_DEPTH) tooDeep(file, `line ${lineOf(text, from)}`);
   const tokens: Token[] = [];
-  let i = 0;
+  let braces = 0;
+  let i = from;
   while (i < text.length) {
     const c = text[i] as string;
     if (c === '\n') {
@@ -185,47 +229,36 @@ function tokenize(file: string, text: string): Token[] {
       if (end < 0) throw new ManifestParseError(file, `unterminated comment at line ${lineOf(text, i)}`);
       i = end + 2;
     } else if (c === '"') {
-      const token = readString(file, text, i);
+      const token = readString(file, text, i, nesting);
       tokens.push(token);
       i = token.end;
-    } else if (c === '<' && text[i + 1] === '<' && /^<<-?[A-Za-z_][A-Za-z0-9_-]*\r?\n/.test(text.slice(i, i + 200))) {
-      const header = /^<<-?([A-Za-z_][A-Za-z0-9_-]*)\r?\n/.exec(text.slice(i)) as RegExpExecArray;
-      const marker = header[1] as string;
-      let at = i + header[0].length;
-      let end = -1;
-      while (at <= text.length) {
-        const lineEnd = text.indexOf('\n', at);
-        const line = text.slice(at, lineEnd < 0 ? text.length : lineEnd).trim();
-        if (line === marker) {
-          end = lineEnd < 0 ? text.length : lineEnd;
-          break;
-        }
-        if (lineEnd < 0) break;
-        at = lineEnd + 1;
-      }
-      if (end < 0) throw new ManifestParseError(file, `unterminated heredoc '${marker}' at line ${lineOf(text, i)}`);
-      tokens.push({ kind: 'heredoc', text: text.slice(i, end), start: i, end });
-      i = end;
-    } else if (/[A-Za-z_]/.test(c)) {
-      const match = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(text.slice(i, i + 256)) as RegExpExecArray;
-      tokens.push({ kind: 'ident', text: match[0], start: i, end: i + match[0].length });
-      i += match[0].length;
+    } else if (c === '<' && text[i + 1] === '<' && matchAt(HEREDOC_HEADER, text, i)) {
+      const token = readHeredoc(file, text, i, matchAt(HEREDOC_HEADER, text, i) as RegExpExecArray, nesting);
+      tokens.push(token);
+      i = token.end;
     } else if (/[0-9]/.test(c)) {
-      const match = /^[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 64)) as RegExpExecArray;
+      const match = matchAt(NUMBER, text, i) as RegExpExecArray;
       tokens.push({ kind: 'number', text: match[0], start: i, end: i + match[0].length });
       i += match[0].length;
     } else {
-      const two = text.slice(i, i + 2);
-      const length = ['==', '!=', '<=', '>=', '&&', '||', '=>', '...'].includes(text.slice(i, i + 3))
-        ? 3
-        : ['==', '!=', '<=', '>=', '&&', '||', '=>'].includes(two)
-          ? 2
-          : 1;
+      const identifier = matchAt(IDENTIFIER, text, i);
+      if (identifier) {
+        tokens.push({ kind: 'ident', text: identifier[0], start: i, end: i + identifier[0].length });
+        i += identifier[0].length;
+        continue;
+      }
+      const length = LONG_PUNCTUATION.find((operator) => text.startsWith(operator, i))?.length ?? 1;
+      if (template && c === '{') braces++;
+      else if (template && c === '}') {
+        if (braces === 0) return { tokens, end: i + 1 };
+        braces--;
+      }
       tokens.push({ kind: 'punct', text: text.slice(i, i + length), start: i, end: i + length });
       i += length;
     }
   }
-  return tokens;
+  if (template) throw new ManifestParseError(file, `unterminated template sequence at line ${lineOf(text, from)}`);
+  return { tokens, end: i };
 }
 
 const OPEN: Record<string, string> = { '{': '}', '[': ']', '(': ')' };
@@ -317,8 +350,20 @@ class Reader {
     return token.kind === 'punct' && terminators.includes(token.text);
   }
 
-  /** An expression up to one of `terminators` (`newline`, `,`, `}`, `]`) at depth 0, not consumed. */
+  /** The next token that is not a line break, consuming nothing. */
+  private peekPastNewlines(): Token | undefined {
+    let i = this.at;
+    while (this.tokens[i]?.kind === 'newline') i++;
+    return this.tokens[i];
+  }
+
+  /**
+   * An expression up to one of `terminators` (`newline`, `,`, `}`, `]`) outside brackets, not consumed. Without
+   * `newline` among them (within a tuple's brackets, where HCL ignores line breaks) line breaks are skipped.
+   */
   expression(terminators: readonly string[]): HclValue {
+    const significant = terminators.includes('newline');
+    if (!significant) this.skipNewlines();
     const first = this.peek();
     if (first === undefined || this.ends(first, terminators)) this.fail('expected an expression', first);
     let value: HclValue | undefined;
@@ -326,9 +371,9 @@ class Reader {
       this.at++;
       value = { kind: 'string', value: first.value ?? '', start: first.start + 1, end: first.end - 1, escaped: first.escaped ?? false };
     } else if (first.kind === 'punct' && first.text === '{' && !this.isForExpression()) value = this.nest(() => this.object());
-    else if (first.kind === 'punct' && first.text === '[') value = this.nest(() => this.tuple());
-    if (value !== undefined && this.ends(this.peek(), terminators)) return value;
-    // anything else: everything up to a terminator at depth 0
+    else if (first.kind === 'punct' && first.text === '[' && !this.isForExpression()) value = this.nest(() => this.tuple());
+    if (value !== undefined && this.ends(significant ? this.peek() : this.peekPastNewlines(), terminators)) return value;
+    // anything else: everything up to a terminator outside brackets
     const start = first.start;
     const stack: string[] = [];
     let end = value === undefined ? first.start : (this.tokens[this.at - 1] as Token).end;
@@ -336,18 +381,29 @@ class Reader {
       const token = this.peek();
       if (token === undefined) break;
       if (stack.length === 0 && this.ends(token, terminators)) break;
-      if (token.kind === 'punct' && OPEN[token.text]) stack.push(OPEN[token.text] as string);
-      else if (token.kind === 'punct' && (token.text === '}' || token.text === ']' || token.text === ')')) {
-        if (stack.pop() !== token.text) this.fail(`unbalanced '${token.text}'`, token);
-      }
-      end = token.end;
       this.at++;
+      if (token.kind === 'newline') continue;
+      this.balance(stack, token);
+      end = token.end;
     }
     if (stack.length > 0) this.fail(`missing '${stack.at(-1)}'`);
     return { kind: 'other', text: this.text.slice(start, end), start, end };
   }
 
-  /** Does the `{` at the current token open a `for` expression (`{for k, v in x : k => v}`) rather than an object? */
+  /** Keeps `stack` of the closing brackets expected as `token` opens or closes one. */
+  private balance(stack: string[], token: Token): void {
+    if (token.kind !== 'punct') return;
+    const closing = OPEN[token.text];
+    if (closing) stack.push(closing);
+    else if ((token.text === '}' || token.text === ']' || token.text === ')') && stack.pop() !== token.text) {
+      this.fail(`unbalanced '${token.text}'`, token);
+    }
+  }
+
+  /**
+   * Does the `{` or `[` at the current token open a `for` expression (`{for k, v in x : k => v}`, `[for s in x : s]`)
+   * rather than an object or a tuple? (HCL decides on the keyword `for` after the bracket, line breaks skipped.)
+   */
   private isForExpression(): boolean {
     let i = this.at + 1;
     while (this.tokens[i]?.kind === 'newline') i++;
@@ -367,23 +423,50 @@ class Reader {
         this.at++;
         return { kind: 'object', entries, start: open.start, end: key.end };
       }
-      let name: string;
-      if (key.kind === 'punct' && key.text === '(') {
-        // a computed key `(expression) = value`
-        const expression = this.expression(['=', ':']);
-        name = expression.kind === 'other' ? expression.text : '';
-      } else if (key.kind === 'ident' || key.kind === 'number' || key.kind === 'string') {
-        name = key.kind === 'string' ? (key.value ?? '') : key.text;
-        this.at++;
-      } else this.fail(`expected an object key, found '${key.text}'`);
-      const separator = this.peek();
-      if (!(separator?.kind === 'punct' && (separator.text === '=' || separator.text === ':')))
-        this.fail(`expected '=' after key '${name}'`);
+      const name = this.objectKey();
       this.at++;
       entries.push({ name, value: this.expression(['newline', ',', '}']) });
       const after = this.peek();
       if (after?.kind === 'punct' && after.text === ',') this.at++;
     }
+  }
+
+  /**
+   * An object key up to its `=` or `:` (left as the current token). HCL reads a key as any expression
+   * (https://github.com/hashicorp/hcl/blob/main/hclsyntax/spec.md#collection-values): an identifier or a string is
+   * the key itself (the string decoded); any other expression (a template `"team-${each.key}"`, `(var.key)`, a
+   * reference, a conditional) is kept as written. A `:` that a `?` of the key is waiting for belongs to the key.
+   */
+  private objectKey(): string {
+    const first = this.peek() as Token;
+    const next = this.peek(1);
+    if ((first.kind === 'ident' || first.kind === 'string') && next?.kind === 'punct' && (next.text === '=' || next.text === ':')) {
+      this.at++;
+      return first.kind === 'string' ? (first.value ?? '') : first.text;
+    }
+    const stack: string[] = [];
+    let questions = 0;
+    let end = first.start;
+    for (;;) {
+      const token = this.peek();
+      if (token === undefined) this.fail("missing '}'");
+      if (stack.length === 0) {
+        if (token.kind === 'newline' || (token.kind === 'punct' && (token.text === ',' || token.text === '}'))) {
+          this.fail(`expected '=' after the object key '${this.text.slice(first.start, end)}'`, token);
+        }
+        if (token.kind === 'punct' && token.text === '=') break;
+        if (token.kind === 'punct' && token.text === ':') {
+          if (questions === 0) break;
+          questions--;
+        }
+        if (token.kind === 'punct' && token.text === '?') questions++;
+      }
+      this.at++;
+      if (token.kind === 'newline') continue;
+      this.balance(stack, token);
+      end = token.end;
+    }
+    return this.text.slice(first.start, end);
   }
 
   private tuple(): HclTuple {
@@ -398,7 +481,7 @@ class Reader {
         this.at++;
         return { kind: 'tuple', items, start: open.end, end: token.start };
       }
-      items.push(this.expression([',', ']', 'newline']));
+      items.push(this.expression([',', ']']));
       this.skipNewlines();
       const after = this.peek();
       if (after?.kind === 'punct' && after.text === ',') this.at++;
@@ -409,12 +492,13 @@ class Reader {
 
 /**
  * Reads an HCL file's top-level body (see the module comment for what is kept).
- * @throws ManifestParseError naming `file` on unbalanced brackets, unterminated strings, comments or heredocs, unknown
- *   escapes or `\u`/`\U` escapes that are not a Unicode character, a body item that is neither an attribute nor a block,
- *   or blocks, objects, tuples or templates in strings nested more than 256 levels deep
+ * @throws ManifestParseError naming `file` on unbalanced brackets, unterminated strings, comments, heredocs or template
+ *   sequences, unknown escapes or `\u`/`\U` escapes that are not a Unicode character, a body item that is neither an
+ *   attribute nor a block, an object item without `=`/`:`, a template in a block label, or blocks, objects, tuples or
+ *   templates in strings nested more than 256 levels deep
  */
 export function parseHcl(file: string, text: string): HclBody {
-  return new Reader(file, text, tokenize(file, text)).body(false);
+  return new Reader(file, text, scan(file, text, 0, 0, false).tokens).body(false);
 }
 
 /** The attribute `name` of a body or object, the last one when repeated; undefined when absent. */

@@ -1,11 +1,4 @@
-import {
-  type CodeHost,
-  CodeHostError,
-  formatBytes,
-  listDirectoryFiles,
-  readFilesOf,
-  transientCodeHostError,
-} from '@switchyard/code-host';
+import { type CodeHost, CodeHostError, formatBytes, listDirectoryFiles, readFilesOf, transientCodeHostError } from '@switchyard/code-host';
 import {
   type Ecosystem,
   filesMatching,
@@ -106,10 +99,14 @@ async function readInto(
   }
 }
 
+/** Rounds of reading the files that files read point at (`files.related`), after the first read: `-r` chains, nested props. */
+export const RELATED_ROUNDS = 3;
+
 /**
- * The second round of a read: the files the first round's point at (`files.related` of the ecosystem: workspace members,
- * a parent directory's `Directory.Packages.props`, included requirements files), read into `out`. Patterns among them
- * are matched against a recursive listing of the directory (the first one when it was recursive, else one more).
+ * The rounds of a read after the first: the files those read point at (`files.related` of the ecosystem: workspace
+ * members, a parent directory's `Directory.Packages.props`, included requirements files), read into `out`, again with
+ * what each round adds, at most {@link RELATED_ROUNDS} times; a path is asked once. Patterns among them are matched
+ * against a recursive listing of the directory (the first one when it was recursive, else one more, once).
  */
 async function readRelated(
   host: CodeHost,
@@ -120,22 +117,23 @@ async function readRelated(
   present: ListedFiles | undefined,
   out: { files: Record<string, string>; tooLarge: string[] },
 ): Promise<void> {
-  const related = relatedFiles(ecosystem.files, out.files, target.directory);
-  if (related.length === 0) return;
-  const patterns = related.filter(isFilePattern);
-  let names = related.filter((path) => !isFilePattern(path));
-  let sizes = present?.sizes ?? {};
-  if (patterns.length > 0) {
-    const listed =
-      present?.recursive === true
-        ? { files: present.listed, sizes: present.sizes }
-        : await listDirectoryFiles(host, token, repo, target.directory, target.branch, { recursive: true });
-    if (listed) {
-      names = [...new Set([...names, ...filesMatching(patterns, listed.files).filter((path) => !(path in out.files))])];
-      sizes = listed.sizes;
+  const asked = new Set(Object.keys(out.files));
+  let tree: { files: string[]; sizes: Record<string, number> } | undefined =
+    present?.recursive === true ? { files: present.listed, sizes: present.sizes } : undefined;
+  for (let round = 0; round < RELATED_ROUNDS; round++) {
+    const related = relatedFiles(ecosystem.files, out.files, target.directory).filter((path) => !asked.has(path));
+    if (related.length === 0) return;
+    for (const path of related) asked.add(path);
+    const patterns = related.filter(isFilePattern);
+    let names = related.filter((path) => !isFilePattern(path));
+    if (patterns.length > 0) {
+      tree ??= await listDirectoryFiles(host, token, repo, target.directory, target.branch, { recursive: true });
+      const matched = filesMatching(patterns, tree?.files ?? []).filter((path) => !asked.has(path));
+      for (const path of matched) asked.add(path);
+      names = [...new Set([...names, ...matched])];
     }
+    await readInto(host, token, repo, target, names, tree?.sizes ?? present?.sizes ?? {}, out);
   }
-  await readInto(host, token, repo, target, names, sizes, out);
 }
 
 /**
@@ -145,7 +143,8 @@ async function readRelated(
  * the ecosystem may have (patterns and gitlinks need a listing). The files are read together through `readFiles` when
  * the code host has it (GitHub: one GraphQL query after the listing, so an npm repo with a lockfile costs 2 requests),
  * else one `readFile` each. Then the files those point at (the ecosystem's `files.related`: workspace members, a parent
- * directory's `Directory.Packages.props`, `-r` includes) in one more read, under their paths relative to the directory. Gitlinks come as `Subproject commit <sha>\n`
+ * directory's `Directory.Packages.props`, `-r` includes), a read per round of what the last one added (at most
+ * {@link RELATED_ROUNDS}), under their paths relative to the directory. Gitlinks come as `Subproject commit <sha>\n`
  * (`gitlinkText`). Optional files that do not exist are left out. A file over the code host client's size limit
  * (`too_large`: never read past the limit) makes the result `tooLarge`, naming every such file.
  * @throws CodeHostError when the code host fails otherwise (a `not_found` for a single file is not a failure)
