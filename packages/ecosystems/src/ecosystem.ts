@@ -108,7 +108,8 @@ export interface EcosystemFiles {
    * (`../../Directory.Packages.props`), pip's `-r`/`-c` includes, go.work's `use` directories. The files found join the
    * map under the paths given, and `related` is asked again with them, so chains are followed (an included file's own
    * `-r`; the worker reads 3 such rounds at most, each path once). Files that do not exist are left out, as optional
-   * ones are.
+   * ones are. A file that does not parse may throw `ManifestParseError` here: it then points at nothing
+   * (`relatedFiles` gives []), and the reader reports it when the dependencies are read.
    */
   related?(files: Readonly<Record<string, string>>): string[];
 }

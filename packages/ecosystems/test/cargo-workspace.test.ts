@@ -127,8 +127,9 @@ describe('cargo workspaces: files.related', () => {
     expect(relatedFiles(cargo.files, { 'Cargo.toml': up }, '/rust')).toEqual(['../shared/Cargo.toml']);
   });
 
-  it('gives nothing without a [workspace], and throws on a root that does not parse', () => {
-    expect(cargo.files.related?.({ 'Cargo.toml': CLI })).toEqual([]);
+  it('gives no member without a [workspace] (only path dependencies), and throws on a root that does not parse', () => {
+    expect(cargo.files.related?.({ 'Cargo.toml': TOOL })).toEqual([]);
+    expect(cargo.files.related?.({ 'Cargo.toml': CLI })).toEqual(['../core/Cargo.toml']);
     expect(cargo.files.related?.({ 'Cargo.lock': LOCK })).toEqual([]);
     expect(() => cargo.files.related?.({ 'Cargo.toml': '[workspace\n' })).toThrow(ManifestParseError);
   });

@@ -2,15 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PackageManager } from '@switchyard/contracts';
-import {
-  type Ecosystem,
-  isFilePattern,
-  matchesFilePattern,
-  relatedFiles,
-  repositoryPath,
-  SUPPORTED_PACKAGE_MANAGERS,
-  unmetRequirement,
-} from '../src/index.ts';
+import { type Ecosystem, matchesFilePattern, SUPPORTED_PACKAGE_MANAGERS, unmetRequirement } from '../src/index.ts';
+import { readDirectory } from './directory-read.ts';
 
 /**
  * Real-world manifests and lockfiles kept outside the repository (`ecosystems/<package manager>/<file>`, listed
@@ -68,35 +61,11 @@ export function corpusDirectories(ecosystem: Ecosystem): CorpusDirectory[] {
   }
   const directories: CorpusDirectory[] = [];
   for (const [repo, repoFiles] of repositories) {
+    const tree = Object.fromEntries([...repoFiles].map(([path, file]) => [path, readFileSync(join(CORPUS, file), 'utf8')]));
     const folders = new Set([...repoFiles.keys()].flatMap((path) => entries.flatMap((entry) => folderOf(entry, path))));
     for (const folder of folders) {
-      const directory = folder === '.' ? '/' : `/${folder}`;
-      const files: Record<string, string> = {};
-      const relative = (path: string) =>
-        folder === '.' ? path : path.startsWith(`${folder}/`) ? path.slice(folder.length + 1) : undefined;
-      for (const [path, file] of repoFiles) {
-        const name = relative(path);
-        if (name !== undefined && entries.some((entry) => matchesFilePattern(entry, name))) {
-          files[name] = readFileSync(join(CORPUS, file), 'utf8');
-        }
-      }
+      const files = readDirectory(ecosystem, tree, folder === '.' ? '/' : `/${folder}`);
       if (unmetRequirement(ecosystem.files.required, Object.keys(files))) continue;
-      // The rounds the worker reads (release-svc's RELATED_ROUNDS), each with what the last one added.
-      for (let round = 0; round < 3; round++) {
-        const related = relatedFiles(ecosystem.files, files, directory);
-        let added = 0;
-        for (const [path, file] of repoFiles) {
-          const name = relative(path);
-          const wanted = related.find((entry) =>
-            isFilePattern(entry) ? name !== undefined && matchesFilePattern(entry, name) : repositoryPath(directory, entry) === path,
-          );
-          const key = wanted === undefined ? undefined : isFilePattern(wanted) ? (name as string) : wanted;
-          if (key === undefined || key in files) continue;
-          files[key] = readFileSync(join(CORPUS, file), 'utf8');
-          added++;
-        }
-        if (added === 0) break;
-      }
       directories.push({ label: `${repo}/${folder}`, files });
     }
   }

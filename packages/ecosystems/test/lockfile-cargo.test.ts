@@ -1,6 +1,7 @@
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { readCargoLock } from '../src/cargo/cargo-lock.ts';
+import { cargoLayout } from '../src/cargo/workspace.ts';
 import type { RegistryDependency, RegistryVersionDetails } from '../src/index.ts';
 import { cargo, type DependencyUse, type LockfileRequest, ManifestParseError } from '../src/index.ts';
 import { CORPUS_PRESENT, corpusDirectories } from './corpus.ts';
@@ -284,9 +285,13 @@ describe.runIf(CORPUS_PRESENT)('cargo updateLockfiles over the real-world corpus
   it('every locked direct dependency moved to its next patch (no dependencies) changes only its own entry and removes only unneeded packages', async () => {
     const counts = { files: 0, needsResolution: 0 };
     const reasons = new Map<string, number>();
+    let aboveDirectories = 0;
     for (const directory of corpusDirectories(cargo)) {
-      const lock = directory.files['Cargo.lock'];
+      // the workspace's lockfile: `Cargo.lock`, or the root's above a member directory (`../../Cargo.lock`)
+      const lockfile = cargoLayout(directory.files).lockfile;
+      const lock = directory.files[lockfile];
       if (lock === undefined) continue;
+      if (lockfile !== 'Cargo.lock') aboveDirectories++;
       for (const use of cargo.listDependencies(directory.files)) {
         if (use.version === null || !cargo.versions.isValid(use.version) || !cargo.versions.release) continue;
         const [major, minor, patch] = cargo.versions.release(use.version);
@@ -302,7 +307,8 @@ describe.runIf(CORPUS_PRESENT)('cargo updateLockfiles over the real-world corpus
           continue;
         }
         counts.files++;
-        const out = result.files['Cargo.lock'] ?? '';
+        expect(Object.keys(result.files)).toEqual([lockfile]);
+        const out = result.files[lockfile] ?? '';
         const label = `${directory.label} ${use.name}`;
         const locked = readCargoLock('Cargo.lock', out).get(cargo.normaliseName(use.name)) ?? [];
         expect(locked, label).toContain(target.version);
@@ -334,7 +340,9 @@ describe.runIf(CORPUS_PRESENT)('cargo updateLockfiles over the real-world corpus
         expect(out.split(/\r?\n/).slice(0, 4).join('\n'), label).toBe(lock.split(/\r?\n/).slice(0, 4).join('\n'));
       }
     }
-    process.stdout.write(`cargo lockfiles over the corpus: ${JSON.stringify(counts)}; ${JSON.stringify(Object.fromEntries(reasons))}\n`);
+    process.stdout.write(
+      `cargo lockfiles over the corpus: ${JSON.stringify(counts)} (${aboveDirectories} member directories with the root's lockfile above); ${JSON.stringify(Object.fromEntries(reasons))}\n`,
+    );
     expect(counts.files).toBeGreaterThan(counts.needsResolution);
   }, 120_000);
 });

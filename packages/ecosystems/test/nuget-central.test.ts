@@ -1,40 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type DependencyUse,
-  installedVersion,
-  matchesFilePattern,
-  nuget,
-  nugetVersions,
-  type RegistryVersionDetails,
-  relatedFiles,
-  repositoryPath,
-  unmetRequirement,
-} from '../src/index.ts';
+import { type DependencyUse, installedVersion, nuget, nugetVersions, type RegistryVersionDetails, unmetRequirement } from '../src/index.ts';
 import { legacyShortNuGetRange, normalisedNuGetRange } from '../src/nuget/versions.ts';
+import { readDirectory } from './directory-read.ts';
 import { fixtureTree } from './fixtures.ts';
 import { listChecked, rows } from './invariant.ts';
 
 type Files = Record<string, string>;
 
-/**
- * The files the worker gives nuget for `directory` of a repository `tree` (path → text): the entries of `files` in the
- * directory, then what `files.related` names that the tree holds, keyed as `related` gives them (`../../X`).
- */
-function directoryFiles(tree: Files, directory: string): Files {
-  const prefix = directory === '/' ? '' : `${directory.slice(1)}/`;
-  const entries = [...nuget.files.required.flat(), ...nuget.files.optional];
-  const files: Files = {};
-  for (const [path, text] of Object.entries(tree)) {
-    const name = path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
-    if (name !== undefined && !name.includes('/') && entries.some((entry) => matchesFilePattern(entry, name))) files[name] = text;
-  }
-  for (const path of relatedFiles(nuget.files, files, directory)) {
-    const at = repositoryPath(directory, path);
-    const text = at === undefined ? undefined : tree[at];
-    if (text !== undefined) files[path] = text;
-  }
-  return files;
-}
+/** The files the worker gives nuget for `directory` of a repository `tree` (path → text). */
+const directoryFiles = (tree: Files, directory: string): Files => readDirectory(nuget, tree, directory);
 
 const cpm = fixtureTree('nuget/cpm-tree');
 const props = fixtureTree('nuget/props-tree');

@@ -1,48 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type DependencyUse,
-  isFilePattern,
-  ManifestParseError,
-  matchesFilePattern,
-  nuget,
-  type RegistryVersionDetails,
-  relatedFiles,
-  repositoryPath,
-  unmetRequirement,
-} from '../src/index.ts';
+import { type DependencyUse, ManifestParseError, nuget, type RegistryVersionDetails, unmetRequirement } from '../src/index.ts';
 import { locateNuGet, nugetAllows } from '../src/nuget/update.ts';
+import { readDirectory } from './directory-read.ts';
 import { fixtureTree } from './fixtures.ts';
 import { listChecked, rows } from './invariant.ts';
 
 type Files = Record<string, string>;
 
-/**
- * The files the worker gives nuget for `directory` of a repository `tree` (path → text): the entries of `files` in the
- * directory, then, in up to three rounds (release-svc's RELATED_ROUNDS), what `files.related` names that the tree holds,
- * keyed as `related` gives them (`src/App/App.csproj`, `../src/App/App.csproj`), patterns matched below the directory.
- */
-function directoryFiles(tree: Files, directory: string): Files {
-  const prefix = directory === '/' ? '' : `${directory.slice(1)}/`;
-  const entries = [...nuget.files.required.flat(), ...nuget.files.optional];
-  const files: Files = {};
-  for (const [path, text] of Object.entries(tree)) {
-    const name = path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
-    if (name !== undefined && entries.some((entry) => matchesFilePattern(entry, name))) files[name] = text;
-  }
-  for (let round = 0; round < 3; round++) {
-    for (const path of relatedFiles(nuget.files, files, directory)) {
-      if (isFilePattern(path)) {
-        for (const [at, text] of Object.entries(tree)) {
-          if (at.startsWith(prefix) && matchesFilePattern(path, at.slice(prefix.length))) files[at.slice(prefix.length)] = text;
-        }
-      } else {
-        const at = repositoryPath(directory, path);
-        if (at !== undefined && tree[at] !== undefined) files[path] = tree[at];
-      }
-    }
-  }
-  return files;
-}
+/** The files the worker gives nuget for `directory` of a repository `tree` (path → text). */
+const directoryFiles = (tree: Files, directory: string): Files => readDirectory(nuget, tree, directory);
 
 /** The registry's description of `name` `version`: a SHA-512 of the .nupkg (hex) and no dependencies. */
 function described(name: string, version: string): RegistryVersionDetails {

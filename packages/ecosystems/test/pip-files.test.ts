@@ -21,7 +21,7 @@ describe('pip files: which files are read', () => {
         'requirements/*.in',
       ],
     ]);
-    expect(pip.files.optional).toEqual(['*/*.txt', '*/*.in', 'poetry.lock', 'uv.lock', 'Pipfile.lock']);
+    expect(pip.files.optional).toEqual(['*/*.txt', '*/*.in', 'poetry.lock', 'uv.lock', 'Pipfile.lock', '.python-version', 'runtime.txt']);
     expect(pip.files.lockfiles).toEqual(['poetry.lock', 'uv.lock', 'Pipfile.lock']);
   });
   it('names the -r / -c includes of the requirements files read, relative to the including file', () => {
@@ -82,11 +82,10 @@ describe('pip Pipfile and Pipfile.lock', () => {
 describe('pip setup.py and setup.cfg', () => {
   const files = fixture('setuptools');
 
-  it('reads setup.py literals (install_requires runtime; setup_requires, tests_require, extras_require development)', () => {
+  it('reads setup.py literals (install_requires runtime; setup_requires, tests_require, extras_require development), not those with a `<` marker', () => {
     expect(rows(listChecked(pip, { 'setup.py': files['setup.py'] ?? '' }))).toEqual([
       ['click', 'runtime', '>=8.0,<9', null],
       ['PyYAML', 'runtime', '==6.0.1', '6.0.1'],
-      ['importlib-metadata', 'runtime', '>=4.6', null],
       ['setuptools_scm', 'development', '>=7', null],
       ['pytest', 'development', '>=7.4', null],
       ['coverage', 'development', '~=7.3', null],
@@ -97,6 +96,12 @@ describe('pip setup.py and setup.cfg', () => {
   });
   it('skips what is not a literal, never running setup.py, and reports it', () => {
     expect(pip.skippedDeclarations?.({ 'setup.py': files['setup.py'] ?? '' })).toEqual([
+      {
+        file: 'setup.py',
+        line: 10,
+        text: "importlib-metadata>=4.6; python_version < '3.10'",
+        reason: expect.stringContaining("the marker python_version < '3.10' holds '<'"),
+      },
       {
         file: 'setup.py',
         line: 34,
@@ -111,17 +116,17 @@ describe('pip setup.py and setup.cfg', () => {
     ]);
     expect(() => pip.listDependencies({ 'setup.py': 'setup(install_requires=["flask)\n' })).toThrow(ManifestParseError);
   });
-  it('reads setup.cfg [options] and [options.extras_require], continuation lines, comments and ; markers', () => {
+  it('reads setup.cfg [options] and [options.extras_require], continuation lines, comments and ; markers (not one holding `<`)', () => {
     expect(rows(listChecked(pip, { 'setup.cfg': files['setup.cfg'] ?? '' }))).toEqual([
       ['click', 'runtime', '>=8.0,<9', null],
       ['requests', 'runtime', '>= 2.28, < 3', null],
-      ['tomli', 'runtime', '>=2.0.1', null],
       ['pytest-mock', 'development', '>=3.11', null],
       ['freezegun', 'development', null, null],
       ['boto3', 'development', '>=1.28', null],
       ['botocore', 'development', null, null],
     ]);
     expect(pip.skippedDeclarations?.({ 'setup.cfg': files['setup.cfg'] ?? '' })).toMatchObject([
+      { file: 'setup.cfg', line: 12, text: 'tomli>=2.0.1; python_version < "3.11"', reason: expect.stringContaining("holds '<'") },
       { file: 'setup.cfg', line: 20, reason: expect.stringContaining('file:') },
     ]);
   });
@@ -174,7 +179,9 @@ describe.runIf(CORPUS_PRESENT)('pip corpus: Pipfile, setup.py, setup.cfg', () =>
     expect(pipfileHashes(of('pypa/pipenv/.').Pipfile ?? '')).toContain(lock._meta.hash.sha256);
   });
   it('skips celery setup.py computed requirements and reads aiohttp setup.cfg without failing', () => {
+    // requirements/default.txt's marker excludes the Python of setup.py's python_requires=">=3.10" (3.13.5)
     expect(pip.skippedDeclarations?.(of('celery/celery/.')).map((s) => s.text)).toEqual([
+      "exceptiongroup>=1.3.0; python_version < '3.11'",
       'install_requires=install_requires(),',
       "tests_require=reqs('test.txt'),",
       'extras_require=extras_require(),',

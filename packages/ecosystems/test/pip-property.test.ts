@@ -240,3 +240,66 @@ describe('pip property: Pipfile, setup.py, setup.cfg, requirements.in, included,
     expect(seen.several).toBeGreaterThan(5);
   });
 });
+
+/**
+ * A requirements.txt pinning `pkg` twice, under complementary markers on the Python version (`python_version < "3.T"` /
+ * `>= "3.T"`, written as `python_version` or `python_full_version`, alone or `and`-ed with a marker on another
+ * variable, with either quote), beside lines on other variables, and the project's Python stated by one of the sources
+ * Dependabot read (or none: its default, 3.13).
+ */
+const marked = fc.record({
+  threshold: fc.integer({ min: 6, max: 15 }),
+  minor: fc.integer({ min: 9, max: 13 }),
+  source: fc.constantFrom('.python-version', 'runtime.txt', 'requires-python', 'Pipfile', 'none'),
+  fullVersion: fc.boolean(),
+  other: fc.constantFrom('', ' and sys_platform != "emscripten"', ' and (platform_machine == "x86_64" or extra == "x")'),
+  quote: fc.constantFrom('"', "'"),
+  pins: fc.tuple(fc.nat(20), fc.nat(20)),
+  eol: fc.constantFrom('\n', '\r\n'),
+});
+
+describe('pip property: markers on the Python version', () => {
+  it('exactly the pin whose marker the project’s Python satisfies counts, is updated and the other is reported', () => {
+    let seen = 0;
+    fc.assert(
+      fc.property(marked, (s) => {
+        const q = s.quote;
+        const variable = s.fullVersion && s.source !== 'none' ? 'python_full_version' : 'python_version';
+        const bound = variable === 'python_full_version' ? `3.${s.threshold}.0` : `3.${s.threshold}`;
+        const [a, b] = [`1.${s.pins[0]}`, `2.${s.pins[1]}`];
+        const lines = [
+          '# per Python',
+          `pkg==${a} ; ${variable} < ${q}${bound}${q}${s.other}`,
+          `pkg==${b} ; ${variable} >= ${q}${bound}${q}${s.other}`,
+          'alpha<2 ; sys_platform == "win32"',
+          'omega==1.0 ; sys_platform == "linux"',
+        ];
+        const files: Record<string, string> = { 'requirements.txt': lines.join(s.eol) + s.eol };
+        const m = s.minor;
+        if (s.source === '.python-version') files['.python-version'] = `3.${m}${s.eol}`;
+        if (s.source === 'runtime.txt') files['runtime.txt'] = `python-3.${m}.2${s.eol}`;
+        if (s.source === 'requires-python') files['pyproject.toml'] = `[project]\nrequires-python = ">=3.${m},<3.${m + 1}"\n`;
+        if (s.source === 'Pipfile') files.Pipfile = `[packages]\n\n[requires]\npython_version = "3.${m}"\n`;
+        const python = s.source === 'none' ? 13 : m;
+        const [counted, skipped] = python < s.threshold ? [a, b] : [b, a];
+        const countedLine = python < s.threshold ? 2 : 3;
+
+        expect(pip.findDependency(files, 'pkg')).toMatchObject({ requirement: `==${counted}`, version: counted });
+        expect(pip.listDependencies(files).map((use) => use.name)).toEqual(['pkg', 'omega']);
+        expect(pip.findDependency(files, 'alpha')).toBeUndefined();
+        const reported = (pip.skippedDeclarations?.(files) ?? []).filter((d) => d.file === 'requirements.txt');
+        expect(reported.map((d) => d.line)).toEqual([5 - countedLine, 4]);
+        expect(reported[0]?.reason).toContain(`excludes the project's Python 3.${python}`);
+        expect(reported[0]?.text).toContain(`pkg==${skipped}`);
+
+        const result = checkedUpdate(pip, files, 'pkg', '30.0');
+        if (!('files' in result)) throw new Error(JSON.stringify(result));
+        const updated = (result.files['requirements.txt'] ?? '').split(s.eol);
+        expect(updated).toEqual(lines.map((line, i) => (i === countedLine - 1 ? line.replace(`==${counted}`, '==30.0') : line)).concat(''));
+        seen++;
+      }),
+      { numRuns: 150 },
+    );
+    expect(seen).toBe(150);
+  });
+});

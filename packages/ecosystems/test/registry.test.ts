@@ -38,7 +38,19 @@ describe('registry', () => {
       optional: ['Gemfile.lock', 'gems.locked', '*.gemspec'],
       lockfiles: ['Gemfile.lock', 'gems.locked'],
     });
-    expect(ecosystemFor('cargo')?.files).toMatchObject({ required: [['Cargo.toml']], optional: ['Cargo.lock'], lockfiles: ['Cargo.lock'] });
+    // A member directory's workspace lockfile is the root's, read above it through `related`.
+    expect(ecosystemFor('cargo')?.files).toMatchObject({
+      required: [['Cargo.toml']],
+      optional: ['Cargo.lock'],
+      lockfiles: [
+        'Cargo.lock',
+        '../Cargo.lock',
+        '../../Cargo.lock',
+        '../../../Cargo.lock',
+        '../../../../Cargo.lock',
+        '../../../../../Cargo.lock',
+      ],
+    });
     expect(ecosystemFor('composer')?.files).toEqual({
       required: [['composer.json']],
       optional: ['composer.lock'],

@@ -85,9 +85,16 @@ describe('pip updateManifest: several files and pyproject.toml', () => {
     });
     expect(checkedUpdate(pip, files, 'attrs', '24.1')).toMatchObject({ unchanged: expect.any(String) });
   });
-  it('cannot rewrite a package pinned on several lines of one file (per marker)', () => {
-    const files = { 'requirements.txt': 'pkg==1.0; python_version < "3.8"\npkg==2.0; python_version >= "3.8"\n' };
+  it('cannot rewrite a package pinned on several lines of one file that count (per marker)', () => {
+    const files = { 'requirements.txt': 'pkg==1.0; sys_platform == "win32"\npkg==2.0; sys_platform != "win32"\n' };
     expect(pip.updateManifest(files, use(files, 'pkg'), '3.0')).toEqual({ cannot: expect.stringContaining('several lines') });
+  });
+  it('rewrites the one line of per-Python pins whose marker the project’s Python (here the default, 3.13) satisfies', () => {
+    const files = { 'requirements.txt': 'pkg==1.0; python_version < "3.8"\npkg==2.0; python_version >= "3.8"\n' };
+    expect(checkedUpdate(pip, files, 'pkg', '3.0')).toEqual({
+      files: { 'requirements.txt': 'pkg==1.0; python_version < "3.8"\npkg==3.0; python_version >= "3.8"\n' },
+      requirement: '==3.0',
+    });
   });
   it('keeps the fixture lines it does not touch, including --hash continuations of other packages', () => {
     const files = fixture('pip-requirements');

@@ -1,5 +1,5 @@
 import { type CodeHost, CodeHostError, createGitHubCodeHost, type FileReads, type TreeEntry } from '@switchyard/code-host';
-import { type Ecosystem, ecosystemFor, gitlinkText } from '@switchyard/ecosystems';
+import { type Ecosystem, ecosystemFor, gitlinkText, ManifestParseError } from '@switchyard/ecosystems';
 import { createGitHubEmulator, generateRepos } from '@switchyard/github-emulator';
 import { createLogger, type Listening, listen } from '@switchyard/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +137,22 @@ describe('readManifestFiles: the files the first read points at (files.related)'
       files: { 'requirements.txt': '-r base.txt', 'base.txt': '-r ../shared/common.txt\nrequests', '../shared/common.txt': 'idna' },
     });
     expect(nested.calls).toEqual(['dir app', 'read app/requirements.txt', 'read app/base.txt', 'read shared/common.txt']);
+  });
+
+  it("reads a file that does not parse without following it: the parse error is the reader's to report", async () => {
+    const { host, calls } = treeHost({ 'crate/Cargo.toml': '[package\nname = "x"' });
+    const cargo = ecosystemOf({
+      required: [['Cargo.toml']],
+      optional: [],
+      lockfiles: [],
+      related: () => {
+        throw new ManifestParseError('Cargo.toml', 'expected ]');
+      },
+    });
+    expect(await readManifestFiles(host, 't', 'acme/web', '/crate', 'main', cargo)).toEqual({
+      files: { 'Cargo.toml': '[package\nname = "x"' },
+    });
+    expect(calls).toEqual(['dir crate', 'read crate/Cargo.toml']);
   });
 
   it('reads nothing more when the first files point at nothing new', async () => {

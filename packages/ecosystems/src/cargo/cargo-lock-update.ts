@@ -4,9 +4,7 @@ import type { RegistryDependency } from '../registry-data.ts';
 import { isTable, parseToml, type Table } from '../shared/parse.ts';
 import { normaliseCrateName } from './cargo-toml.ts';
 import { cargoVersions } from './versions.ts';
-import { cargoManifests, readCargoManifests } from './workspace.ts';
-
-const LOCKFILE = 'Cargo.lock';
+import { cargoLayout, ownPackageNames, ROOT_MANIFEST, readLockedManifests } from './workspace.ts';
 
 /** One line of the lockfile: its text without the line break, and the break itself (`\n`, `\r\n` or none at the end). */
 interface Line {
@@ -214,16 +212,24 @@ const compatible = (from: string, to: string) => {
  * of its name; the registry gives no SHA-256 where the lockfile records one; the lockfile is not in Cargo's layout or has a
  * `[root]` table. A semver-compatible target is taken to satisfy the other dependents' requirements, which the lockfile
  * does not record (Cargo's default caret requirements do; an exact `=` pin elsewhere would not).
- * A request without a Cargo.lock updates nothing (`files` empty).
+ * The lockfile is the workspace's (see {@link cargoLayout}): `Cargo.lock`, or beside the workspace root above a member
+ * directory configured on its own (`../Cargo.lock`, returned under that key). Every manifest read binds it: the
+ * directory's, the root above's own dependencies and `[workspace.dependencies]`, and the path packages' (which are not
+ * updated: a requirement of theirs that excludes the target needs resolution), and the packages read are the
+ * workspace's own dependents; other packages without a source (members of a root above that are not read) are
+ * dependents like any other.
+ * A request without that lockfile updates nothing (`files` empty).
  * @throws ManifestParseError when Cargo.lock or a manifest does not parse
  */
 export function updateCargoLock(request: LockfileRequest): LockfileUpdate {
-  const text = request.files[LOCKFILE];
+  const layout = cargoLayout(request.files);
+  const lockfile = layout.lockfile;
+  const text = request.files[lockfile];
   if (text === undefined) return { files: {} };
-  const doc = parseToml(LOCKFILE, text);
+  const doc = parseToml(lockfile, text);
   const packages = doc.package ?? [];
   // What readCargoLock checks, on the document parsed once.
-  if (!Array.isArray(packages) || !packages.every(isTable)) throw new ManifestParseError(LOCKFILE, "'package' is not an array of tables");
+  if (!Array.isArray(packages) || !packages.every(isTable)) throw new ManifestParseError(lockfile, "'package' is not an array of tables");
   const format = formatOf(doc);
   const lines = linesOf(text);
   const blocks = blocksOf(lines, packages);
@@ -252,10 +258,15 @@ export function updateCargoLock(request: LockfileRequest): LockfileUpdate {
   const recordsChecksum = block.checksumLine !== null || typeof metadata[metadataKey] === 'string';
   if (recordsChecksum && cksum === undefined) return { needsResolution: `the registry gives no SHA-256 of ${use.name} ${target.version}` };
 
-  // Every manifest's requirement (the root's and its workspace members'), and other dependents' when the update is
-  // semver-incompatible.
-  const manifests = cargoManifests(request.updated);
-  const declared = readCargoManifests(request.updated).filter((d) => normaliseCrateName(d.name) === wanted);
+  // Every manifest's requirement (the root's and its workspace members', the root above's, the path packages'), and
+  // other dependents' when the update is semver-incompatible. A path package that is the directory's own Cargo.toml seen
+  // from above reads as the updated one.
+  const ownManifest = request.updated[ROOT_MANIFEST] ?? '';
+  const manifests: Record<string, string> = {
+    ...request.updated,
+    ...Object.fromEntries(layout.aliases.map((alias) => [alias, ownManifest])),
+  };
+  const declared = readLockedManifests(manifests).filter((d) => normaliseCrateName(d.name) === wanted);
   for (const declaration of declared) {
     const { requirement } = declaration;
     if (requirement !== null && !cargoVersions.satisfies(target.version, requirement)) {
@@ -270,13 +281,8 @@ export function updateCargoLock(request: LockfileRequest): LockfileUpdate {
     return { needsResolution: 'Cargo.lock names a dependency it does not lock' };
   }
   if (!compatible(block.version, target.version)) {
-    // The workspace's own packages (the root's and the members' [package] names): their requirements were checked above.
-    const ownPackages = new Set(
-      manifests.flatMap(([file, text]) => {
-        const doc = parseToml(file, text);
-        return isTable(doc.package) && typeof doc.package.name === 'string' ? [doc.package.name] : [];
-      }),
-    );
+    // The packages read (the root's, the members', the path packages' [package] names): their requirements were checked above.
+    const ownPackages = ownPackageNames(manifests);
     const dependent = blocks.find((b) => edgesBefore.get(b)?.includes(block) && !(b.source === null && ownPackages.has(b.name)));
     if (dependent) {
       return {
@@ -377,5 +383,5 @@ export function updateCargoLock(request: LockfileRequest): LockfileUpdate {
   // A removed last block leaves the blank line that separated it; Cargo ends the file after the last table.
   let result = out.join('');
   if (!text.endsWith(`${eol}${eol}`)) while (result.endsWith(`${eol}${eol}`)) result = result.slice(0, -eol.length);
-  return { files: { [LOCKFILE]: result } };
+  return { files: { [lockfile]: result } };
 }

@@ -14,6 +14,8 @@ export interface CrateDeclaration {
   section: string;
   /** `path` / `git` when the table (or the workspace entry it inherits) has that key, else `registry` (crates.io or a `registry = "..."`). */
   source: 'registry' | 'path' | 'git';
+  /** The `registry = "..."` name of the table (or of the workspace entry it inherits), null for crates.io (also `registry = "crates-io"`). */
+  registry: string | null;
 }
 
 /** The source of a dependency table: `path` and `git` keys win over `version` (Cargo uses the path/git locally). */
@@ -23,8 +25,13 @@ function sourceOf(value: unknown): CrateDeclaration['source'] {
   return typeof value.git === 'string' ? 'git' : 'registry';
 }
 
+/** The registry a dependency table names (`registry = "my-registry"`), null for crates.io (Cargo's name for it is `crates-io`). */
+function registryOf(value: unknown): string | null {
+  return isTable(value) && typeof value.registry === 'string' && value.registry !== 'crates-io' ? value.registry : null;
+}
+
 /** Dependency table keys and their type (with the old underscore spellings Cargo still accepts). */
-const KINDS: readonly [string, DependencyType][] = [
+export const KINDS: readonly [string, DependencyType][] = [
   ['dependencies', 'runtime'],
   ['dev-dependencies', 'development'],
   ['dev_dependencies', 'development'],
@@ -55,6 +62,7 @@ export function readCargoToml(file: string, text: string, rootDependencies?: Tab
       let requirement: string | null = null;
       let name = key;
       let source = sourceOf(value);
+      let registry = registryOf(value);
       if (typeof value === 'string') requirement = value.trim();
       else if (isTable(value)) {
         if (typeof value.package === 'string') name = value.package;
@@ -65,9 +73,10 @@ export function readCargoToml(file: string, text: string, rootDependencies?: Tab
           else if (isTable(inherited) && typeof inherited.version === 'string') requirement = inherited.version.trim();
           if (isTable(inherited) && typeof inherited.package === 'string') name = inherited.package;
           source = sourceOf(inherited);
+          registry = registryOf(inherited);
         }
       }
-      out.push({ name, key, type, requirement, section, source });
+      out.push({ name, key, type, requirement, section, source, registry });
     }
   };
   for (const [kind, type] of KINDS) read(tableAt(file, doc, kind), type, kind);

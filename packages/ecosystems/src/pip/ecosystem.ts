@@ -5,13 +5,16 @@ import { lazy } from '../shared/lazy.ts';
 import { isTable, parseToml } from '../shared/parse.ts';
 import { pickLocked } from '../shared/pick-locked.ts';
 import { updateDeclarations } from '../update/declarations.ts';
+import { tomlStringAt, tomlStrings } from '../update/toml-spans.ts';
 import { pipIncludes, pipRequirementsFiles, REQUIREMENTS_PATTERNS, requirementsFileType } from './files.ts';
 import { updatePythonLocks } from './lockfile.ts';
 import { readPythonLock } from './lockfiles.ts';
+import { lessThanMarker } from './markers.ts';
 import { normalisePythonName } from './names.ts';
 import { parsePep508, pinnedVersion } from './pep508.ts';
 import { lockSectionOf, readPipfile, readPipfileLock } from './pipfile.ts';
 import { readPyproject } from './pyproject.ts';
+import { parentPythonVersionFiles, requirementsLineSkip } from './python-version.ts';
 import { readRequirementsTxt } from './requirements-txt.ts';
 import { readSetupCfg } from './setup-cfg.ts';
 import { readSetupPy } from './setup-py.ts';
@@ -19,6 +22,12 @@ import { locatePip } from './update.ts';
 import { pep440Versions } from './versions.ts';
 
 const LOCKFILES = ['poetry.lock', 'uv.lock'] as const;
+
+/**
+ * The files dependabot-core read only for the project's Python version (`.python-version`, Heroku's `runtime.txt`:
+ * `projectPythonVersion` of python-version.ts); a `runtime.txt` is also matched by `*.txt` (Dependabot fetched it as one of those).
+ */
+const PYTHON_VERSION_FILES = ['.python-version', 'runtime.txt'] as const;
 
 /** One declaration of a package in one of the files read. */
 interface Found {
@@ -49,10 +58,12 @@ function setupRequirement(value: string) {
  */
 function declarations(files: Files): Found[] {
   const found: Found[] = [];
+  const skip = requirementsLineSkip(files);
   const readRequirements = (file: string) => {
     const text = files[file];
     if (text === undefined) return;
-    const firstLines = groupBy(readRequirementsTxt(file, text), (line) => normalisePythonName(line.name));
+    const counted = readRequirementsTxt(file, text).filter((line) => skip(line) === undefined);
+    const firstLines = groupBy(counted, (line) => normalisePythonName(line.name));
     for (const [line] of firstLines.values()) {
       if (!line) continue;
       found.push({
@@ -75,7 +86,9 @@ function declarations(files: Files): Found[] {
   for (const file of first) readRequirements(file);
   const pyproject = files['pyproject.toml'];
   if (pyproject !== undefined) {
-    for (const entry of readPyproject('pyproject.toml', pyproject)) found.push({ ...entry, manifest: 'pyproject.toml' });
+    for (const { marker, source, ...entry } of readPyproject('pyproject.toml', pyproject)) {
+      if (lessThanMarker(marker) === undefined) found.push({ ...entry, manifest: 'pyproject.toml' });
+    }
   }
   const pipfile = files.Pipfile;
   if (pipfile !== undefined) {
@@ -95,7 +108,7 @@ function declarations(files: Files): Found[] {
   ];
   for (const entry of setupEntries) {
     const parsed = setupRequirement(entry.value);
-    if (!parsed) continue; // reported by skippedDeclarations
+    if (!parsed || lessThanMarker(parsed.marker) !== undefined) continue; // reported by skippedDeclarations
     found.push({
       name: parsed.name,
       type: entry.type,
@@ -118,12 +131,14 @@ function lockedVersions(files: Files): (name: string) => string[] {
     return text === undefined ? [] : [lazy(() => readPythonLock(lock, text))];
   });
   const roles = pipRequirementsFiles(files);
+  const skip = requirementsLineSkip(files);
   for (const role of ['compiled', 'constraint'] as const) {
     for (const entry of roles.filter((r) => r.role === role)) {
       sources.push(
         lazy(() => {
           const versions = new Map<string, string[]>();
           for (const line of readRequirementsTxt(entry.file, files[entry.file] ?? '')) {
+            if (skip(line) !== undefined) continue;
             const pinned = pinnedVersion(line.specifier);
             const name = normalisePythonName(line.name);
             if (pinned !== null) versions.set(name, [...(versions.get(name) ?? []), pinned]);
@@ -162,16 +177,56 @@ function useOf(found: readonly Found[], locked: (name: string) => string[]): Dep
   };
 }
 
+/** 1-based line of an offset. */
+const lineAt = (text: string, offset: number) => text.slice(0, offset).split('\n').length;
+
+/**
+ * The declarations skipped for their marker: requirements-file lines (of requirements and constraints files, in reading
+ * order) that Dependabot's `blocking_marker?` would block ({@link requirementsLineSkip}: a `python_version` marker that
+ * excludes the project's Python, `projectPythonVersion` of python-version.ts), and pyproject.toml PEP 621/735 strings whose marker holds
+ * `<` ({@link lessThanMarker}).
+ * @throws ManifestParseError when a requirements file or pyproject.toml does not parse
+ */
+function skippedForMarkers(files: Files): SkippedDeclaration[] {
+  const out: SkippedDeclaration[] = [];
+  const skip = requirementsLineSkip(files);
+  for (const { file, role } of pipRequirementsFiles(files)) {
+    const text = files[file];
+    if (role === 'compiled' || text === undefined) continue;
+    const physical = text.split(/\r?\n/);
+    for (const line of readRequirementsTxt(file, text)) {
+      const reason = skip(line);
+      if (reason !== undefined) out.push({ file, line: line.line, text: (physical[line.line - 1] ?? '').trim(), reason });
+    }
+  }
+  const pyproject = files['pyproject.toml'];
+  if (pyproject !== undefined) {
+    const strings = lazy(() => tomlStrings(pyproject));
+    for (const entry of readPyproject('pyproject.toml', pyproject)) {
+      const reason = lessThanMarker(entry.marker);
+      if (reason === undefined || !entry.source) continue;
+      const span = tomlStringAt(strings(), entry.source.path);
+      const at = span ? span.start : pyproject.indexOf(entry.source.text);
+      out.push({ file: 'pyproject.toml', line: at < 0 ? 1 : lineAt(pyproject, at), text: entry.source.text, reason });
+    }
+  }
+  return out;
+}
+
 /**
  * The declarations setup.py and setup.cfg hold that are not read: a keyword whose value is not a literal (a call, an
- * expression), a `file:` directive, and a requirement string that is not PEP 508.
+ * expression), a `file:` directive, a requirement string that is not PEP 508, and one whose marker holds `<`
+ * ({@link lessThanMarker}).
  * @throws ManifestParseError when setup.py does not tokenize or setup.cfg is not INI
  */
 function skippedSetupDeclarations(files: Files): SkippedDeclaration[] {
   const out: SkippedDeclaration[] = [];
   const check = (file: string, requirements: readonly { value: string; line: number }[]) => {
-    for (const r of requirements)
-      if (!setupRequirement(r.value)) out.push({ file, line: r.line, text: r.value, reason: 'not a PEP 508 requirement' });
+    for (const r of requirements) {
+      const parsed = setupRequirement(r.value);
+      const reason = parsed ? lessThanMarker(parsed.marker) : 'not a PEP 508 requirement';
+      if (reason !== undefined) out.push({ file, line: r.line, text: r.value, reason });
+    }
   };
   if (files['setup.py'] !== undefined) {
     const { requirements, skipped } = readSetupPy('setup.py', files['setup.py']);
@@ -215,7 +270,11 @@ function publishesPackage(files: Files): boolean {
  * the worker's further rounds, {@link pipIncludes}), and poetry.lock / uv.lock / Pipfile.lock and the pip-compile
  * outputs of the `.in` files read for the version in use. The requirement is taken from the first file listing the package in
  * the order of {@link declarations}; the type is `runtime` when any runtime section lists it. Names are compared after PEP
- * 503 normalisation; markers are read but not evaluated (a listed package counts as used). `listDependencies` leaves out
+ * 503 normalisation. Markers: a requirements-file line whose marker Dependabot's `blocking_marker?` blocks is skipped (its
+ * `python_version`/`python_full_version` comparisons evaluated for the project's Python, worked out from Pipfile,
+ * pyproject.toml, a pip-compile header, `.python-version`, `runtime.txt` or setup.py as Dependabot did, else 3.13.5; other
+ * markers skip the line when they hold `<`: {@link requirementsLineSkip}), and so is a pyproject.toml PEP 508 string or a
+ * setup.py/setup.cfg requirement whose marker holds `<` ({@link lessThanMarker}); `skippedDeclarations` names them. `listDependencies` leaves out
  * packages whose first declaration is a direct reference (`name @ url`, Poetry `git`/`path`/`url`, Pipfile
  * `git`/`path`/`file`). `updateManifest` edits the specifier in every file declaring the package (see
  * {@link locatePip}; a hash-pinned line's `--hash` options become those of the registry's description of the target,
@@ -227,9 +286,9 @@ export const pip: Ecosystem = {
   packageManager: 'pip',
   files: {
     required: requiredFilesOf('pip'),
-    optional: [...REQUIREMENTS_PATTERNS.optional, ...LOCKFILES, 'Pipfile.lock'],
+    optional: [...REQUIREMENTS_PATTERNS.optional, ...LOCKFILES, 'Pipfile.lock', ...PYTHON_VERSION_FILES],
     lockfiles: [...LOCKFILES, 'Pipfile.lock'],
-    related: pipIncludes,
+    related: (files) => [...pipIncludes(files), ...parentPythonVersionFiles(files)],
   },
   versions: pep440Versions,
   normaliseName: normalisePythonName,
@@ -244,7 +303,7 @@ export const pip: Ecosystem = {
       .filter((found) => found[0]?.registry)
       .flatMap((found) => useOf(found, locked) ?? []);
   },
-  skippedDeclarations: skippedSetupDeclarations,
+  skippedDeclarations: (files) => [...skippedForMarkers(files), ...skippedSetupDeclarations(files)],
   isLibrary: publishesPackage,
   updateManifest(files, use, targetVersion, target, strategy) {
     return updateDeclarations(

@@ -39,9 +39,11 @@ export const MAX_SCANNED_SIZE = 500_000;
  * comment, option such as `-r`/`-c`/`-e`/`--hash`, URL, path or PEP 508 requirement; Dependabot's
  * `VALID_REQ_TXT_REQUIREMENT` test of each line) and at least one line is a requirement or a `-r`/`-c` reference (so an
  * empty or comment-only file declares nothing and is left out). A file that is not one is left out of the directory
- * rather than failing it (prose: a licence, a changelog, a `MANIFEST.in` of `include` commands).
+ * rather than failing it (prose: a licence, a changelog, a `MANIFEST.in` of `include` commands). A Heroku `runtime.txt`
+ * ({@link isRuntimeTxt}) is not one.
  */
 export function isRequirementsFile(file: string, text: string): boolean {
+  if (isRuntimeTxt(file, text)) return false;
   if (/requirements/.test(file)) return true;
   if (text.length > MAX_SCANNED_SIZE) return false;
   let lines: ReturnType<typeof readRequirementsTxt>;
@@ -51,6 +53,16 @@ export function isRequirementsFile(file: string, text: string): boolean {
     return false;
   }
   return lines.length > 0 || readIncludes(text).length > 0;
+}
+
+/**
+ * Whether a file is a Heroku `runtime.txt` (https://devcenter.heroku.com/articles/python-runtimes): named `runtime.txt`,
+ * its one line `python-<version>` (`python-3.12.1`). It states the project's Python (read for the Python version,
+ * python-version.ts) and is not a requirements file: dependabot-core's scan took it for one (`python-3.12.1` reads as a
+ * package name), declaring a package `python-3.12.1` that no index has.
+ */
+export function isRuntimeTxt(file: string, text: string): boolean {
+  return (file.split('/').at(-1) ?? file) === 'runtime.txt' && /^\s*python-\d[\w.]*\s*$/.test(text);
 }
 
 /**

@@ -7,6 +7,7 @@ import { poetryContentHash } from './content-hash.ts';
 import { pipRequirementsFiles } from './files.ts';
 import { compiledOutputs } from './includes.ts';
 import { allows, markerExcluded, pythonFloor, sha256Of } from './lock-checks.ts';
+import { lessThanMarker } from './markers.ts';
 import { normalisePythonName } from './names.ts';
 import { parsePep508 } from './pep508.ts';
 import { updateCompiledOutput } from './pip-compile.ts';
@@ -430,6 +431,7 @@ export function updatePythonLocks(request: LockfileRequest): LockfileUpdate {
   const pyproject = request.updated['pyproject.toml'];
   const wanted = normalisePythonName(request.use.name);
   for (const entry of locks.length > 0 && pyproject !== undefined ? readPyproject('pyproject.toml', pyproject) : []) {
+    if (lessThanMarker(entry.marker) !== undefined) continue; // skipped by the reader, not updated
     if (normalisePythonName(entry.name) === wanted && entry.requirement !== null && !allows(request.target.version, entry.requirement))
       return { needsResolution: `pyproject.toml: '${entry.requirement}' does not allow ${request.target.version}` };
   }

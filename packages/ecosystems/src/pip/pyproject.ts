@@ -13,13 +13,18 @@ export interface PyprojectEntry {
   pinned: string | null;
   /** Installed from an index (false for a PEP 508 `name @ url` and Poetry `git`/`path`/`url` dependencies). */
   registry: boolean;
+  /** A PEP 508 string's environment marker (after `;`), else null (none, or a Poetry dependency). */
+  marker: string | null;
+  /** A PEP 508 string: its key path in the document (`['project', 'dependencies', '0']`) and its text. */
+  source?: { path: string[]; text: string };
 }
 
-function pep508Entries(file: string, list: unknown, where: string, type: DependencyType): PyprojectEntry[] {
+function pep508Entries(file: string, list: unknown, path: readonly string[], type: DependencyType): PyprojectEntry[] {
+  const where = path.join('.');
   if (list === undefined) return [];
   if (!Array.isArray(list)) throw new ManifestParseError(file, `'${where}' is not an array`);
   const out: PyprojectEntry[] = [];
-  for (const item of list) {
+  for (const [index, item] of list.entries()) {
     if (isTable(item)) continue; // PEP 735 `{ include-group = "test" }`
     if (typeof item !== 'string') throw new ManifestParseError(file, `'${where}' holds a non-string entry`);
     const parsed = parsePep508(item);
@@ -30,6 +35,8 @@ function pep508Entries(file: string, list: unknown, where: string, type: Depende
       requirement: parsed.specifier,
       pinned: pinnedVersion(parsed.specifier),
       registry: parsed.url === null,
+      marker: parsed.marker,
+      source: { path: [...path, String(index)], text: item },
     });
   }
   return out;
@@ -60,7 +67,7 @@ function poetryEntries(table: Table | undefined, type: DependencyType): Pyprojec
     if (name.toLowerCase() === 'python') continue;
     const requirement = poetryRequirement(value);
     const exact = requirement === null ? null : /^(?:==?)?\s*(\d[^\s,*|<>=^~!]*)$/.exec(requirement)?.[1];
-    out.push({ name, type, requirement, pinned: exact ?? null, registry: poetryFromIndex(value) });
+    out.push({ name, type, requirement, pinned: exact ?? null, registry: poetryFromIndex(value), marker: null });
   }
   return out;
 }
@@ -80,18 +87,18 @@ export function readPyproject(file: string, text: string): PyprojectEntry[] {
   const out: PyprojectEntry[] = [];
   const project = tableAt(file, doc, 'project');
   if (project) {
-    out.push(...pep508Entries(file, project.dependencies, 'project.dependencies', 'runtime'));
+    out.push(...pep508Entries(file, project.dependencies, ['project', 'dependencies'], 'runtime'));
     const optional = tableAt(file, project, 'optional-dependencies') ?? {};
     for (const [extra, list] of Object.entries(optional)) {
-      out.push(...pep508Entries(file, list, `project.optional-dependencies.${extra}`, 'development'));
+      out.push(...pep508Entries(file, list, ['project', 'optional-dependencies', extra], 'development'));
     }
   }
   for (const [group, list] of Object.entries(tableAt(file, doc, 'dependency-groups') ?? {})) {
-    out.push(...pep508Entries(file, list, `dependency-groups.${group}`, 'development'));
+    out.push(...pep508Entries(file, list, ['dependency-groups', group], 'development'));
   }
   const tool = tableAt(file, doc, 'tool') ?? {};
   const uv = tableAt(file, tool, 'uv');
-  if (uv) out.push(...pep508Entries(file, uv['dev-dependencies'], 'tool.uv.dev-dependencies', 'development'));
+  if (uv) out.push(...pep508Entries(file, uv['dev-dependencies'], ['tool', 'uv', 'dev-dependencies'], 'development'));
   const poetry = tableAt(file, tool, 'poetry');
   if (poetry) {
     out.push(...poetryEntries(tableAt(file, poetry, 'dependencies'), 'runtime'));

@@ -5,10 +5,12 @@ import type { Declaration, Located } from '../update/declarations.ts';
 import { type ClauseKind, clauseRewriter, type RequirementRewriter, type RequirementSyntax } from '../update/rewrite.ts';
 import { tomlStringAt, tomlStrings } from '../update/toml-spans.ts';
 import { pipRequirementsFiles } from './files.ts';
+import { lessThanMarker } from './markers.ts';
 import { normalisePythonName } from './names.ts';
 import { parsePep508 } from './pep508.ts';
 import { pipfileCategories } from './pipfile.ts';
-import { readRequirementsTxt } from './requirements-txt.ts';
+import { requirementsLineSkip } from './python-version.ts';
+import { type RequirementLine, readRequirementsTxt } from './requirements-txt.ts';
 import { readSetupCfg } from './setup-cfg.ts';
 import { readSetupPy } from './setup-py.ts';
 import { pep440Versions } from './versions.ts';
@@ -116,8 +118,9 @@ function inRequirementsFile(
   out: Declaration[],
   unchanged: string[],
   details: RegistryVersionDetails | undefined,
+  skip: (line: RequirementLine) => string | undefined,
 ): string | undefined {
-  const lines = readRequirementsTxt(file, text).filter((line) => normalisePythonName(line.name) === wanted);
+  const lines = readRequirementsTxt(file, text).filter((line) => normalisePythonName(line.name) === wanted && skip(line) === undefined);
   const [line, ...more] = lines;
   if (!line) return undefined;
   if (more.length > 0) return `${file}: '${line.name}' is named on several lines (lines ${lines.map((l) => l.line).join(', ')})`;
@@ -203,7 +206,7 @@ function inPyproject(text: string, wanted: string, out: Declaration[], unchanged
       if (typeof item !== 'string') continue;
       const parsed = parsePep508(item);
       if (!parsed) throw new ManifestParseError(file, `'${path.join('.')}': cannot read requirement '${item}'`);
-      if (normalisePythonName(parsed.name) !== wanted) continue;
+      if (normalisePythonName(parsed.name) !== wanted || lessThanMarker(parsed.marker) !== undefined) continue;
       const where = path.join('.');
       if (parsed.url !== null) return `${file} (${where}): '${parsed.name}' is a direct URL reference`;
       if (parsed.specifier === null) {
@@ -282,7 +285,7 @@ function inSetupFile(
 ): string | undefined {
   for (const r of requirements) {
     const parsed = parsePep508(r.value.replace(/(^|\s)#.*$/, '').trim());
-    if (!parsed || normalisePythonName(parsed.name) !== wanted) continue;
+    if (!parsed || normalisePythonName(parsed.name) !== wanted || lessThanMarker(parsed.marker) !== undefined) continue;
     const where = `${r.group}, line ${r.line}`;
     if (r.plain === false) return `${file} (${where}): '${parsed.name}' is written in a string with escapes or a prefix`;
     if (parsed.url !== null) return `${file} (${where}): '${parsed.name}' is a direct URL reference`;
@@ -304,9 +307,11 @@ function inSetupFile(
  * output, which is a lockfile) and pyproject.toml, Pipfile, setup.py and setup.cfg: a requirements line's specifier
  * (`requests>=2.28,<3`), a PEP 621/735/uv string's specifier (`"requests[socks]>=2.28 ; python_version>'3.8'"`), a Poetry
  * constraint (`"^2.28"` or `{ version = "^2.28" }`), a Pipfile specifier (`"==2.28"`, `{version = "==2.28"}`), a setup.py
- * string literal's or setup.cfg line's specifier. A line or string without a specifier is unchanged. Cannot: direct URL
+ * string literal's or setup.cfg line's specifier. Declarations the reader skips for their marker are left as they are
+ * (a requirements-file line `blocking_marker?` blocks, a PEP 621/735 or setup string whose marker holds `<`: markers.ts).
+ * A line or string without a specifier is unchanged. Cannot: direct URL
  * references, Poetry git/path/url tables and multiple-constraint lists, Pipfile git/path/file packages, a package named
- * on several lines of one file (per-marker pins), a specifier split over continuation lines, multi-line or escaped TOML
+ * on several lines of one file that count (per-marker pins whose markers do not skip all but one), a specifier split over continuation lines, multi-line or escaped TOML
  * strings, setup.py strings with escapes or prefixes. A requirement pinned with `--hash` options is located with its
  * hashes, which its rewrite replaces by the target's digests from `details` (the registry's description of the target
  * version; without it, a hash pin that must move is `cannot`: {@link hashPinRewriter}).
@@ -317,10 +322,11 @@ export function locatePip(files: Files, name: string, requirementFiles: readonly
   const declarations: Declaration[] = [];
   const unchanged: string[] = [];
   const roles = pipRequirementsFiles(files, requirementFiles);
+  const skip = requirementsLineSkip(files);
   for (const { file, role } of roles) {
     const text = files[file];
     if (role === 'compiled' || text === undefined) continue;
-    const problem = inRequirementsFile(file, text, wanted, declarations, unchanged, details);
+    const problem = inRequirementsFile(file, text, wanted, declarations, unchanged, details, skip);
     if (problem) return { cannot: problem };
   }
   const checks: [string, (text: string) => string | undefined][] = [

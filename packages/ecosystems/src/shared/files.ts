@@ -1,4 +1,5 @@
 import type { EcosystemFiles } from '../ecosystem.ts';
+import { ManifestParseError } from '../errors.ts';
 
 /**
  * File entries of {@link EcosystemFiles} and the gitlinks the files map may hold.
@@ -90,13 +91,22 @@ export function repositoryPath(directory: string, file: string): string | undefi
 
 /**
  * The paths relative to the config's directory that `related` ({@link EcosystemFiles}) gives for the files map, without
- * those already in it, those that leave the repository (`directory` being the config's), and duplicates, in order.
+ * those already in it, those that leave the repository (`directory` being the config's), and duplicates, in order. A
+ * file that does not parse points at nothing: `related` throwing `ManifestParseError` gives [] here, and the reader
+ * reports the file when the dependencies are read (`findDependency`, `listDependencies`).
  */
 export function relatedFiles(entries: EcosystemFiles, files: Readonly<Record<string, string>>, directory: string): string[] {
   if (!entries.related) return [];
+  let related: string[];
+  try {
+    related = entries.related(files);
+  } catch (error) {
+    if (error instanceof ManifestParseError) return [];
+    throw error;
+  }
   const seen = new Set(Object.keys(files));
   const out: string[] = [];
-  for (const path of entries.related(files)) {
+  for (const path of related) {
     if (seen.has(path) || repositoryPath(directory, path) === undefined) continue;
     seen.add(path);
     out.push(path);
