@@ -73,6 +73,7 @@ describe('nuget projects below a parent Directory.Packages.props', () => {
     expect(Object.keys(service).sort()).toEqual([
       '../../Directory.Build.props',
       '../../Directory.Packages.props',
+      '../../global.json',
       'Contoso.Service.csproj',
       'packages.lock.json',
     ]);

@@ -47,6 +47,14 @@ describe.runIf(CORPUS_PRESENT)('nuget corpus (central package management)', () =
     }
   });
 
+  it("Polly's project directories take the MSBuild SDK of the root global.json, found walking up", () => {
+    const core = byLabel('App-vNext/Polly/src/Polly.Core');
+    expect(Object.keys(core?.files ?? {})).toContain('../../global.json');
+    const cake = nuget.findDependency(core?.files ?? {}, 'cake.sdk');
+    expect(cake).toMatchObject({ name: 'Cake.Sdk', type: 'development', manifest: '../../global.json' });
+    expect(cake?.requirement).not.toBeNull();
+  });
+
   it('every corpus directory updates each dependency with a requirement to its next patch, in the file that supplies it', () => {
     for (const { label, files } of directories) {
       for (const use of listChecked(nuget, files)) {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type DependencyUse, normaliseNuGetVersion, nuget, nugetVersions, parseNuGetVersion } from '../src/index.ts';
+import { caseVariants } from '../src/nuget/files.ts';
 import { locateNuGet, nugetAllows } from '../src/nuget/update.ts';
 import { normalisedNuGetRange } from '../src/nuget/versions.ts';
 
@@ -188,6 +189,114 @@ describe('NuGet version scheme properties', () => {
         expect(nuget.findDependency({ ...updated, ...(result as { files: Record<string, string> }).files }, 'pkg')?.version).toBe(normal);
       }),
       { numRuns: 100 },
+    );
+  });
+});
+
+describe('NuGet tool manifests, project SDKs, imports and Directory.* spellings', () => {
+  /** Where Pkg's version is written: each new kind of file the reader follows. */
+  const kind = fc.constantFrom(
+    'tool-manifest',
+    'parent-tool-manifest',
+    'global-json',
+    'project-sdk',
+    'sdk-element',
+    'import-sdk',
+    'imported-property',
+    'directory-spelling',
+  );
+  const spelling = fc.constantFrom(...caseVariants('Directory.Build.props'), ...caseVariants('Directory.Build.targets'));
+
+  /** The files of a generated layout, the file that holds Pkg's version and where the version starts in it. */
+  function layout(
+    where: string,
+    depth: number,
+    name: string,
+    from: string,
+    nl: string,
+  ): { files: Record<string, string>; file: string; start: number } {
+    const up = '../'.repeat(depth);
+    const project = (head: string, body: string) =>
+      `${head}${nl}${body}${nl}  <ItemGroup>${nl}    <PackageReference Include="Other" Version="1.0.0" />${nl}  </ItemGroup>${nl}</Project>${nl}`;
+    const at = (file: string, before: string, after: string, others: Record<string, string> = {}) => ({
+      files: { 'App.csproj': project('<Project Sdk="Microsoft.NET.Sdk">', ''), ...others, [file]: `${before}${from}${after}` },
+      file,
+      start: before.length,
+    });
+    const tools = (file: string) =>
+      at(
+        file,
+        `{${nl}  "version": 1,${nl}  "tools": {${nl}    "pkg": {${nl}      "version": "`,
+        `",${nl}      "commands": ["pkg"]${nl}    }${nl}  }${nl}}${nl}`,
+      );
+    const propertyUse = project(
+      '<Project Sdk="Microsoft.NET.Sdk">',
+      `  <ItemGroup>${nl}    <PackageReference Include="Pkg" Version="$(PkgVersion)" />${nl}  </ItemGroup>`,
+    );
+    const properties = `<Project>${nl}  <PropertyGroup>${nl}    <PkgVersion>`;
+    const propertiesEnd = `</PkgVersion>${nl}  </PropertyGroup>${nl}</Project>${nl}`;
+    switch (where) {
+      case 'tool-manifest':
+        return tools(depth % 2 === 0 ? '.config/dotnet-tools.json' : 'dotnet-tools.json');
+      case 'parent-tool-manifest':
+        return tools(`../${up}${depth % 2 === 0 ? '.config/' : ''}dotnet-tools.json`);
+      case 'global-json':
+        return at(
+          `${up}global.json`,
+          `{${nl}  "sdk": { "version": "8.0.100" },${nl}  "msbuild-sdks": {${nl}    "Pkg": "`,
+          `"${nl}  }${nl}}${nl}`,
+        );
+      case 'project-sdk':
+        return at('App.csproj', `<Project Sdk="Microsoft.NET.Sdk; ${name}/`, `">${nl}</Project>${nl}`);
+      case 'sdk-element':
+        return at('App.csproj', `<Project>${nl}  <Sdk Name="${name}" Version="`, `" />${nl}</Project>${nl}`);
+      case 'import-sdk':
+        return at('App.csproj', `<Project>${nl}  <Import Project="Sdk.props" Sdk="${name}" Version="`, `" />${nl}</Project>${nl}`);
+      case 'imported-property': {
+        const head = `<Project Sdk="Microsoft.NET.Sdk">${nl}  <Import Project="$(MSBuildThisFileDirectory)${'..\\'.repeat(depth)}eng\\Versions.props" />`;
+        return {
+          ...at(`${up}eng/Versions.props`, properties, propertiesEnd),
+          files: {
+            'App.csproj': project(
+              head,
+              `  <ItemGroup>${nl}    <PackageReference Include="Pkg" Version="$(PkgVersion)" />${nl}  </ItemGroup>`,
+            ),
+            [`${up}eng/Versions.props`]: `${properties}${from}${propertiesEnd}`,
+          },
+        };
+      }
+      default:
+        return {
+          ...at(`${up}${name}`, properties, propertiesEnd),
+          files: { 'App.csproj': propertyUse, [`${up}${name}`]: `${properties}${from}${propertiesEnd}` },
+        };
+    }
+  }
+
+  it('an update changes only the version span, in the file that holds it, and the new requirement allows the target', () => {
+    fc.assert(
+      fc.property(kind, fc.nat(3), spelling, version, version, fc.boolean(), (where, depth, spelled, from, to, crlf) => {
+        const name = where === 'directory-spelling' ? spelled : 'Pkg';
+        const { files, file, start } = layout(where, depth, name, from, crlf ? '\r\n' : '\n');
+        const use = nuget.findDependency(files, 'PKG') as DependencyUse;
+        expect(use, where).toMatchObject({
+          requirement: from,
+          manifest: where.includes('property') || where === 'directory-spelling' ? 'App.csproj' : file,
+        });
+        const result = nuget.updateManifest(files, use, to);
+        if (nugetVersions.compare(from, to) === 0) {
+          expect(result).toHaveProperty('unchanged');
+          return;
+        }
+        const before = files[file] ?? '';
+        expect(result).toEqual({
+          files: { [file]: `${before.slice(0, start)}${to}${before.slice(start + from.length)}` },
+          requirement: to,
+        });
+        expect(nugetAllows(to, to)).toBe(true);
+        expect(nuget.findDependency({ ...files, ...(result as { files: Record<string, string> }).files }, 'pkg')?.requirement).toBe(to);
+      }),
+      { numRuns: 300 },
     );
   });
 });

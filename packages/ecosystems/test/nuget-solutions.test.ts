@@ -7,6 +7,10 @@ import { listChecked, rows } from './invariant.ts';
 
 type Files = Record<string, string>;
 
+/** The paths of `related` without the parent directories' global.json and tool manifests every .NET directory asks for. */
+const listed = (related: readonly string[] | undefined) =>
+  (related ?? []).filter((path) => !/^(?:\.\.\/)+(?:global\.json|\.config\/dotnet-tools\.json|dotnet-tools\.json)$/.test(path));
+
 /** The files the worker gives nuget for `directory` of a repository `tree` (path → text). */
 const directoryFiles = (tree: Files, directory: string): Files => readDirectory(nuget, tree, directory);
 
@@ -62,7 +66,7 @@ describe('nuget solutions (.sln)', () => {
     expect(unmetRequirement(nuget.files.required, ['README.md', 'src/App.sln'])).toEqual(expect.arrayContaining(['*.sln']));
   });
   it('names the projects the solution lists as related, then their own directory files', () => {
-    const first = nuget.files.related?.({ 'Contoso.sln': tree['Contoso.sln'] ?? '' }) ?? [];
+    const first = listed(nuget.files.related?.({ 'Contoso.sln': tree['Contoso.sln'] ?? '' }));
     expect(first).toEqual(['src/App/App.csproj', 'test/App.Tests/App.Tests.fsproj']);
     const second = nuget.files.related?.({ 'Contoso.sln': '', 'src/App/App.csproj': '<Project />' }) ?? [];
     expect(second).toEqual(
@@ -196,7 +200,7 @@ describe('nuget solutions (.sln)', () => {
 
 describe('nuget solutions (.slnx)', () => {
   it('reads the <Project Path> entries, folders included, projects above the directory too', () => {
-    expect(nuget.files.related?.({ 'Samples.slnx': tree['samples/Samples.slnx'] ?? '' })).toEqual([
+    expect(listed(nuget.files.related?.({ 'Samples.slnx': tree['samples/Samples.slnx'] ?? '' }))).toEqual([
       'Console/Console.csproj',
       '../src/App/App.csproj',
     ]);
@@ -239,7 +243,7 @@ describe('nuget solutions (.slnx)', () => {
   });
   it('refuses a .slnx that is not well-formed when reading, and names nothing from it as related', () => {
     const files = { 'Broken.slnx': '<Solution><Project Path="A/A.csproj"></Solution>' };
-    expect(nuget.files.related?.(files)).toEqual([]);
+    expect(listed(nuget.files.related?.(files))).toEqual([]);
     expect(() => nuget.listDependencies(files)).toThrow(ManifestParseError);
     expect(() => nuget.listDependencies({ 'Other.slnx': '<Project />' })).toThrow(
       expect.objectContaining({ file: 'Other.slnx', reason: expect.stringContaining('not <Solution>') }),

@@ -5,14 +5,18 @@ import { groupBy } from '../shared/group.ts';
 import { isTable } from '../shared/parse.ts';
 import { updateDeclarations } from '../update/declarations.ts';
 import {
+  BUILD_PROPS,
+  BUILD_TARGETS,
   baseName,
-  DIRECTORY_FILES,
+  caseVariants,
   directoryOf,
   GLOBAL_JSON,
   LOCKFILE,
+  PACKAGES_PROPS,
   PARENT_LEVELS,
   projectDirectoryView,
   projectKeys,
+  TOOL_MANIFESTS,
 } from './files.ts';
 import { moveProjectEntryRanges, type ProjectRequirementMove, updatePackagesLock } from './lockfile.ts';
 import {
@@ -112,20 +116,25 @@ async function updateProjectLocks(request: LockfileRequest): Promise<LockfileUpd
  * (`*.csproj`, `*.fsproj`, `*.vbproj`, `*.proj`: `<PackageReference Include="X" Version="1.2.3" />`, a `<Version>`
  * child, `VersionOverride`, `Update` items), `packages.config`, `Directory.Packages.props` or a solution (`*.sln`,
  * `*.slnx`; one of them is required; a directory holding only `Directory.Packages.props` lists its `<PackageVersion>`
- * entries), `Directory.Build.props`/`.targets`, `global.json`'s `msbuild-sdks` and `packages.lock.json`.
- * `files.related` ({@link nugetRelatedFiles}) names the parent directories' `Directory.Packages.props`,
- * `Directory.Build.props` and `Directory.Build.targets` (`../X` up to eight levels), the projects the directory's
- * solutions and traversal projects list (`src/App/App.csproj`, `../Shared/Shared.csproj`), and for each of those its
- * own directory's `packages.config`, `packages.lock.json` and `Directory.*` files. Each project directory is read as
+ * entries), `Directory.Build.props`/`.targets` (and the `Directory.*` files in other letter cases: `directory.build.props`),
+ * the `msbuild-sdks` of the nearest `global.json`, MSBuild project SDKs pinned in projects (`Sdk="Name/1.0"`, `<Sdk>`,
+ * `<Import Sdk Version>`), local tools (`.config/dotnet-tools.json`, `dotnet-tools.json`, merged walking up), the
+ * directory's `Packages.props` and `packages.lock.json`. `files.related` ({@link nugetRelatedFiles}) names the parent
+ * directories' `Directory.Packages.props`, `Directory.Build.props` and `Directory.Build.targets` (`../X` up to eight
+ * levels, each in four spellings), `global.json` and tool manifests, the projects the directory's solutions and
+ * traversal projects list (`src/App/App.csproj`, `../Shared/Shared.csproj`), for each of those its own directory's
+ * `packages.config`, `packages.lock.json` and `Directory.*` files, and the files MSBuild files import
+ * (`eng/Versions.props`), whose properties are evaluated where they are imported. Each project directory is read as
  * MSBuild reads it: the nearest of each `Directory.*` file walking up from it is in effect (see {@link readNuGet}), so a
  * versionless `PackageReference` takes its version from the `Directory.Packages.props` nearest to its project. A
  * version `$(Name)` is the property in effect in MSBuild's evaluation order. Names are compared case-insensitively, as
  * NuGet ids are, and given as first written. Versions and ranges are NuGet's ({@link nugetVersions}); the version in use
  * is the one the `packages.lock.json` of the project whose declaration gives the requirement resolves, else a bare
  * version (NuGet resolves a minimum to itself when it exists) or `[x]`, else null. `PrivateAssets="all"` references,
- * `GlobalPackageReference`s, `developmentDependency` packages and MSBuild SDKs are `development`. `updateManifest` edits
- * only the attribute value or element text of each version (or of the property it names), in whichever file of the map
- * holds it (`src/App/App.csproj`, `../../Directory.Packages.props` included); `updateLockfiles` rewrites the package's
+ * `GlobalPackageReference`s, `developmentDependency` packages, MSBuild SDKs and local tools are `development`.
+ * `updateManifest` edits only the attribute value, element text or JSON string of each version (or of the property it
+ * names), in whichever file of the map holds it (`src/App/App.csproj`, `../../Directory.Packages.props`,
+ * `../../eng/Versions.props`, `../global.json`, `.config/dotnet-tools.json` included); `updateLockfiles` rewrites the package's
  * entries in each project directory's `packages.lock.json` ({@link updateProjectLocks}). `installs`: NuGet's lowest
  * applicable version (https://learn.microsoft.com/nuget/concepts/dependency-resolution#lowest-applicable-version), the
  * highest matching for a floating version (https://learn.microsoft.com/nuget/concepts/dependency-resolution#floating-versions).
@@ -134,7 +143,7 @@ export const nuget: Ecosystem = {
   packageManager: 'nuget',
   files: {
     required: requiredFilesOf('nuget'),
-    optional: [...DIRECTORY_FILES, GLOBAL_JSON, LOCKFILE],
+    optional: [...[BUILD_PROPS, BUILD_TARGETS].flatMap(caseVariants), GLOBAL_JSON, LOCKFILE, ...TOOL_MANIFESTS, PACKAGES_PROPS],
     lockfiles: [LOCKFILE, ...PROJECT_LOCKFILE_PATTERNS],
     related: nugetRelatedFiles,
   },

@@ -2,7 +2,7 @@ import type { DependencyUse, LockfileRequest, LockfileUpdate } from '../ecosyste
 import type { RegistryDependency, RegistryVersionDetails } from '../registry-data.ts';
 import { isTable } from '../shared/parse.ts';
 import { jsonStringAt, jsonStrings } from '../update/json-spans.ts';
-import { CENTRAL_FILE, LOCKFILE } from './files.ts';
+import { CENTRAL_FILE, isNamed, LOCKFILE } from './files.ts';
 import { lockTargets } from './manifests.ts';
 import { nugetAllows } from './update.ts';
 import { legacyShortNuGetRange, normalisedNuGetRange, normaliseNuGetVersion, nugetVersions } from './versions.ts';
@@ -117,7 +117,7 @@ export function updatePackagesLock(
   }
   const contentHash = contentHashOf(target);
   if (contentHash === undefined) return { needsResolution: `the registry gives no SHA-512 of ${target.name} ${target.version}'s .nupkg` };
-  const central = use.manifest === CENTRAL_FILE || use.manifest.endsWith(`/${CENTRAL_FILE}`);
+  const central = isNamed(use.manifest, CENTRAL_FILE);
 
   const strings = jsonStrings(text);
   const edits: { start: number; end: number; text: string }[] = [];

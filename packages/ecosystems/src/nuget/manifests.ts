@@ -11,10 +11,16 @@ import {
   GLOBAL_JSON,
   LOCKFILE,
   PACKAGES_CONFIG,
+  PACKAGES_PROPS,
+  PARENT_LEVELS,
   PROJECT_FILES,
   projectDirectoryView,
+  TOOL_MANIFESTS,
+  upward,
 } from './files.ts';
+import { importNodes, importTargetOf } from './imports.ts';
 import { projectsInOrder } from './solutions.ts';
+import { nugetVersions } from './versions.ts';
 import { attributeOf, childrenOf, contentOf, descendantsOf, readXml, type XmlNode } from './xml.ts';
 
 type Files = Readonly<Record<string, string>>;
@@ -53,14 +59,82 @@ class MsBuildFiles {
   readonly props: string[];
   readonly central: string[];
   readonly targets: string[];
+  /** The directory's own `Packages.props` (the CentralPackageVersions SDK imports it after the project), when present. */
+  readonly packagesProps: string[];
 
   readonly files: Files;
+  /** The `Directory.*` files in effect: the chains order them, an `<Import>` of one of them is not followed again. */
+  private readonly chained: Set<string>;
+  /** The properties in effect after each evaluation order evaluated ({@link evaluated}), by lower-cased name. */
+  private readonly evaluations = new Map<string, Map<string, { file: string; node: XmlNode }>>();
 
   constructor(files: Files) {
     this.files = files;
     this.props = this.chainOf(BUILD_PROPS);
     this.central = this.chainOf(CENTRAL_FILE);
     this.targets = this.chainOf(BUILD_TARGETS);
+    this.packagesProps = files[PACKAGES_PROPS] === undefined ? [] : [PACKAGES_PROPS];
+    this.chained = new Set([...this.props, ...this.central, ...this.targets, ...this.packagesProps]);
+  }
+
+  /**
+   * The file of the map an `<Import>` of `file` brings in ({@link importTargetOf}), when the map holds it and it is
+   * neither a `Directory.*` file in effect nor one of `stack` (the files being evaluated: an import cycle stops).
+   */
+  private followed(file: string, node: XmlNode, stack: readonly string[]): string | undefined {
+    const target = importTargetOf(file, node);
+    if (target === undefined || this.files[target] === undefined || this.chained.has(target) || stack.includes(target)) return undefined;
+    return target;
+  }
+
+  /**
+   * Evaluates the properties of `file` as MSBuild's first pass does, in document order: each `<PropertyGroup>` child of
+   * `<Project>` defines its children (`define`), each `<Import>` (of `<Project>` or an `<ImportGroup>`) of a file the map
+   * holds evaluates that file there, in turn. Conditions are not evaluated.
+   */
+  private evaluate(file: string, define: (name: string, at: { file: string; node: XmlNode }) => void, stack: readonly string[]): void {
+    for (const child of this.root(file).children) {
+      const kind = child.name.toLowerCase();
+      if (kind === 'propertygroup') {
+        for (const node of child.children) define(node.name.toLowerCase(), { file, node });
+      } else if (kind === 'import' || kind === 'importgroup') {
+        for (const node of kind === 'import' ? [child] : childrenOf(child, 'Import')) {
+          const target = this.followed(file, node, stack);
+          if (target !== undefined) this.evaluate(target, define, [...stack, target]);
+        }
+      }
+    }
+  }
+
+  /**
+   * The files `file` imports that the map holds, transitively, in evaluation order (each import's own imports right
+   * after it), without the `Directory.*` files in effect and each once: their items are the importing project's.
+   */
+  importsOf(file: string): string[] {
+    const out: string[] = [];
+    const visit = (at: string, stack: readonly string[]) => {
+      for (const node of importNodes(this.root(at))) {
+        const target = this.followed(at, node, stack);
+        if (target === undefined || out.includes(target)) continue;
+        out.push(target);
+        visit(target, [...stack, target]);
+      }
+    };
+    visit(file, [file]);
+    return out;
+  }
+
+  /** The definitions in effect after evaluating the files of `order` in turn, imports included (the last definition wins). */
+  private evaluated(order: readonly string[]): Map<string, { file: string; node: XmlNode }> {
+    const key = order.join('\u0000');
+    let properties = this.evaluations.get(key);
+    if (!properties) {
+      const found = new Map<string, { file: string; node: XmlNode }>();
+      for (const file of order) this.evaluate(file, (name, at) => found.set(name, at), [file]);
+      properties = found;
+      this.evaluations.set(key, properties);
+    }
+    return properties;
   }
 
   /**
@@ -110,22 +184,26 @@ class MsBuildFiles {
    * MSBuild's evaluation order of the files a project imports (properties are evaluated first, in this order, the last
    * definition winning; items after): the `Directory.Build.props` in effect (the outermost first: an import of the file
    * above comes first in the nearer one), the `Directory.Packages.props` likewise, the projects given, then
-   * the `Directory.Build.targets`.
+   * the `Directory.Build.targets`, then the directory's `Packages.props` (the CentralPackageVersions SDK's targets come
+   * after the .NET SDK's). Each file's own imports are evaluated where it imports them ({@link property}).
    */
   evaluationOrder(projects: readonly string[] = []): string[] {
     const outermostFirst = (chain: readonly string[]) => [...chain].reverse();
-    return [...outermostFirst(this.props), ...outermostFirst(this.central), ...projects, ...outermostFirst(this.targets)];
+    return [
+      ...outermostFirst(this.props),
+      ...outermostFirst(this.central),
+      ...projects,
+      ...outermostFirst(this.targets),
+      ...this.packagesProps,
+    ];
   }
 
-  /** The definition of property `name` in effect after evaluating `order` (the last `<PropertyGroup><name>`), with its file. */
+  /**
+   * The definition of property `name` (case-insensitive, as MSBuild) in effect after evaluating `order` (the last
+   * `<PropertyGroup><name>`, the files each imports evaluated where they are imported), with its file.
+   */
   property(order: readonly string[], name: string): { file: string; node: XmlNode } | undefined {
-    let found: { file: string; node: XmlNode } | undefined;
-    for (const file of order) {
-      for (const group of childrenOf(this.root(file), 'PropertyGroup')) {
-        for (const node of childrenOf(group, name)) found = { file, node };
-      }
-    }
-    return found;
+    return this.evaluated(order).get(name.toLowerCase());
   }
 
   /** The text of property `name` in effect after `order`, or undefined when none of the files defines it. */
@@ -136,19 +214,25 @@ class MsBuildFiles {
 
   /**
    * The site of a version value written in `file` at `[start, end)`: the value itself, or for a whole `$(Name)` the
-   * definition of the property in effect after evaluating `order` (see {@link evaluationOrder}).
+   * definition of the property in effect after evaluating `order` (see {@link evaluationOrder}), followed while that
+   * definition is itself a whole `$(Other)` (`<XVersion>$(SharedVersion)</XVersion>`: the site is `SharedVersion`'s, as
+   * Dependabot's `PropertyValueFinder` followed a property to its root property); a cycle is unresolved.
    */
-  siteOf(order: readonly string[], file: string, text: string, start: number, end: number): NuGetVersionSite {
+  siteOf(order: readonly string[], file: string, text: string, start: number, end: number, seen: readonly string[] = []): NuGetVersionSite {
     if (!text.includes('$(')) {
       if (/[&<]/.test(text)) return { unresolved: `version '${text}' holds an entity reference` };
       return { file, start, end, text };
     }
     const name = /^\s*\$\(\s*([A-Za-z_][\w.-]*)\s*\)\s*$/.exec(text)?.[1];
     if (name === undefined) return { unresolved: `version '${text}' mixes text and MSBuild properties` };
+    if (seen.includes(name.toLowerCase())) return { unresolved: `property ${name} refers to itself (${[...seen, name].join(' → ')})` };
     const found = this.property(order, name);
     if (!found) return { unresolved: `property ${name} is not defined in ${order.join(', ') || file}` };
     const source = this.files[found.file] ?? '';
     const content = contentOf(source, found.node);
+    if (!found.node.markup && /^\$\(\s*[A-Za-z_][\w.-]*\s*\)$/.test(content.text)) {
+      return this.siteOf(order, found.file, content.text, content.start, content.end, [...seen, name.toLowerCase()]);
+    }
     if (found.node.markup || /[<&$]/.test(content.text)) {
       return { unresolved: `property ${name} in ${found.file} is not plain text (markup, an entity or another property)` };
     }
@@ -219,36 +303,147 @@ function packagesConfigDeclarations(text: string): NuGetDeclaration[] {
   });
 }
 
+/** A JSON text without a byte order mark (Visual Studio writes one; JSON.parse refuses it, the span scanner skips it). */
+const withoutBom = (text: string) => (text.startsWith('\uFEFF') ? text.slice(1) : text);
+
 /**
- * `global.json`'s `msbuild-sdks` entries (MSBuild project SDKs, NuGet packages: `"Microsoft.Build.Traversal": "3.4.0"`).
+ * `global.json`'s `msbuild-sdks` entries (MSBuild project SDKs, NuGet packages: `"Microsoft.Build.Traversal": "3.4.0"`),
+ * of the file `file` (a files-map key: `global.json`, `../../global.json`). Values that are not strings or not NuGet
+ * versions are left out, as Dependabot's discovery left out unparseable versions (`GlobalJsonDiscovery.cs` of
+ * https://github.com/dependabot/dependabot-core/tree/main/nuget/helpers/lib/NuGetUpdater/NuGetUpdater.Core/Discover).
  * Its `sdk.version` is the .NET SDK, which is not a NuGet package: it is checked to be a string, not listed.
  * @throws ManifestParseError when the file is not JSON (comments included) or `sdk`/`msbuild-sdks` are not objects
  */
-function globalJsonDeclarations(text: string): NuGetDeclaration[] {
-  const doc = parseJsonObject(GLOBAL_JSON, text);
+function globalJsonDeclarations(file: string, text: string): NuGetDeclaration[] {
+  const doc = parseJsonObject(file, withoutBom(text));
   if (doc.sdk !== undefined && !(isTable(doc.sdk) && (doc.sdk.version === undefined || typeof doc.sdk.version === 'string'))) {
-    throw new ManifestParseError(GLOBAL_JSON, "'sdk' is not an object with a string 'version'");
+    throw new ManifestParseError(file, "'sdk' is not an object with a string 'version'");
   }
   const sdks = doc['msbuild-sdks'];
   if (sdks === undefined) return [];
-  if (!isTable(sdks)) throw new ManifestParseError(GLOBAL_JSON, "'msbuild-sdks' is not an object");
+  if (!isTable(sdks)) throw new ManifestParseError(file, "'msbuild-sdks' is not an object");
   const strings = jsonStrings(text);
   return Object.entries(sdks).flatMap(([name, value]): NuGetDeclaration[] => {
-    if (typeof value !== 'string') return [];
+    if (typeof value !== 'string' || !nugetVersions.isValid(value.trim())) return [];
     const span = jsonStringAt(strings, ['msbuild-sdks', name]);
     return [
       {
         name,
         type: 'development',
-        file: GLOBAL_JSON,
+        file,
         where: 'msbuild-sdks',
-        version:
-          span && !span.escaped
-            ? { file: GLOBAL_JSON, start: span.start, end: span.end, text: value }
-            : { unresolved: 'an escaped string' },
+        version: span && !span.escaped ? { file, start: span.start, end: span.end, text: value } : { unresolved: 'an escaped string' },
       },
     ];
   });
+}
+
+/**
+ * The `global.json` in effect: the nearest of `global.json`, `../global.json`, … the map holds, as the .NET SDK and
+ * MSBuild's SDK resolvers look for it walking up from the project (https://learn.microsoft.com/dotnet/core/tools/global-json#globaljson-search),
+ * and as Dependabot's discovery did (`MSBuildHelper.TryGetGlobalJsonPath`: the directory or a parent).
+ */
+const globalJsonInEffect = (files: Files) => upward(GLOBAL_JSON).find((path) => files[path] !== undefined);
+
+/**
+ * The local tool manifests the map holds, nearest first, as the dotnet CLI looks for them walking up from the directory:
+ * in each directory `.config/dotnet-tools.json`, then `dotnet-tools.json` (`../.config/dotnet-tools.json`, … to eight
+ * levels up).
+ */
+export const toolManifestPaths = (): string[] =>
+  Array.from({ length: PARENT_LEVELS + 1 }, (_, i) => TOOL_MANIFESTS.map((name) => `${'../'.repeat(i)}${name}`)).flat();
+
+/**
+ * The tools of the local tool manifests in effect (`dotnet-tools.json`: `{ "version": 1, "isRoot": true, "tools": {
+ * "dotnet-ef": { "version": "8.0.1", "commands": ["dotnet-ef"] } } }`), each a NuGet package pinned to its `version`,
+ * as the dotnet CLI reads them (`ToolManifestFinder` of https://github.com/dotnet/sdk): the manifests nearest first
+ * ({@link toolManifestPaths}), a tool taken from the first manifest that lists it, and none read past a manifest with
+ * `"isRoot": true`. Dependabot read `.config/dotnet-tools.json` the same way (`DotNetToolsJsonParser` of
+ * https://github.com/dependabot/dependabot-core/blob/main/nuget/lib/dependabot/nuget/file_parser/dotnet_tools_json_parser.rb)
+ * and updated `tools.<name>.version` (`DotNetToolsJsonUpdater.cs`). Typed `development`: a local tool runs in the build
+ * or at the developer's prompt, never with the program (Dependabot's group `dependencies` made them production).
+ * A tool without a string `version`, or one that is not a NuGet version, is left out.
+ * @throws ManifestParseError when a manifest is not a JSON object, or `tools` or a tool is not an object (as Dependabot)
+ */
+function toolManifestDeclarations(files: Files): NuGetDeclaration[] {
+  const out: NuGetDeclaration[] = [];
+  const seen = new Set<string>();
+  for (const file of toolManifestPaths()) {
+    const text = files[file];
+    if (text === undefined) continue;
+    const doc = parseJsonObject(file, withoutBom(text));
+    const tools = doc.tools ?? {};
+    if (!isTable(tools)) throw new ManifestParseError(file, "'tools' is not an object");
+    const strings = jsonStrings(text);
+    for (const [name, tool] of Object.entries(tools)) {
+      if (!isTable(tool)) throw new ManifestParseError(file, `tool '${name}' is not an object`);
+      if (seen.has(name.toLowerCase())) continue;
+      seen.add(name.toLowerCase());
+      const version = tool.version;
+      if (typeof version !== 'string' || !nugetVersions.isValid(version.trim())) continue;
+      const span = jsonStringAt(strings, ['tools', name, 'version']);
+      out.push({
+        name,
+        type: 'development',
+        file,
+        where: `tools, line ${span ? lineAt(text, span.start) : '?'}`,
+        version: span && !span.escaped ? { file, start: span.start, end: span.end, text: version } : { unresolved: 'an escaped string' },
+      });
+    }
+    if (doc.isRoot === true) break;
+  }
+  return out;
+}
+
+/**
+ * The MSBuild project SDKs a project file pins (https://learn.microsoft.com/visualstudio/msbuild/how-to-use-project-sdk),
+ * in the three forms Dependabot read and updated (`add_sdk_references` of
+ * https://github.com/dependabot/dependabot-core/blob/main/nuget/lib/dependabot/nuget/file_parser/project_file_parser.rb,
+ * `ProjectFileDeclarationFinder`): each `Name/Version` of the root's `Sdk="A/1.0;B"` attribute (`;`-separated, as
+ * Dependabot's `PROJECT_SDK_REGEX`; a bare name or `Name/min=1.0` names no version), and the `Version` of each
+ * `<Sdk Name Version>` and `<Import Project Sdk Version>` child of `<Project>`. MSBuild reads them literally (no
+ * properties), so a value with `$(`, an entity or a version that is not NuGet's is left out. The span is the version's
+ * characters; typed development, as `global.json`'s `msbuild-sdks`.
+ */
+function sdkDeclarations(file: string, text: string, root: XmlNode): NuGetDeclaration[] {
+  const out: NuGetDeclaration[] = [];
+  const add = (name: string, where: string, start: number, version: string) => {
+    if (name === '' || !nugetVersions.isValid(version)) return;
+    out.push({
+      name,
+      type: 'development',
+      file,
+      where: `${where}, line ${lineAt(text, start)}`,
+      version: { file, start, end: start + version.length, text: version },
+    });
+  };
+  const literal = (value: string) => !/[&$]/.test(value);
+  const project = attributeOf(root, 'Sdk');
+  // an entity would shift the offsets of what follows it: such an attribute is left whole
+  if (project && !project.value.includes('&')) {
+    let offset = project.start;
+    for (const part of project.value.split(';')) {
+      const slash = part.indexOf('/');
+      if (slash >= 0 && literal(part)) {
+        const rest = part.slice(slash + 1);
+        add(part.slice(0, slash).trim(), 'Project Sdk', offset + slash + 1 + (rest.length - rest.trimStart().length), rest.trim());
+      }
+      offset += part.length + 1;
+    }
+  }
+  for (const [element, nameAttribute] of [
+    ['Sdk', 'Name'],
+    ['Import', 'Sdk'],
+  ] as const) {
+    for (const node of childrenOf(root, element)) {
+      const name = attributeOf(node, nameAttribute);
+      const version = attributeOf(node, 'Version');
+      if (!name || !version || !literal(name.value) || !literal(version.value)) continue;
+      const leading = version.value.length - version.value.trimStart().length;
+      add(name.value.trim(), element === 'Sdk' ? 'Sdk' : 'Import Sdk', version.start + leading, version.value.trim());
+    }
+  }
+  return out;
 }
 
 /**
@@ -267,23 +462,30 @@ function centrallyManaged(msbuild: MsBuildFiles, projects: readonly string[]): b
 interface ProjectDirectoryRead {
   /** In reading order: the references, then the central entries in effect that apply. */
   declarations: NuGetDeclaration[];
-  /** The `PackageVersion` entries of the central files in effect left out (not referenced, not listed whole). */
-  unlisted: NuGetDeclaration[];
-  /** The lower-cased ids the directory's projects, `packages.config` and `Directory.*` items reference. */
+  /**
+   * The `PackageVersion` entries of the central files in effect left out (not referenced, not listed whole), each with
+   * the central file it was read through (the file itself, or the one that imports it).
+   */
+  unlisted: { declaration: NuGetDeclaration; central: string }[];
+  /** The lower-cased ids the directory's projects, `packages.config`, `Directory.*` items and their imports reference. */
   referenced: Set<string>;
 }
 
 /**
  * The declarations of one project directory, its files keyed as if it were the config's directory (a
  * {@link projectDirectoryView}), in reading order: the project files (`*.csproj`, `*.fsproj`, `*.vbproj`, `*.proj`,
- * each by path), `packages.config`, the `Directory.Build.props` and `Directory.Build.targets` in effect (nearest first;
- * their `PackageReference` items are imported into every project), then the `Directory.Packages.props` in effect when
- * central package management is on (see {@link centrallyManaged}): their `GlobalPackageReference`s, the `PackageVersion`s
- * of the packages the files above reference (typed development: a version entry is no use, the references decide), and
- * the other entries `listWhole` takes (by file and lower-cased id), in file order. A `$(Name)` version is the property in effect in MSBuild's
- * evaluation order (see `MsBuildFiles.evaluationOrder`): a project's declarations see the `Directory.Build.props`,
- * `Directory.Packages.props`, the project itself and `Directory.Build.targets`; the `Directory.*` files' declarations
- * the same without a project.
+ * each by path: the SDKs it pins ({@link sdkDeclarations}), its items, then the items of the files it imports),
+ * `packages.config`, the `Directory.Build.props` and `Directory.Build.targets` in effect (nearest first; their
+ * `PackageReference` items are imported into every project), the directory's `Packages.props` (its
+ * `<PackageReference Update>` items give the versions) and the files they import, then the `Directory.Packages.props`
+ * in effect (and the files each imports) when central package management is on (see {@link centrallyManaged}): their
+ * `GlobalPackageReference`s, the `PackageVersion`s of the packages the files above reference (typed development: a
+ * version entry is no use, the references decide), and the other entries `listWhole` takes (by central file and
+ * lower-cased id), in file order. A `$(Name)` version is the property in effect in MSBuild's evaluation order (see
+ * `MsBuildFiles.evaluationOrder`, imports evaluated where they are): a project's declarations (and those of its
+ * imports) see the `Directory.Build.props`, `Directory.Packages.props`, the project itself and `Directory.Build.targets`;
+ * the `Directory.*` files' declarations the same without a project. Items of an imported file count, as MSBuild imports
+ * them into the project (Dependabot's parser read the `PackageReference`s of every fetched import: `project_import_files`).
  * @throws ManifestParseError when a file read is not well-formed XML or has the wrong root
  */
 function readProjectDirectory(files: Files, listWhole: (file: string, name: string) => boolean): ProjectDirectoryRead {
@@ -291,32 +493,43 @@ function readProjectDirectory(files: Files, listWhole: (file: string, name: stri
   const projects = PROJECT_FILES.flatMap((entry) => filesOf(files, entry)).map(([file]) => file);
   const kinds: ItemKind[] = ['PackageReference', 'PackageVersion', 'GlobalPackageReference'];
   const directoryOrder = msbuild.evaluationOrder();
+  const withImports = (file: string) => [file, ...msbuild.importsOf(file)];
+  const sdks = projects.flatMap((file) => sdkDeclarations(file, files[file] ?? '', msbuild.root(file)));
   const referencing = [
-    ...projects.flatMap((file) => msbuildDeclarations(msbuild, file, msbuild.evaluationOrder([file]), kinds)),
+    ...projects.flatMap((file) => {
+      const order = msbuild.evaluationOrder([file]);
+      return [...sdks.filter((d) => d.file === file), ...withImports(file).flatMap((at) => msbuildDeclarations(msbuild, at, order, kinds))];
+    }),
     ...filesOf(files, PACKAGES_CONFIG).flatMap(([, text]) => packagesConfigDeclarations(text)),
-    ...[...msbuild.props, ...msbuild.targets].flatMap((file) => msbuildDeclarations(msbuild, file, directoryOrder, kinds)),
+    ...[...msbuild.props, ...msbuild.targets, ...msbuild.packagesProps]
+      .flatMap(withImports)
+      .flatMap((file) => msbuildDeclarations(msbuild, file, directoryOrder, kinds)),
   ];
-  const referenced = new Set(referencing.map((d) => d.name.toLowerCase()));
+  // project SDKs are no package references: central versions and lock files do not concern them
+  const referenced = new Set(referencing.filter((d) => !sdks.includes(d)).map((d) => d.name.toLowerCase()));
   const central: NuGetDeclaration[] = [];
-  const unlisted: NuGetDeclaration[] = [];
+  const unlisted: ProjectDirectoryRead['unlisted'] = [];
   if (centrallyManaged(msbuild, projects)) {
     for (const file of msbuild.central) {
-      for (const d of msbuildDeclarations(msbuild, file, directoryOrder, kinds)) {
+      for (const d of withImports(file).flatMap((at) => msbuildDeclarations(msbuild, at, directoryOrder, kinds))) {
         if (d.where.startsWith('GlobalPackageReference')) central.push(d);
         // a version entry is no use of the package: the references read decide its type (any runtime one: runtime)
         else if (referenced.has(d.name.toLowerCase())) central.push({ ...d, type: 'development' });
         else if (listWhole(file, d.name.toLowerCase())) central.push(d);
-        else unlisted.push(d);
+        else unlisted.push({ declaration: d, central: file });
       }
     }
   }
   return { declarations: [...referencing, ...central], unlisted, referenced };
 }
 
-/** A declaration read in a project directory's view, its files keyed as the files map keys them (`key`). */
+/**
+ * A declaration read in a project directory's view, its files keyed as the files map keys them (`key`), with the
+ * project directory (`dir`; none for the config's own).
+ */
 function rekeyed(d: NuGetDeclaration, dir: string, key: (path: string) => string): NuGetDeclaration {
   const version = d.version !== null && 'file' in d.version ? { ...d.version, file: key(d.version.file) } : d.version;
-  return { ...d, file: key(d.file), version, directory: dir };
+  return { ...d, file: key(d.file), version, ...(dir === '' ? {} : { directory: dir }) };
 }
 
 /** The directories of the projects read, `''` (the config's directory) first, then in {@link projectsInOrder}'s order. */
@@ -333,14 +546,16 @@ function projectDirectories(files: Files): string[] {
  * Every NuGet declaration of the files read, in reading order. The projects are the directory's own project files and
  * those its solutions and traversal projects list ({@link projectsInOrder}); each project directory is read as MSBuild
  * reads it ({@link readProjectDirectory} of its {@link projectDirectoryView}: the `Directory.*` files nearest to that
- * directory, its `packages.config`), its declarations keyed as the files map keys them (`src/App/App.csproj`): the
- * config's directory first, where its own `Directory.Packages.props` lists every entry in file order (a central package
- * management root), but those the other directories' projects reference; then the other project directories in
- * listing order; a declaration two directories share (an item of the same `Directory.Build.props`, the same
- * `PackageVersion` entry) is given once, where first read. Then the own `Directory.Packages.props` entries held back
- * and not given yet (typed development: the references decide), and `global.json`.
- * @throws ManifestParseError when a file read is not well-formed XML (JSON for global.json) or has the wrong root, or a
- *   `.slnx` solution or traversal project is not well-formed
+ * directory, its `packages.config`, the files its MSBuild files import), its declarations keyed as the files map keys
+ * them (`src/App/App.csproj`, `directory.build.props` for a file in that letter case): the config's directory first,
+ * where its own `Directory.Packages.props` lists every entry in file order (a central package management root), but
+ * those the other directories' projects reference; then the other project directories in listing order; a declaration
+ * two directories share (an item of the same `Directory.Build.props`, the same `PackageVersion` entry) is given once,
+ * where first read. Then the own `Directory.Packages.props` entries held back and not given yet (typed development: the
+ * references decide), the `global.json` in effect ({@link globalJsonInEffect}) and the local tools
+ * ({@link toolManifestDeclarations}).
+ * @throws ManifestParseError when a file read is not well-formed XML (JSON for global.json and tool manifests) or has
+ *   the wrong root, or a `.slnx` solution or traversal project is not well-formed
  */
 export function readNuGet(files: Files): NuGetDeclaration[] {
   const out: NuGetDeclaration[] = [];
@@ -361,10 +576,14 @@ export function readNuGet(files: Files): NuGetDeclaration[] {
   // which come with them (from the central file nearest to them) or after them
   const own = projectDirectoryView(files, '');
   const root = readProjectDirectory(own.files, (file, name) => file === CENTRAL_FILE && !elsewhere.has(name));
-  for (const d of root.declarations) give(d);
+  for (const d of root.declarations) give(rekeyed(d, '', own.key));
   for (const { dir, view, read } of reads) for (const d of read.declarations) give(rekeyed(d, dir, view.key));
-  for (const d of root.unlisted) if (d.file === CENTRAL_FILE) give({ ...d, type: 'development' });
-  for (const [, text] of filesOf(files, GLOBAL_JSON)) for (const d of globalJsonDeclarations(text)) give(d);
+  for (const { declaration, central } of root.unlisted) {
+    if (central === CENTRAL_FILE) give(rekeyed({ ...declaration, type: 'development' }, '', own.key));
+  }
+  const globalJson = globalJsonInEffect(files);
+  if (globalJson !== undefined) for (const d of globalJsonDeclarations(globalJson, files[globalJson] ?? '')) give(d);
+  for (const d of toolManifestDeclarations(files)) give(d);
   return out;
 }
 

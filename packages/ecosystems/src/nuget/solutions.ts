@@ -4,9 +4,15 @@ import {
   ancestorsOf,
   BUILD_PROPS,
   BUILD_TARGETS,
+  baseName,
   CENTRAL_FILE,
+  canonicalName,
+  caseVariants,
   DIRECTORY_FILES,
   directoryOf,
+  GLOBAL_JSON,
+  isImportedFile,
+  isProjectFile,
   joinPath,
   LOCKFILE,
   levelsAbove,
@@ -15,8 +21,10 @@ import {
   projectKeys,
   SOLUTION_FILES,
   SRC_SOLUTIONS,
+  TOOL_MANIFESTS,
   upward,
 } from './files.ts';
+import { importsOf } from './imports.ts';
 import { attributeOf, childrenOf, descendantsOf, readXml } from './xml.ts';
 
 /**
@@ -180,38 +188,90 @@ export function projectsInOrder(files: Files): string[] {
   return out;
 }
 
+/** The `Directory.*` names MSBuild looks for in a directory, each in the letter cases asked for ({@link caseVariants}). */
+const DIRECTORY_FILE_SPELLINGS = [CENTRAL_FILE, BUILD_PROPS, BUILD_TARGETS].flatMap(caseVariants);
+
+/** Is `path` a `Directory.*` file ({@link CENTRAL_FILE}, {@link DIRECTORY_FILES}) in any letter case? */
+const isDirectoryFile = (path: string) => [CENTRAL_FILE, ...DIRECTORY_FILES].includes(canonicalName(baseName(path)));
+
 /**
  * The parent directories' `Directory.Packages.props`, `Directory.Build.props` and `Directory.Build.targets` (`../X` to
- * eight levels up), which MSBuild imports into a project when the directory has none of its own (the nearest one
- * walking up is imported: https://learn.microsoft.com/visualstudio/msbuild/customize-by-directory,
+ * eight levels up, each in the letter cases {@link caseVariants} names: Dependabot matched them case-insensitively),
+ * which MSBuild imports into a project when the directory has none of its own (the nearest one walking up is imported:
+ * https://learn.microsoft.com/visualstudio/msbuild/customize-by-directory,
  * https://learn.microsoft.com/nuget/consume-packages/central-package-management), for a directory holding a project
  * file or a `Directory.*` file; none for `packages.config` alone (MSBuild files do not version its packages). They are
- * asked even when the directory has its own file, which may import the one above.
+ * asked even when the directory has its own file, which may import the one above. The directory's own
+ * `Directory.Packages.props` in the other spellings is asked too (`files.required` names the canonical one only; the
+ * `Directory.Build.*` spellings are `files.optional` entries).
  */
 export function parentDirectoryFiles(files: Files): string[] {
   const paths = Object.keys(files);
-  const msbuild = paths.some((path) => [...PROJECT_FILES, CENTRAL_FILE, ...DIRECTORY_FILES].some((e) => matchesFilePattern(e, path)));
+  const msbuild = paths.some(
+    (path) => !path.includes('/') && (PROJECT_FILES.some((e) => matchesFilePattern(e, path)) || isDirectoryFile(path)),
+  );
   if (!msbuild) return [];
-  return [CENTRAL_FILE, BUILD_PROPS, BUILD_TARGETS].flatMap((name) => upward(name).slice(1));
+  // the directory's own spellings are files.optional entries, but Directory.Packages.props' other ones
+  const ownToo = (name: string) => canonicalName(name) === CENTRAL_FILE && name !== CENTRAL_FILE;
+  return DIRECTORY_FILE_SPELLINGS.flatMap((name) => upward(name).slice(ownToo(name) ? 0 : 1));
+}
+
+/**
+ * The `global.json` of each parent directory (`../global.json` to eight levels up: the nearest is in effect, as the .NET
+ * SDK looks for it, https://learn.microsoft.com/dotnet/core/tools/global-json#globaljson-search) and the local tool
+ * manifests of each (`../.config/dotnet-tools.json`, `../dotnet-tools.json`, …: the dotnet CLI merges them nearest
+ * first until one says `"isRoot": true`), for a directory holding a project, solution or `Directory.*` file (not for
+ * `packages.config` alone, as {@link parentDirectoryFiles}).
+ */
+export function parentDirectoryJsonFiles(files: Files): string[] {
+  const own = Object.keys(files).filter((path) => !path.includes('/'));
+  const dotnet = own.some(
+    (path) => [...PROJECT_FILES, ...SOLUTION_FILES].some((e) => matchesFilePattern(e, path)) || isDirectoryFile(path),
+  );
+  return dotnet ? [GLOBAL_JSON, ...TOOL_MANIFESTS].flatMap((name) => upward(name).slice(1)) : [];
+}
+
+/**
+ * The files the MSBuild files of the map import (`<Import Project="eng/Versions.props" />`, also through a leading
+ * `$(MSBuildThisFileDirectory)`: {@link importsOf}), relative to the config's directory, for the projects, the
+ * `Directory.*` files (any letter case) and the imported files already read (so an import's own imports follow in the
+ * next round). Lenient: a file that does not parse imports nothing here.
+ */
+export function importedFiles(files: Files): string[] {
+  return Object.keys(files).flatMap((path) => {
+    if (!isProjectFile(path) && !isDirectoryFile(path) && !isImportedFile(path)) return [];
+    try {
+      const root = readXml(path, files[path] ?? '');
+      return root.name === 'Project' ? importsOf(path, root) : [];
+    } catch (error) {
+      if (error instanceof ManifestParseError) return [];
+      throw error;
+    }
+  });
 }
 
 /**
  * NuGet's `files.related`: the files the ones read point at, relative to the config's directory.
- * - {@link parentDirectoryFiles} of the directory itself;
+ * - {@link parentDirectoryFiles} of the directory itself, and {@link parentDirectoryJsonFiles};
  * - the projects its solutions and traversal projects list ({@link listedProjects}: `src/App/App.csproj`,
  *   `../Shared/Shared.csproj`, `tools/*\/*.csproj`);
  * - `src/*.sln` when the directory holds no solution, project or `packages.config` but a `Directory.Packages.props`
  *   (Dependabot's fetcher looked in `src/` for solutions when the directory had none);
  * - for each project read in another directory: its `packages.config` and `packages.lock.json`, and the
- *   `Directory.Packages.props`, `Directory.Build.props` and `Directory.Build.targets` of its directory and of each one
- *   above it (to eight levels above the config's directory), as MSBuild looks them up from the project.
- * Lenient: a solution or traversal project that does not parse names nothing (reading it throws).
+ *   `Directory.Packages.props`, `Directory.Build.props` and `Directory.Build.targets` (each in the letter cases
+ *   {@link caseVariants} names) of its directory and of each one above it (to eight levels above the config's
+ *   directory), as MSBuild looks them up from the project;
+ * - the files the MSBuild files read import ({@link importedFiles}).
+ * Lenient: a solution, traversal project or imported file that does not parse names nothing (reading it throws).
  */
 export function nugetRelatedFiles(files: Files): string[] {
-  const out = new Set(parentDirectoryFiles(files));
+  const out = new Set([...parentDirectoryFiles(files), ...parentDirectoryJsonFiles(files)]);
   const own = Object.keys(files).filter((path) => !path.includes('/'));
   const projectsOrSolutions = [...PROJECT_FILES, ...SOLUTION_FILES, PACKAGES_CONFIG];
-  if (files[CENTRAL_FILE] !== undefined && !own.some((path) => projectsOrSolutions.some((entry) => matchesFilePattern(entry, path)))) {
+  if (
+    own.some((path) => canonicalName(path) === CENTRAL_FILE) &&
+    !own.some((path) => projectsOrSolutions.some((entry) => matchesFilePattern(entry, path)))
+  ) {
     out.add(SRC_SOLUTIONS);
   }
   for (const path of listedProjects(files, false)) out.add(path);
@@ -222,8 +282,9 @@ export function nugetRelatedFiles(files: Files): string[] {
     out.add(joinPath(dir, LOCKFILE));
     for (const at of [dir, ...ancestorsOf(dir)]) {
       if (at === '') continue;
-      for (const name of [CENTRAL_FILE, BUILD_PROPS, BUILD_TARGETS]) out.add(joinPath(at, name));
+      for (const name of DIRECTORY_FILE_SPELLINGS) out.add(joinPath(at, name));
     }
   }
+  for (const path of importedFiles(files)) out.add(path);
   return [...out];
 }
