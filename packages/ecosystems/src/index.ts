@@ -54,6 +54,7 @@ export {
   filesMatching,
   gitlinkText,
   isFilePattern,
+  MAX_RELATED_PATHS,
   matchesFilePattern,
   readGitlink,
   relatedFiles,

@@ -460,3 +460,12 @@ describe('agreement with the maven-artifact jar', () => {
     });
   });
 });
+
+describe('versions a repository writes to exhaust the stack', () => {
+  it('compares and classifies a version of thousands of nested sublists without overflowing', () => {
+    // Zeros drop out as Maven normalises them: the order is that of `1-a` (an unknown qualifier, after the release).
+    expect(Math.sign(compareMavenVersions(`1${'-0'.repeat(20_000)}-a`, '1'))).toBe(Math.sign(compareMavenVersions('1-a', '1')));
+    expect(isMavenPrerelease(`1${'-alpha1'.repeat(4_000)}`)).toBe(true);
+    expect(compareMavenVersions(`1${'-a'.repeat(4_000)}`, `1${'-a'.repeat(4_000)}`)).toBe(0);
+  });
+});

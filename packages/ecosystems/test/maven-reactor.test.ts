@@ -140,3 +140,11 @@ describe('maven multi-module updates', () => {
     });
   });
 });
+
+describe('modules a repository cannot turn into patterns', () => {
+  it('a <module> holding * names no file (Maven reads module paths, never globs)', () => {
+    const pom = `<project><modelVersion>4.0.0</modelVersion><groupId>g</groupId><artifactId>a</artifactId><version>1</version>
+  <modules><module>core</module><module>*/*</module><module>*</module></modules></project>`;
+    expect(relatedFiles(maven.files, { 'pom.xml': pom }, '/')).toEqual(['core/pom.xml']);
+  });
+});

@@ -144,9 +144,14 @@ function normalise(list: MavenItem[]): void {
   }
 }
 
+/** Sublists a parsed version opens at most (`-` separators and letter/digit changes each open one). */
+export const MAX_MAVEN_NESTING = 64;
+
 /**
  * Parses a version into Maven's item list, as `ComparableVersion.parseVersion` does (never fails: any string is a Maven
- * version), e.g. `1.0.0-RC1` → `[1, [rc, [1]]]` (see {@link mavenVersionTokens} for that notation).
+ * version), e.g. `1.0.0-RC1` → `[1, [rc, [1]]]` (see {@link mavenVersionTokens} for that notation). Deeper than
+ * {@link MAX_MAVEN_NESTING} sublists, the rest of the items stay in the deepest one (where Maven recurses without
+ * limit), so that no version a repository writes overflows the stack.
  */
 export function parseMavenVersion(version: string): MavenItem[] {
   const text = version.toLowerCase();
@@ -154,6 +159,9 @@ export function parseMavenVersion(version: string): MavenItem[] {
   const stack = [root];
   let list = root;
   const open = () => {
+    // Past MAX_MAVEN_NESTING sublists the items stay in the deepest one: comparisons and `isMavenPrerelease` recurse
+    // once per level, and a repository's 8 KB `1-a-a-a…` must not overflow the stack (real versions nest a few levels).
+    if (stack.length > MAX_MAVEN_NESTING) return;
     const child: MavenItem[] = [];
     list.push({ kind: 'list', items: child });
     list = child;

@@ -47,11 +47,18 @@ function moduleCandidates(file: string, module: string): string[] {
   return module.toLowerCase().endsWith('.xml') ? [join(base, 'pom.xml'), base] : [join(base, 'pom.xml')];
 }
 
-/** The `<module>` values of a project and of its profiles (dependabot-core's `project > modules > module, profile > modules > module`). */
+/**
+ * The `<module>` values of a project and of its profiles (dependabot-core's `project > modules > module, profile >
+ * modules > module`). Maven reads a module as a path, never a glob: a value holding `*` names no module here (the worker
+ * would read it as a pattern over the whole tree).
+ */
 function modulesOf(project: Table): string[] {
   return [project, ...list(at(project, 'profiles', 'profile'))].flatMap((scope) => {
     const modules = at(scope, 'modules', 'module');
-    return (Array.isArray(modules) ? modules : [modules]).flatMap((m) => text(m) ?? []);
+    return (Array.isArray(modules) ? modules : [modules]).flatMap((m) => {
+      const path = text(m);
+      return path === undefined || path.includes('*') ? [] : [path];
+    });
   });
 }
 

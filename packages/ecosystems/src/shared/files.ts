@@ -10,24 +10,44 @@ export function isFilePattern(entry: string): boolean {
   return entry.includes('*');
 }
 
-const patternCache = new Map<string, RegExp>();
+/**
+ * Does `text` (one path segment) match `pattern` (one segment of an entry), where each `*` matches any run of
+ * characters and every other character itself? The iterative wildcard match: O(length of text × length of pattern) at
+ * worst, never exponential, whatever stars a repository writes (`*a*a*a*a*b` against a long name).
+ */
+function segmentMatches(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    if (p < pattern.length && pattern[p] !== '*' && pattern[p] === text[t]) {
+      p++;
+      t++;
+    } else if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      resume = t;
+    } else if (star !== -1) {
+      p = star + 1;
+      t = ++resume;
+    } else return false;
+  }
+  while (p < pattern.length && pattern[p] === '*') p++;
+  return p === pattern.length;
+}
 
 /**
  * Does `path` (relative to the config's directory, `/`-separated) match the {@link EcosystemFiles} entry `entry`? Each
  * `*` matches any characters of one path segment except `/`; every other character matches itself:
  * `matchesFilePattern('Dockerfile*', 'Dockerfile.prod')` is true, `matchesFilePattern('*.csproj', 'src/App.csproj')` false.
+ * Linear in the path for plain entries and O(path × entry) with stars ({@link segmentMatches}): entries a repository's
+ * files give (`files.related`: workspace globs) cannot make it backtrack.
  */
 export function matchesFilePattern(entry: string, path: string): boolean {
-  let pattern = patternCache.get(entry);
-  if (!pattern) {
-    const source = entry
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('[^/]*');
-    pattern = new RegExp(`^${source}$`);
-    if (patternCache.size < 1_000) patternCache.set(entry, pattern);
-  }
-  return pattern.test(path);
+  if (!isFilePattern(entry)) return entry === path;
+  const patterns = entry.split('/');
+  const segments = path.split('/');
+  return patterns.length === segments.length && patterns.every((pattern, i) => segmentMatches(pattern, segments[i] as string));
 }
 
 /** Every path of `paths` that one of `entries` names (as given, or by a pattern), in `paths`' order. */
@@ -90,10 +110,18 @@ export function repositoryPath(directory: string, file: string): string | undefi
 }
 
 /**
+ * At most this many paths a call of {@link relatedFiles} gives (one round of the worker's reading): workspace members,
+ * includes and parent-directory files of real repositories stay far below it, and a repository that names a hundred
+ * thousand includes cannot make the worker read them all.
+ */
+export const MAX_RELATED_PATHS = 300;
+
+/**
  * The paths relative to the config's directory that `related` ({@link EcosystemFiles}) gives for the files map, without
- * those already in it, those that leave the repository (`directory` being the config's), and duplicates, in order. A
- * file that does not parse points at nothing: `related` throwing `ManifestParseError` gives [] here, and the reader
- * reports the file when the dependencies are read (`findDependency`, `listDependencies`).
+ * those already in it, those that leave the repository (`directory` being the config's), duplicates, and other names
+ * of a file the map already holds (`../web/base.txt` from `/web`, where `base.txt` was read), in order, at most
+ * {@link MAX_RELATED_PATHS}. A file that does not parse points at nothing: `related` throwing `ManifestParseError` gives
+ * [] here, and the reader reports the file when the dependencies are read (`findDependency`, `listDependencies`).
  */
 export function relatedFiles(entries: EcosystemFiles, files: Readonly<Record<string, string>>, directory: string): string[] {
   if (!entries.related) return [];
@@ -105,10 +133,14 @@ export function relatedFiles(entries: EcosystemFiles, files: Readonly<Record<str
     throw error;
   }
   const seen = new Set(Object.keys(files));
+  const held = new Set(Object.keys(files).map((path) => repositoryPath(directory, path)));
   const out: string[] = [];
   for (const path of related) {
-    if (seen.has(path) || repositoryPath(directory, path) === undefined) continue;
+    if (out.length === MAX_RELATED_PATHS) break;
+    const inRepository = repositoryPath(directory, path);
+    if (seen.has(path) || inRepository === undefined || (!isFilePattern(path) && held.has(inRepository))) continue;
     seen.add(path);
+    held.add(inRepository);
     out.push(path);
   }
   return out;

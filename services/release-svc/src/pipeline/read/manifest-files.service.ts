@@ -4,6 +4,7 @@ import {
   filesMatching,
   gitlinkText,
   isFilePattern,
+  MAX_RELATED_PATHS,
   relatedFiles,
   repositoryPath,
   unmetRequirement,
@@ -128,7 +129,10 @@ async function readRelated(
     let names = related.filter((path) => !isFilePattern(path));
     if (patterns.length > 0) {
       tree ??= await listDirectoryFiles(host, token, repo, target.directory, target.branch, { recursive: true });
-      const matched = filesMatching(patterns, tree?.files ?? []).filter((path) => !asked.has(path));
+      // As many files as a round may name at most (MAX_RELATED_PATHS): a pattern matching the whole tree reads no more.
+      const matched = filesMatching(patterns, tree?.files ?? [])
+        .filter((path) => !asked.has(path))
+        .slice(0, Math.max(0, MAX_RELATED_PATHS - names.length));
       for (const path of matched) asked.add(path);
       names = [...new Set([...names, ...matched])];
     }
