@@ -69,8 +69,8 @@ export function locateCargo(files: Readonly<Record<string, string>>, name: strin
   for (const { file, text, inherited } of layout.manifests) {
     const located = locateIn(file, text, wanted, inherited);
     if ('cannot' in located) return { cannot: located.cannot };
-    declarations.push(...located.declarations);
-    unchanged.push(...located.unchanged);
+    for (const declaration of located.declarations) declarations.push(declaration);
+    for (const text of located.unchanged) unchanged.push(text);
     for (const key of located.inherits) inheritedKeys.add(key);
   }
   const root = layout.rootAbove;

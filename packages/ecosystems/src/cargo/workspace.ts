@@ -1,6 +1,7 @@
 import { memoByFiles } from '../shared/files-memo.ts';
 import { isTable, parseToml, type Table, tableAt } from '../shared/parse.ts';
 import { type CrateDeclaration, KINDS, readCargoToml } from './cargo-toml.ts';
+import { type GlobToken, globWithinBounds, matchesSegment, parseSegmentGlob } from './glob.ts';
 import { type CratePatch, cratePatches } from './patch.ts';
 
 /**
@@ -29,10 +30,18 @@ export const PARENT_LEVELS = 5;
 /** The lockfiles of the workspace roots above the directory that {@link cargoLayout} may take (`../Cargo.lock` …). */
 export const PARENT_LOCKFILES: readonly string[] = Array.from({ length: PARENT_LEVELS }, (_, i) => `${'../'.repeat(i + 1)}${LOCKFILE}`);
 
+/**
+ * The most files {@link cargoRelated} names per call (member manifests and patterns, parent manifests, path dependencies'
+ * manifests, in that order): a `[workspace]` of 200,000 members asks for the first ones only.
+ */
+export const MAX_RELATED = 200;
+
 /** A member entry: its directory's path segments (`..` allowed before the rest) and whether a segment is a glob. */
 interface MemberEntry {
   segments: string[];
   glob: boolean;
+  /** The segments joined by `/` (`crates/grep`). */
+  path: string;
 }
 
 /** The segments of a `/`-separated relative path without `.` and empty segments (`./crates/a/` → `crates`, `a`). */
@@ -46,27 +55,6 @@ function segmentsOf(path: string): string[] {
 /** Is a path segment a glob of Cargo's `glob` crate (`*`, `?`, `[...]`)? */
 const isGlob = (segment: string) => /[*?[]/.test(segment);
 
-/** A regular expression matching one path segment as the glob `segment` does (`*` and `?` within the segment, `[...]` classes). */
-function segmentPattern(segment: string): string {
-  let out = '';
-  for (let i = 0; i < segment.length; i++) {
-    const c = segment.charAt(i);
-    if (c === '*') out += '[^/]*';
-    else if (c === '?') out += '[^/]';
-    else if (c === '[') {
-      const close = segment.indexOf(']', i + 2);
-      if (close < 0) out += '\\[';
-      else {
-        const body = segment.slice(i + 1, close);
-        const negated = body.startsWith('!');
-        out += `[${negated ? '^' : ''}${(negated ? body.slice(1) : body).replace(/[\\\]^]/g, '\\$&')}]`;
-        i = close;
-      }
-    } else out += c.replace(/[.+^${}()|\\]/g, '\\$&');
-  }
-  return out;
-}
-
 /** The string values of `table[key]` when it is an array, else []. */
 const strings = (table: Table | undefined, key: string): string[] =>
   Array.isArray(table?.[key]) ? (table[key] as unknown[]).filter((v): v is string => typeof v === 'string') : [];
@@ -74,8 +62,8 @@ const strings = (table: Table | undefined, key: string): string[] =>
 /** What a root's `[workspace]` says of its members. */
 interface Workspace {
   entries: MemberEntry[];
-  /** `exclude` paths as segments: a member below one of them is not one. */
-  exclude: string[][];
+  /** `exclude` paths, their segments joined by `/`: a member below one of them is not one. */
+  exclude: Set<string>;
 }
 
 /** Every dependency table of a manifest (also under `[target.'cfg(...)']`), as `[path in the document, table]`. */
@@ -103,18 +91,34 @@ function workspaceOf(file: string, doc: Table): Workspace | undefined {
       if (isTable(value) && typeof value.path === 'string' && !segmentsOf(value.path).includes('..')) paths.push(value.path);
     }
   }
-  const entries = paths
-    .map(segmentsOf)
-    .filter((segments) => segments.length > 0)
-    .map((segments) => ({ segments, glob: segments.some(isGlob) }))
-    // a glob may not go up: `files.related` patterns stay below the directory
-    .filter((entry) => !(entry.glob && entry.segments.includes('..')));
-  return { entries, exclude: strings(workspace, 'exclude').map(segmentsOf) };
+  const entries: MemberEntry[] = [];
+  for (const written of paths) {
+    const segments = segmentsOf(written);
+    if (segments.length === 0) continue;
+    const path = segments.join('/');
+    const glob = isGlob(path);
+    // a glob may not go up (`files.related` patterns stay below the directory), nor be too long (see `globWithinBounds`)
+    if (glob && (segments.includes('..') || !globWithinBounds(path))) continue;
+    entries.push({ segments, glob, path });
+  }
+  const exclude = new Set<string>();
+  for (const path of strings(workspace, 'exclude')) {
+    const segments = segmentsOf(path);
+    if (segments.length > 0) exclude.add(segments.join('/'));
+  }
+  return { entries, exclude };
 }
 
 /** Is the member directory `segments` below (or at) one of the excluded paths? Cargo's `is_excluded`: a path prefix. */
-const excluded = (workspace: Workspace, segments: readonly string[]) =>
-  workspace.exclude.some((ex) => ex.length > 0 && ex.length <= segments.length && ex.every((part, i) => segments[i] === part));
+function excluded(workspace: Workspace, segments: readonly string[]): boolean {
+  if (workspace.exclude.size === 0) return false;
+  let prefix = '';
+  for (const [i, segment] of segments.entries()) {
+    prefix = i === 0 ? segment : `${prefix}/${segment}`;
+    if (workspace.exclude.has(prefix)) return true;
+  }
+  return false;
+}
 
 /**
  * Can one of the workspace's member entries name a directory `depth` levels below the root? A plain entry of `depth`
@@ -240,11 +244,15 @@ export interface CargoLayout {
  * up). Members that are the root itself are left out.
  */
 function memberPatterns(workspace: Workspace): string[] {
-  return workspace.entries
-    .filter((entry) => entry.glob || !excluded(workspace, entry.segments))
-    .map((entry) =>
-      [...entry.segments.map((s) => (isGlob(s) ? s.replace(/\[[^\]]*\]|[*?]/g, '*').replace(/\*+/g, '*') : s)), ROOT_MANIFEST].join('/'),
-    );
+  const out = new Set<string>();
+  for (const entry of workspace.entries) {
+    // the rest would be cut by `MAX_RELATED`
+    if (out.size >= MAX_RELATED) break;
+    if (!entry.glob) {
+      if (!excluded(workspace, entry.segments)) out.add(`${entry.path}/${ROOT_MANIFEST}`);
+    } else out.add(manifestAt(entry.segments.map((s) => (isGlob(s) ? s.replace(/\[[^\]]*\]|[*?]/g, '*').replace(/\*+/g, '*') : s))));
+  }
+  return [...out];
 }
 
 /**
@@ -253,13 +261,30 @@ function memberPatterns(workspace: Workspace): string[] {
  * not the root.
  */
 function memberManifests(workspace: Workspace, files: Files): string[] {
-  const matchers = workspace.entries.map((entry) => {
-    const source = entry.segments.map((s) => (isGlob(s) ? segmentPattern(s) : s.replace(/[.+*?^${}()|[\]\\]/g, '\\$&'))).join('/');
-    return new RegExp(`^${source}/Cargo\\.toml$`);
-  });
-  return Object.keys(files)
-    .filter((path) => path !== ROOT_MANIFEST && matchers.some((m) => m.test(path)))
-    .filter((path) => !excluded(workspace, segmentsOf(path).slice(0, -1)))
+  const candidates = Object.keys(files).filter((path) => path !== ROOT_MANIFEST && path.endsWith(`/${ROOT_MANIFEST}`));
+  if (candidates.length === 0) return [];
+  const directories = new Set(candidates.map((path) => path.slice(0, -ROOT_MANIFEST.length - 1)));
+  // the candidates a plain entry names (looked up in the few files, not the many entries)
+  const plain = new Set<string>();
+  const globs: Array<Array<string | GlobToken[]>> = [];
+  for (const entry of workspace.entries) {
+    if (entry.glob) globs.push(entry.segments.map((s) => (isGlob(s) ? parseSegmentGlob(s) : s)));
+    else if (directories.has(entry.path)) plain.add(`${entry.path}/${ROOT_MANIFEST}`);
+  }
+  const matchedByGlob = (directory: readonly string[]) =>
+    globs.some(
+      (glob) =>
+        glob.length === directory.length &&
+        glob.every((part, i) => {
+          const name = directory[i] ?? '';
+          return typeof part === 'string' ? part === name : matchesSegment(part, name);
+        }),
+    );
+  return candidates
+    .filter((path) => {
+      const directory = directoryOf(path);
+      return (plain.has(path) || matchedByGlob(directory)) && !excluded(workspace, directory);
+    })
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
@@ -348,9 +373,9 @@ function readLayout(files: Files): CargoLayout {
     inherited = workspaceDependenciesOf(ROOT_MANIFEST, doc);
     const members = memberManifests(own, files).map((file) => ({ file, text: files[file] ?? '', inherited }));
     manifests = [{ file: ROOT_MANIFEST, text, inherited: undefined }, ...members];
-    related.push(...memberPatterns(own));
+    for (const pattern of memberPatterns(own)) related.push(pattern);
   } else if (inheritsFromWorkspace(ROOT_MANIFEST, doc)) {
-    related.push(...parentManifests(doc));
+    for (const parent of parentManifests(doc)) related.push(parent);
     root = rootAboveOf(files, doc);
     if (root !== undefined) {
       const rootText = files[root] ?? '';
@@ -368,7 +393,8 @@ function readLayout(files: Files): CargoLayout {
   const pathPackages: ReadManifest[] = [];
   const aliases: string[] = [];
   const rootLevels = root === undefined ? -1 : levelsUp(root);
-  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+  for (let index = 0; index < queue.length; index++) {
+    const next = queue[index] as ReadManifest;
     for (const path of pathDependencies(next.file, parse(next.file, next.text))) {
       const segments = resolveFrom(directoryOf(next.file), path);
       if (!segments) continue;
@@ -398,7 +424,7 @@ function readLayout(files: Files): CargoLayout {
     pathPackages,
     lockfile: rootAbove ? rootAbove.file.replace(/Cargo\.toml$/, LOCKFILE) : LOCKFILE,
     patches: cratePatches(patchRoot, parse(patchRoot, files[patchRoot] ?? '')),
-    related: [...new Set(related)].filter((file) => file !== ROOT_MANIFEST),
+    related: [...new Set(related)].filter((file) => file !== ROOT_MANIFEST).slice(0, MAX_RELATED),
     aliases,
   };
 }
@@ -419,7 +445,8 @@ export const cargoLayout: (files: Files) => CargoLayout = memoByFiles(readLayout
  * - the `Cargo.toml` of every `path` dependency of the manifests read (dependency tables, `[workspace.dependencies]`,
  *   `[patch.*]`, `[replace]`), resolved from the declaring manifest's directory (`../geo-types/Cargo.toml`), and in
  *   later rounds those of the path packages read.
- * [] without a Cargo.toml.
+ * At most {@link MAX_RELATED} files, the first in that order; member globs longer than 256 characters or with more than
+ * 16 wildcards are ignored ({@link globWithinBounds}). [] without a Cargo.toml.
  * @throws ManifestParseError when a manifest read does not parse
  */
 export function cargoRelated(files: Files): string[] {

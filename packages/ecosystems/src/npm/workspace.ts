@@ -1,5 +1,7 @@
 import { ManifestParseError } from '../errors.ts';
+import { MAX_GLOB_LENGTH } from '../shared/glob.ts';
 import { isTable, parseJsonObject, type Table } from '../shared/parse.ts';
+import { globWithinBounds, matchesDirectory, parseSegmentGlob, type SegmentGlob } from './glob.ts';
 
 /**
  * npm, Yarn and Lerna workspaces: the root package.json's `workspaces` (npm 7+,
@@ -33,6 +35,12 @@ export const MEMBER_LOCKFILE_PATTERNS: readonly string[] = [1, 2, 3, 4, 5].flatM
 /** How many directories a `**` glob segment stands for at most in `files.related` (0 to this many). */
 export const GLOBSTAR_DEPTH = 3;
 
+/** How many directory patterns one glob gives `files.related` at most (`a/**\/b/**` gives 16; the first in order are kept). */
+export const MAX_DIRECTORIES_PER_GLOB = 64;
+
+/** How many files {@link npmRelated} names at most per call, the first in order (the globs' order). */
+export const MAX_RELATED = 200;
+
 /** One glob of a workspace list: its segments and whether it excludes (`!packages/private`). */
 interface WorkspaceGlob {
   segments: string[];
@@ -47,12 +55,21 @@ function globList(value: unknown): string[] {
   return Array.isArray(list) ? list.filter((glob): glob is string => typeof glob === 'string') : [];
 }
 
-/** A glob as segments: `./`, empty segments and a trailing `/` dropped; undefined for one that goes up (`../x`) or names the root. */
+/**
+ * A glob as segments: `./`, empty segments and a trailing `/` dropped, consecutive `**` segments as one (the same
+ * directories); undefined for one that goes up (`../x`), names the root, or is out of bounds ({@link globWithinBounds}:
+ * longer than 256 characters, or more than 16 wildcard characters once consecutive `**` are one), which is ignored.
+ */
 function globOf(text: string, lerna: boolean): WorkspaceGlob | undefined {
   const trimmed = text.trim();
+  if (trimmed.length > MAX_GLOB_LENGTH) return undefined;
   const negated = trimmed.startsWith('!');
-  const segments = (negated ? trimmed.slice(1) : trimmed).split('/').filter((part) => part !== '' && part !== '.');
-  if (segments.length === 0 || segments.includes('..')) return undefined;
+  const segments: string[] = [];
+  for (const part of (negated ? trimmed.slice(1) : trimmed).split('/')) {
+    if (part === '' || part === '.' || (part === '**' && segments.at(-1) === '**')) continue;
+    segments.push(part);
+  }
+  if (segments.length === 0 || segments.includes('..') || !globWithinBounds(segments.join('/'))) return undefined;
   return { segments, negated, lerna };
 }
 
@@ -82,66 +99,32 @@ function workspaceGlobs(files: Files): WorkspaceGlob[] {
 /** Is a segment a glob (`*`, `?`, `[...]`, `{a,b}`, extglobs `!(...)`, `@(...)`)? */
 const isGlob = (segment: string) => /[*?[{]|[!@+]\(/.test(segment);
 
-/** The `*` patterns a glob's directory stands for in `files.related`: each glob segment one `*`, `**` 0 to {@link GLOBSTAR_DEPTH} of them. */
+/**
+ * The `*` patterns a glob's directory stands for in `files.related`: each glob segment one `*`, `**` 0 to
+ * {@link GLOBSTAR_DEPTH} of them; without duplicates, the first {@link MAX_DIRECTORIES_PER_GLOB} (shallow ones first).
+ */
 function directoryPatterns(segments: readonly string[]): string[] {
-  let out: string[][] = [[]];
+  let out: string[] = [''];
+  const join = (prefix: string, part: string) => (prefix === '' ? part : part === '' ? prefix : `${prefix}/${part}`);
   for (const segment of segments) {
-    if (segment === '**') {
-      out = out.flatMap((prefix) => Array.from({ length: GLOBSTAR_DEPTH + 1 }, (_, n) => [...prefix, ...Array<string>(n).fill('*')]));
-    } else out = out.map((prefix) => [...prefix, isGlob(segment) ? '*' : segment]);
-  }
-  return out.filter((parts) => parts.length > 0).map((parts) => parts.join('/'));
-}
-
-/** A regular expression source matching one path segment as the glob segment does (minimatch's one-segment forms). */
-function segmentSource(segment: string): string {
-  let out = '';
-  for (let i = 0; i < segment.length; i++) {
-    const c = segment.charAt(i);
-    const extglob = /^([!@+*?])\(([^)]*)\)/.exec(segment.slice(i));
-    if (extglob) {
-      const alternatives = (extglob[2] ?? '')
-        .split('|')
-        .map((a) => a.replace(/[.+^${}()|[\]\\*?]/g, '\\$&'))
-        .join('|');
-      const rest = segmentSource(segment.slice(i + extglob[0].length));
-      // `!(a|b)` matches what is not a or b (each segment is followed by `/` in the matcher); the others repeat a group
-      if (extglob[1] === '!') return `${out}(?!(?:${alternatives})${rest}/)[^/]*?${rest}`;
-      const quantifier = extglob[1] === '@' ? '' : extglob[1];
-      return `${out}(?:${alternatives})${quantifier}${rest}`;
+    const parts =
+      segment === '**'
+        ? Array.from({ length: GLOBSTAR_DEPTH + 1 }, (_, n) => Array<string>(n).fill('*').join('/'))
+        : [isGlob(segment) ? '*' : segment];
+    const next = new Set<string>();
+    for (const prefix of out) {
+      for (const part of parts) {
+        if (next.size < MAX_DIRECTORIES_PER_GLOB) next.add(join(prefix, part));
+      }
     }
-    if (c === '*') out += '[^/]*';
-    else if (c === '?') out += '[^/]';
-    else if (c === '[') {
-      const close = segment.indexOf(']', i + 2);
-      if (close < 0) out += '\\[';
-      else {
-        const body = segment.slice(i + 1, close);
-        const negated = body.startsWith('!') || body.startsWith('^');
-        out += `[${negated ? '^' : ''}${(negated ? body.slice(1) : body).replace(/[\\\]^]/g, '\\$&')}]`;
-        i = close;
-      }
-    } else if (c === '{') {
-      const close = segment.indexOf('}', i);
-      if (close < 0) out += '\\{';
-      else {
-        out += `(?:${segment
-          .slice(i + 1, close)
-          .split(',')
-          .map((a) => a.replace(/[.+^${}()|[\]\\*?]/g, '\\$&'))
-          .join('|')})`;
-        i = close;
-      }
-    } else out += c.replace(/[.+^${}()|\\]/g, '\\$&');
+    out = [...next];
   }
-  return out;
+  return out.filter((pattern) => pattern !== '');
 }
 
-/** A matcher of a directory (`packages/core`) by a glob's segments; `**` matches any number of directories. */
-function directoryMatcher(segments: readonly string[]): RegExp {
-  const source = segments.map((segment) => (segment === '**' ? '(?:[^/]+/)*' : `${segmentSource(segment)}/`)).join('');
-  return new RegExp(`^${source}$`);
-}
+/** A glob's segments as {@link matchesDirectory} takes them. */
+const segmentGlobs = (segments: readonly string[]): SegmentGlob[] =>
+  segments.map((segment) => (segment === '**' ? '**' : parseSegmentGlob(segment)));
 
 /**
  * The files the root package.json's `workspaces` and lerna.json's `packages` point at, as `files.related` gives them:
@@ -149,19 +132,25 @@ function directoryMatcher(segments: readonly string[]): RegExp {
  * `!(private)` are matched exactly by {@link npmManifests} afterwards), `apps/web/package.json` for a plain path; a `**`
  * segment stands for 0 to {@link GLOBSTAR_DEPTH} directories (deeper members are not read). A Lerna glob also names the
  * package's own lockfiles (`packages/*\/package-lock.json`, `npm-shrinkwrap.json`, `yarn.lock`), as Dependabot fetched
- * them. Negated globs (`!packages/private`) name nothing; globs that go up (`../x`) are dropped. [] without either list.
+ * them. Negated globs (`!packages/private`) name nothing; globs that go up (`../x`) or are out of bounds (longer than
+ * 256 characters, more than 16 wildcard characters) are dropped. At most {@link MAX_DIRECTORIES_PER_GLOB} directory
+ * patterns per glob and {@link MAX_RELATED} files in all, the first in order. [] without either list.
  * @throws ManifestParseError when package.json or lerna.json does not parse
  */
 export function npmRelated(files: Files): string[] {
-  const out: string[] = [];
+  const out = new Set<string>();
+  const add = (file: string) => {
+    if (out.size < MAX_RELATED) out.add(file);
+  };
   for (const glob of workspaceGlobs(files)) {
+    if (out.size >= MAX_RELATED) break;
     if (glob.negated) continue;
     for (const directory of directoryPatterns(glob.segments)) {
-      out.push(`${directory}/${ROOT_MANIFEST}`);
-      if (glob.lerna) for (const lock of LOCKFILES) out.push(`${directory}/${lock}`);
+      add(`${directory}/${ROOT_MANIFEST}`);
+      if (glob.lerna) for (const lock of LOCKFILES) add(`${directory}/${lock}`);
     }
   }
-  return [...new Set(out)];
+  return [...out];
 }
 
 /** A manifest of the directory: the root package.json or a member's. */
@@ -186,7 +175,7 @@ export interface NpmManifest {
 export function npmManifests(files: Files): NpmManifest[] {
   const root = files[ROOT_MANIFEST];
   if (root === undefined) return [];
-  const globs = workspaceGlobs(files).map((glob) => ({ ...glob, matcher: directoryMatcher(glob.segments) }));
+  const globs = workspaceGlobs(files).map((glob) => ({ ...glob, matcher: segmentGlobs(glob.segments) }));
   const manifests: NpmManifest[] = [{ path: ROOT_MANIFEST, directory: '', text: root, workspace: false }];
   if (globs.length === 0) return manifests;
   const suffix = `/${ROOT_MANIFEST}`;
@@ -196,8 +185,12 @@ export function npmManifests(files: Files): NpmManifest[] {
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   for (const directory of directories) {
     const path = `${directory}${suffix}`;
+    const segments = directory.split('/');
+    if (segments.includes('')) continue;
     const matched = (negated: boolean, lerna?: boolean) =>
-      globs.some((glob) => glob.negated === negated && (lerna === undefined || glob.lerna === lerna) && glob.matcher.test(`${directory}/`));
+      globs.some(
+        (glob) => glob.negated === negated && (lerna === undefined || glob.lerna === lerna) && matchesDirectory(glob.matcher, segments),
+      );
     if (!matched(false) || matched(true)) continue;
     manifests.push({ path, directory, text: files[path] ?? '', workspace: matched(false, false) });
   }
@@ -283,7 +276,11 @@ function overrideName(key: string): string {
  * members' own dependencies)? `name` and `**\/name` apply everywhere, `parent/name` and `**\/parent/name` below `parent`.
  */
 export function resolutionApplies(key: string, name: string, parent?: string): boolean {
-  const path = key.replace(/^\*\*\//, '').replace(/(?<=[^/])@(?!.*\/).*$/, '');
+  const unprefixed = key.startsWith('**/') ? key.slice(3) : key;
+  // the range (`@^1`, `@npm:^1`) starts at the first `@` of the last name not at its start (a linear scan: the key is
+  // repository content, and a lookahead per `@` is quadratic)
+  const at = unprefixed.indexOf('@', unprefixed.lastIndexOf('/') + 2);
+  const path = at < 0 ? unprefixed : unprefixed.slice(0, at);
   if (path === name) return true;
   return parent !== undefined && (path === `${parent}/${name}` || path === `${parent}/**/${name}`);
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   type LockfileRegistry,
   type LockfileRequest,
@@ -86,4 +89,15 @@ export function requestFor(
   const manifest = npmAndYarn.updateManifest(files, use, target.version);
   const updated = 'files' in manifest ? { ...files, ...manifest.files } : files;
   return { files, updated, use, target, registries };
+}
+
+/**
+ * A temporary directory of this test file's own, made the process's `TMPDIR` (what `os.tmpdir()` answers), so that
+ * counting the `npm-lockfile-*` directories an update leaves behind sees no other test file's updates running at the
+ * same time. Call once at the top of a test file, before any update.
+ */
+export function privateTmpdir(): string {
+  const directory = mkdtempSync(join(tmpdir(), 'npm-lock-test-'));
+  process.env.TMPDIR = directory;
+  return directory;
 }

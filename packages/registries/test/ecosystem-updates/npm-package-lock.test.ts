@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { ManifestParseError, npmAndYarn, RegistryError } from '@switchyard/ecosystems';
 import { expect, describe as group, it } from 'vitest';
 import { CORPUS_PRESENT, corpusDirectories } from '../../../ecosystems/test/corpus.ts';
-import { describe, emulatorForTests, lockEntry, PRIVATE_TOKEN, requestFor } from './npm-emulator.ts';
+import { describe, emulatorForTests, lockEntry, PRIVATE_TOKEN, privateTmpdir, requestFor } from './npm-emulator.ts';
 
 const manifest = (dependencies: Record<string, string>, indent = 2) =>
   `${JSON.stringify({ name: 'app', version: '1.0.0', dependencies }, null, indent)}\n`;
@@ -17,6 +17,8 @@ function packageLock(dependencies: Record<string, string>, packages: Record<stri
   return `${JSON.stringify(lock, null, indent)}\n`;
 }
 
+// Leftover temporary directories are counted in a TMPDIR of this file's own (other files update lockfiles meanwhile).
+privateTmpdir();
 const tempDirectories = async () => (await readdir(tmpdir())).filter((name) => name.startsWith('npm-lockfile-')).sort();
 
 group('npm lockfile update with arborist against the registry emulator', () => {

@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { npmAndYarn } from '@switchyard/ecosystems';
 import { artifactDigests } from '@switchyard/registry-emulator';
 import { expect, describe as group, it } from 'vitest';
-import { describe, emulatorForTests, lockEntry, requestFor } from './npm-emulator.ts';
+import { describe, emulatorForTests, lockEntry, privateTmpdir, requestFor } from './npm-emulator.ts';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+// Leftover temporary directories are counted in a TMPDIR of this file's own (other files update lockfiles meanwhile).
+privateTmpdir();
 const tempDirectories = async () => (await readdir(tmpdir())).filter((name) => name.startsWith('npm-lockfile-')).sort();
 
 type Manifest = {
