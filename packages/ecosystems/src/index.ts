@@ -61,6 +61,7 @@ export {
   repositoryPath,
   unmetRequirement,
 } from './shared/files.ts';
+export { MAX_SKIPPED_REASON, MAX_SKIPPED_TEXT, storableSkipped, storableText } from './shared/skipped.ts';
 export * from './submodules/ecosystem.ts';
 export { readGitmodules, submoduleDependencyName } from './submodules/gitmodules.ts';
 export { submoduleVersions } from './submodules/versions.ts';

@@ -120,14 +120,49 @@ function groupNames(value: string): string[] {
 }
 
 /**
+ * A call without its trailing `if`/`unless` modifier (`gem "x" if y` → `gem "x"`): what `.replace(/\s+(if|unless)\s+.*$/, '')`
+ * gives, found without backtracking over runs of spaces (that expression was quadratic on them).
+ */
+function withoutModifier(call: string): string {
+  const modifier = /\s(?:if|unless)\s/.exec(call);
+  return modifier ? call.slice(0, modifier.index).trimEnd() : call;
+}
+
+/**
+ * The text before a trailing ` do` (with or without block parameters `|x|`) of a line, trimmed; undefined when the line
+ * does not end so. What `/^(.*?)\s+do(\s*\|[^|]*\|)?$/` reads, in linear time.
+ */
+function beforeDo(line: string): string | undefined {
+  let rest = line.trimEnd();
+  if (rest.endsWith('|')) {
+    const open = rest.lastIndexOf('|', rest.length - 2);
+    if (open < 0) return undefined;
+    rest = rest.slice(0, open).trimEnd();
+  }
+  if (!rest.endsWith('do')) return undefined;
+  const before = rest.slice(0, -2);
+  return /\s$/.test(before) ? before.trimEnd() : undefined;
+}
+
+/**
+ * The groups text of a `group ... do` line (`group :development, :test do` → `:development, :test`, parentheses
+ * dropped), undefined for any other line.
+ */
+function groupBlock(line: string): string | undefined {
+  if (!line.startsWith('group')) return undefined;
+  const before = beforeDo(line);
+  if (before === undefined || before.length < 5) return undefined;
+  let inner = before.slice(5).trimStart();
+  if (inner.startsWith('(')) inner = inner.slice(1);
+  return inner.endsWith(')') ? inner.slice(0, -1) : inner;
+}
+
+/**
  * Reads a `gemspec` line's options (`path: "engines/x"`, `:name => "x"`, `name: :x`); a `path` that is not a string
  * literal is reported in `skipped` and read as null.
  */
 function gemspecCall(file: string, lineNo: number, line: string, skipped: SkippedGemCall[]): GemspecCall {
-  const call = line
-    .replace(/^gemspec\s*/, '')
-    .replace(/\s+(if|unless)\s+.*$/, '')
-    .replace(/^\((.*)\)$/, '$1');
+  const call = withoutModifier(line.replace(/^gemspec\s*/, '')).replace(/^\((.*)\)$/, '$1');
   let path: string | null = '.';
   let name: string | null = null;
   for (const arg of splitArgs(file, lineNo, call)) {
@@ -173,19 +208,22 @@ export function readGemfileContents(file: string, text: string): GemfileContents
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
-    let line = stripComment(lines[i] ?? '').trim();
-    while ((line.endsWith(',') || line.endsWith('\\')) && i + 1 < lines.length) {
+    // The continued lines are gathered, then joined once: joining them one by one copied the call so far each time.
+    const parts = [stripComment(lines[i] ?? '').trim()];
+    for (let last = parts[0] ?? ''; (last.endsWith(',') || last.endsWith('\\')) && i + 1 < lines.length; last = parts.at(-1) ?? '') {
+      if (last.endsWith('\\')) parts[parts.length - 1] = last.slice(0, -1);
       i++;
-      line = `${line.replace(/\\$/, '')} ${stripComment(lines[i] ?? '').trim()}`;
+      parts.push(stripComment(lines[i] ?? '').trim());
     }
+    const line = parts.join(' ');
     if (line === '') continue;
     if (/^end\b/.test(line)) {
       if (frames.pop() === undefined) throw new ManifestParseError(file, `line ${lineNo}: 'end' without an open block`);
       continue;
     }
-    const group = /^group\s*\(?(.*?)\)?\s+do(\s*\|[^|]*\|)?$/.exec(line);
-    if (group) {
-      frames.push({ groups: groupNames(group[1] ?? ''), source: null });
+    const group = groupBlock(line);
+    if (group !== undefined) {
+      frames.push({ groups: groupNames(group), source: null });
       continue;
     }
     const sourceBlock = SOURCE_BLOCK.exec(line);
@@ -198,11 +236,8 @@ export function readGemfileContents(file: string, text: string): GemfileContents
       continue;
     }
     if (/^gem[\s(]/.test(line)) {
-      const call = line
-        .replace(/^gem\s*/, '')
-        .replace(/\s+(if|unless)\s+.*$/, '')
-        .replace(/\s+do(\s*\|[^|]*\|)?$/, '')
-        .replace(/^\((.*)\)$/, '$1');
+      const withoutIf = withoutModifier(line.replace(/^gem\s*/, ''));
+      const call = (beforeDo(withoutIf) ?? withoutIf).replace(/^\((.*)\)$/, '$1');
       const args = splitArgs(file, lineNo, call);
       const opensBlock = OPENS_BLOCK.test(line);
       const name = literal(args[0] ?? '');
@@ -229,7 +264,7 @@ export function readGemfileContents(file: string, text: string): GemfileContents
           continue;
         }
         const option = /^:?["']?(groups?)["']?\s*(?::|=>)\s*(.*)$/.exec(arg);
-        if (option) groups.push(...groupNames(option[2] ?? ''));
+        if (option) for (const name of groupNames(option[2] ?? '')) groups.push(name);
         const sourceOption = SOURCE_OPTION.exec(arg);
         if (sourceOption) source = sourceOf(sourceOption[1] ?? '');
       }

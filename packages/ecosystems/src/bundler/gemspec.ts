@@ -128,7 +128,7 @@ function requirementLiterals(scan: RubyScan, text: string, arg: Span): GemspecLi
     const lead = raw.length - raw.trimStart().length;
     const found = one({ start: start + lead, end: start + lead + raw.trim().length });
     if (found === undefined || found.some((literal) => literal.word)) return false;
-    out.push(...found);
+    for (const literal of found) out.push(literal);
     return true;
   };
   for (let i = arg.start + 1; i < arg.end - 1; i++) {
@@ -149,6 +149,37 @@ function requirementLiterals(scan: RubyScan, text: string, arg: Span): GemspecLi
 }
 
 /**
+ * The 1-based line of an offset of `text`, by binary search over the line starts (found once): asking for each
+ * declaration's line costs a logarithm, not a pass over the text before it.
+ */
+function lineIndex(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return (offset) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((starts[middle] ?? 0) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
+  };
+}
+
+/**
+ * A call's lines joined by one space, each trimmed, blank ones dropped: white space around line breaks becomes one space,
+ * in linear time (a regular expression of white space around a line break backtracked on long runs of spaces).
+ */
+function joinLines(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
+}
+
+/**
  * Reads the dependencies a gemspec declares (https://guides.rubygems.org/specification-reference/#add_runtime_dependency)
  * without running it, as dependabot-core's Bundler `GemspecDeclarationFinder` finds them (calls named `add_dependency`,
  * `add_runtime_dependency` or `add_development_dependency` on any receiver, `s.`/`spec.`/..., whose first argument is a
@@ -164,19 +195,20 @@ function requirementLiterals(scan: RubyScan, text: string, arg: Span): GemspecLi
  */
 export function readGemspecContents(file: string, text: string): GemspecContents {
   const scan = scanRuby(file, text);
-  const lineOf = (pos: number) => text.slice(0, pos).split('\n').length;
+  const lineOf = lineIndex(text);
   const dependencies: GemspecDeclaration[] = [];
   const skipped: SkippedGemCall[] = [];
-  for (const match of scan.code.matchAll(DECLARATION)) {
+  const declaration = new RegExp(DECLARATION.source, DECLARATION.flags);
+  for (let match = declaration.exec(scan.code); match !== null; match = declaration.exec(scan.code)) {
     const method = match[1] ?? '';
     const nameAt = match.index + match[0].length;
     const { args, end } = callArguments(scan, nameAt);
+    // The next declaration is looked for after this call's arguments: a call nested in them is not one (and scanning
+    // each nested call's arguments again was quadratic on calls left open).
+    declaration.lastIndex = Math.max(end, nameAt);
     const line = lineOf(nameAt - method.length);
     const lineStart = text.lastIndexOf('\n', nameAt - method.length) + 1;
-    const callText = text
-      .slice(lineStart, end)
-      .replace(/\s*\n\s*/g, ' ')
-      .trim();
+    const callText = joinLines(text.slice(lineStart, end));
     const [first, ...rest] = args;
     const name = first && literalArgument(scan, text, first);
     if (name?.literal.kind !== 'string' || !name.literal.plain) {
@@ -189,7 +221,7 @@ export function readGemspecContents(file: string, text: string): GemspecContents
     const unread: string[] = [];
     for (const arg of rest) {
       const found = requirementLiterals(scan, text, arg);
-      if (found) literals.push(...found);
+      if (found) for (const literal of found) literals.push(literal);
       else unread.push(text.slice(arg.start, arg.end));
     }
     if (unread.length > 0) {

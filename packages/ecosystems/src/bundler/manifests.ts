@@ -1,5 +1,6 @@
 import type { DependencyType, SkippedDeclaration } from '../ecosystem.ts';
 import { ManifestParseError } from '../errors.ts';
+import { storableSkipped } from '../shared/skipped.ts';
 import { type GemSource, type GemspecCall, gemType, readGemfileContents } from './gemfile.ts';
 import { type GemspecContents, type GemspecDeclaration, readGemspecContents } from './gemspec.ts';
 
@@ -134,7 +135,8 @@ export interface BundlerDeclaration {
 /**
  * Every gem declaration of the files, in reading order: the Gemfile's (`gems.rb` or `Gemfile`, {@link gemfileOf}) `gem`
  * calls, then those of the gemspecs read ({@link gemspecsRead}), as dependabot-core's Bundler `FileParser#parse` adds
- * `gemfile_dependencies` before `gemspec_dependencies`; and what the readers skipped.
+ * `gemfile_dependencies` before `gemspec_dependencies`; and what the readers skipped, each `text` cut to 200 characters
+ * and control characters replaced ({@link storableSkipped}).
  * @throws ManifestParseError when the Gemfile or a gemspec read does not parse
  */
 export function bundlerDeclarations(files: Files): { declarations: BundlerDeclaration[]; skipped: SkippedDeclaration[] } {
@@ -156,14 +158,14 @@ export function bundlerDeclarations(files: Files): { declarations: BundlerDeclar
         partial: gem.partial,
       });
     }
-    skipped.push(...contents.skipped.map((call) => ({ file: gemfile, ...call })));
+    for (const call of contents.skipped) skipped.push(storableSkipped({ file: gemfile, ...call }));
   }
   for (const { file, gem: of, contents } of gemspecsRead(files, calls)) {
     for (const gemspec of contents.dependencies) {
       const { name, requirement, type, line, partial } = gemspec;
       declarations.push({ name, requirement, type, source: 'rubygems', file, line, partial, gemspec, of });
     }
-    skipped.push(...contents.skipped.map((call) => ({ file, ...call })));
+    for (const call of contents.skipped) skipped.push(storableSkipped({ file, ...call }));
   }
   return { declarations, skipped };
 }

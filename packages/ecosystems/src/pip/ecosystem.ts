@@ -4,8 +4,9 @@ import { groupBy } from '../shared/group.ts';
 import { lazy } from '../shared/lazy.ts';
 import { isTable, parseToml } from '../shared/parse.ts';
 import { pickLocked } from '../shared/pick-locked.ts';
+import { storableSkipped } from '../shared/skipped.ts';
 import { updateDeclarations } from '../update/declarations.ts';
-import { tomlStringAt, tomlStrings } from '../update/toml-spans.ts';
+import { type TomlString, tomlStrings } from '../update/toml-spans.ts';
 import { pipIncludes, pipRequirementsFiles, REQUIREMENTS_PATTERNS, requirementsFileType } from './files.ts';
 import { updatePythonLocks } from './lockfile.ts';
 import { readPythonLock } from './lockfiles.ts';
@@ -177,8 +178,24 @@ function useOf(found: readonly Found[], locked: (name: string) => string[]): Dep
   };
 }
 
-/** 1-based line of an offset. */
-const lineAt = (text: string, offset: number) => text.slice(0, offset).split('\n').length;
+/**
+ * The 1-based line of an offset of `text`, by binary search over the line starts (found once): counting the line breaks
+ * before each of many offsets was quadratic.
+ */
+function lineIndex(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return (offset) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((starts[middle] ?? 0) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
+  };
+}
 
 /**
  * The declarations skipped for their marker: requirements-file lines (of requirements and constraints files, in reading
@@ -201,13 +218,23 @@ function skippedForMarkers(files: Files): SkippedDeclaration[] {
   }
   const pyproject = files['pyproject.toml'];
   if (pyproject !== undefined) {
-    const strings = lazy(() => tomlStrings(pyproject));
+    // The strings by path, each path's first (as `tomlStringAt` finds it): a search of the list per entry was quadratic.
+    const strings = lazy(() => {
+      const byPath = new Map<string, TomlString>();
+      for (const string of tomlStrings(pyproject)) {
+        const key = string.path.join('\u0000');
+        if (!byPath.has(key)) byPath.set(key, string);
+      }
+      return byPath;
+    });
+    const lineAt = lazy(() => lineIndex(pyproject));
     for (const entry of readPyproject('pyproject.toml', pyproject)) {
       const reason = lessThanMarker(entry.marker);
       if (reason === undefined || !entry.source) continue;
-      const span = tomlStringAt(strings(), entry.source.path);
+      const found = strings().get(entry.source.path.join('\u0000'));
+      const span = found && !found.escaped ? found : undefined;
       const at = span ? span.start : pyproject.indexOf(entry.source.text);
-      out.push({ file: 'pyproject.toml', line: at < 0 ? 1 : lineAt(pyproject, at), text: entry.source.text, reason });
+      out.push({ file: 'pyproject.toml', line: at < 0 ? 1 : lineAt()(at), text: entry.source.text, reason });
     }
   }
   return out;
@@ -230,12 +257,12 @@ function skippedSetupDeclarations(files: Files): SkippedDeclaration[] {
   };
   if (files['setup.py'] !== undefined) {
     const { requirements, skipped } = readSetupPy('setup.py', files['setup.py']);
-    out.push(...skipped);
+    for (const entry of skipped) out.push(entry);
     check('setup.py', requirements);
   }
   if (files['setup.cfg'] !== undefined) {
     const { requirements, skipped } = readSetupCfg('setup.cfg', files['setup.cfg']);
-    out.push(...skipped);
+    for (const entry of skipped) out.push(entry);
     check('setup.cfg', requirements);
   }
   return out.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? 1 : -1));
@@ -280,7 +307,8 @@ function publishesPackage(files: Files): boolean {
  * {@link locatePip}; a hash-pinned line's `--hash` options become those of the registry's description of the target,
  * `updateManifest`'s fourth argument); a library ({@link publishesPackage}) is widened by `auto`. `updateLockfiles` rewrites the package's
  * entry of poetry.lock, uv.lock, Pipfile.lock and pip-compile outputs in place (see {@link updatePythonLocks}).
- * setup.py is read from its literals, never executed: `skippedDeclarations` names what was not read.
+ * setup.py is read from its literals, never executed: `skippedDeclarations` names what was not read (each `text` cut to 200
+ * characters, control characters replaced: {@link storableSkipped}).
  */
 export const pip: Ecosystem = {
   packageManager: 'pip',
@@ -303,7 +331,7 @@ export const pip: Ecosystem = {
       .filter((found) => found[0]?.registry)
       .flatMap((found) => useOf(found, locked) ?? []);
   },
-  skippedDeclarations: (files) => [...skippedForMarkers(files), ...skippedSetupDeclarations(files)],
+  skippedDeclarations: (files) => skippedForMarkers(files).concat(skippedSetupDeclarations(files)).map(storableSkipped),
   isLibrary: publishesPackage,
   updateManifest(files, use, targetVersion, target, strategy) {
     return updateDeclarations(

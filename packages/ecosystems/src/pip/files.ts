@@ -109,19 +109,27 @@ export function pipRequirementsFiles(files: Readonly<Record<string, string>>, ex
   return requirementsFileRoles(files, [...named, ...roots, ...extra]);
 }
 
+/** The most include paths {@link pipIncludes} gives in one call. */
+export const MAX_INCLUDES_PER_CALL = 100;
+
 /**
  * The files the requirements files of the map (read by name, found by the patterns, or themselves included: every file
  * of {@link pipRequirementsFiles}) reference with `-r`/`-c`, relative to the config's directory (resolved against the
  * including file's own directory; may start with `../`), each once, for the worker's further reads
  * ({@link EcosystemFiles.related}); those already in the map are left out. Asked again with what they add, this follows
- * `-r` chains (`requirements.txt` → `requirements/dev.txt` → `requirements/base.txt`).
+ * `-r` chains (`requirements.txt` → `requirements/dev.txt` → `requirements/base.txt`). A path holding `*`, `?` or `[`
+ * is left out: pip does not expand patterns in `-r`/`-c` paths, and `files.related` would read such a path as a
+ * pattern over the repository's tree. At most {@link MAX_INCLUDES_PER_CALL} paths are given per call (the first in
+ * reading order), so a file of 100,000 `-r` lines does not make the worker read 100,000 files.
  */
 export function pipIncludes(files: Readonly<Record<string, string>>): string[] {
   const out = new Set<string>();
   for (const { file } of pipRequirementsFiles(files)) {
     for (const include of readIncludes(files[file] ?? '')) {
+      if (/[*?[]/.test(include.path)) continue;
       const path = resolveInclude(file, include.path);
       if (path !== '' && files[path] === undefined) out.add(path);
+      if (out.size >= MAX_INCLUDES_PER_CALL) return [...out];
     }
   }
   return [...out];

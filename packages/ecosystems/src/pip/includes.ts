@@ -15,8 +15,12 @@ export interface RequirementsInclude {
 }
 
 const INCLUDE = /^(-r|--requirement|-c|--constraint)(?:\s*=\s*|\s+|(?=[^\s=-]))(\S+)/;
-/** A quick test for a text without any include line (most of a large pip-compile output's lines are `--hash` options). */
-const ANY_INCLUDE = /^\s*(?:-r|-c|--requirement|--constraint)/m;
+/**
+ * A quick test for a text without any include line (most of a large pip-compile output's lines are `--hash` options).
+ * `[ \t]*`, not `\s*`: under the `m` flag `\s*` runs across line breaks, which made the test quadratic on a text of
+ * blank lines.
+ */
+const ANY_INCLUDE = /^[ \t]*(?:-r|-c|--requirement|--constraint)/m;
 
 /**
  * The `-r`/`--requirement`/`-c`/`--constraint` lines of a requirements file, in order (`-rbase.txt`, `-r base.txt`,
@@ -82,7 +86,7 @@ export function compiledSourceOf(file: string, text: string, inFiles: readonly s
   if (!file.endsWith('.txt') || inFiles.length === 0) return undefined;
   const same = inFiles.find((inFile) => compiledOutputOf(inFile) === file);
   if (same) return same;
-  const header = new RegExp(String.raw`--output-file[=\s]+${escapeRegExp(file)}(?:\s|$)`, 'm');
+  const header = new RegExp(String.raw`--output-file[= \t]+${escapeRegExp(file)}(?:\s|$)`, 'm');
   const match = header.exec(text);
   if (!match) return undefined;
   const line = text.slice(match.index, text.indexOf('\n', match.index) < 0 ? text.length : text.indexOf('\n', match.index));

@@ -296,13 +296,14 @@ function uvFile(artifact: RegistryArtifact, withTime: boolean): string | undefin
 function pep621Specifiers(text: string | undefined, wanted: string): string[] {
   if (text === undefined) return [];
   const doc = parseToml('pyproject.toml', text);
-  const lists: unknown[] = [];
   const project = isTable(doc.project) ? doc.project : {};
-  lists.push(project.dependencies);
-  if (isTable(project['optional-dependencies'])) lists.push(...Object.values(project['optional-dependencies']));
-  if (isTable(doc['dependency-groups'])) lists.push(...Object.values(doc['dependency-groups']));
   const uv = isTable(doc.tool) && isTable(doc.tool.uv) ? doc.tool.uv : {};
-  lists.push(uv['dev-dependencies']);
+  // concat, not a spread: a table of 200,000 extras would throw RangeError as spread arguments.
+  const lists: unknown[] = [project.dependencies].concat(
+    isTable(project['optional-dependencies']) ? Object.values(project['optional-dependencies']) : [],
+    isTable(doc['dependency-groups']) ? Object.values(doc['dependency-groups']) : [],
+    [uv['dev-dependencies']],
+  );
   return lists.flatMap((list) =>
     (Array.isArray(list) ? list : []).flatMap((item) => {
       const parsed = typeof item === 'string' ? parsePep508(item) : undefined;

@@ -27,8 +27,9 @@ type Token = { kind: 'paren' | 'string' | 'op' | 'word' | 'name'; text: string }
 function tokenize(marker: string): Token[] | undefined {
   const out: Token[] = [];
   TOKEN.lastIndex = 0;
-  while (TOKEN.lastIndex < marker.length) {
-    if (/^\s*$/.test(marker.slice(TOKEN.lastIndex))) break;
+  // Up to the trailing white space, found once (testing the rest of the marker before each token was quadratic).
+  const end = marker.trimEnd().length;
+  while (TOKEN.lastIndex < end) {
     const match = TOKEN.exec(marker);
     if (!match) return undefined;
     if (match[1]) out.push({ kind: 'paren', text: match[1] });

@@ -85,28 +85,32 @@ function poetryEntries(table: Table | undefined, type: DependencyType): Pyprojec
 export function readPyproject(file: string, text: string): PyprojectEntry[] {
   const doc = parseToml(file, text);
   const out: PyprojectEntry[] = [];
+  // A loop, not `out.push(...entries)`: a spread of a list as long as the file's throws RangeError past ~100,000 entries.
+  const add = (entries: readonly PyprojectEntry[]) => {
+    for (const entry of entries) out.push(entry);
+  };
   const project = tableAt(file, doc, 'project');
   if (project) {
-    out.push(...pep508Entries(file, project.dependencies, ['project', 'dependencies'], 'runtime'));
+    add(pep508Entries(file, project.dependencies, ['project', 'dependencies'], 'runtime'));
     const optional = tableAt(file, project, 'optional-dependencies') ?? {};
     for (const [extra, list] of Object.entries(optional)) {
-      out.push(...pep508Entries(file, list, ['project', 'optional-dependencies', extra], 'development'));
+      add(pep508Entries(file, list, ['project', 'optional-dependencies', extra], 'development'));
     }
   }
   for (const [group, list] of Object.entries(tableAt(file, doc, 'dependency-groups') ?? {})) {
-    out.push(...pep508Entries(file, list, ['dependency-groups', group], 'development'));
+    add(pep508Entries(file, list, ['dependency-groups', group], 'development'));
   }
   const tool = tableAt(file, doc, 'tool') ?? {};
   const uv = tableAt(file, tool, 'uv');
-  if (uv) out.push(...pep508Entries(file, uv['dev-dependencies'], ['tool', 'uv', 'dev-dependencies'], 'development'));
+  if (uv) add(pep508Entries(file, uv['dev-dependencies'], ['tool', 'uv', 'dev-dependencies'], 'development'));
   const poetry = tableAt(file, tool, 'poetry');
   if (poetry) {
-    out.push(...poetryEntries(tableAt(file, poetry, 'dependencies'), 'runtime'));
+    add(poetryEntries(tableAt(file, poetry, 'dependencies'), 'runtime'));
     for (const [group, body] of Object.entries(tableAt(file, poetry, 'group') ?? {})) {
       if (!isTable(body)) throw new ManifestParseError(file, `'tool.poetry.group.${group}' is not a table`);
-      out.push(...poetryEntries(tableAt(file, body, 'dependencies'), group === 'main' ? 'runtime' : 'development'));
+      add(poetryEntries(tableAt(file, body, 'dependencies'), group === 'main' ? 'runtime' : 'development'));
     }
-    out.push(...poetryEntries(tableAt(file, poetry, 'dev-dependencies'), 'development'));
+    add(poetryEntries(tableAt(file, poetry, 'dev-dependencies'), 'development'));
   }
   return out;
 }

@@ -268,7 +268,13 @@ export function projectPythonVersion(files: Files): ProjectPythonVersion | null 
 export function parentPythonVersionFiles(files: Files): string[] {
   if (files['.python-version'] !== undefined) return [];
   if ([pipfilePython, pyprojectPython, pipCompilePython].some((source) => source(files))) return [];
-  const marked = pipRequirementsFiles(files).some(({ file }) => /;[^\n]*\bpython_(?:full_)?version\b/.test(files[file] ?? ''));
+  const marked = pipRequirementsFiles(files).some(({ file }) =>
+    // Line by line, after the line's first `;` (one expression over the text backtracked from every `;` of a line).
+    (files[file] ?? '').split('\n').some((line) => {
+      const at = line.indexOf(';');
+      return at >= 0 && /\bpython_(?:full_)?version\b/.test(line.slice(at));
+    }),
+  );
   if (!marked) return [];
   return Array.from({ length: PYTHON_VERSION_PARENT_LEVELS }, (_, i) => `${'../'.repeat(i + 1)}.python-version`).filter(
     (path) => files[path] === undefined,

@@ -8,7 +8,7 @@ export interface RequirementLine extends Pep508Requirement {
 
 /** Lines pip reads as something other than a named requirement: options, URLs, paths, archives, variables. */
 function isIgnored(line: string): boolean {
-  if (/^[A-Za-z0-9][A-Za-z0-9._-]*\s*(\[[^\]]*\])?\s*@/.test(line)) return false; // name @ url (PEP 508 direct reference)
+  if (/^[A-Za-z0-9][A-Za-z0-9._-]*\s*(?:\[[^\]]*\]\s*)?@/.test(line)) return false; // name @ url (PEP 508 direct reference)
   return (
     line.startsWith('-') || // -r other.txt, -c constraints.txt, -e ..., --index-url ..., -i ...
     /^[a-z][a-z0-9+.-]*:\/\//i.test(line) || // https://..., git+https://...#egg=x
@@ -42,15 +42,19 @@ export function readRequirementsTxt(file: string, text: string): RequirementLine
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const start = i;
-    let line = lines[i] ?? '';
-    while (line.endsWith('\\') && i + 1 < lines.length) {
+    // The continued lines are gathered, then joined once (joining them one by one was quadratic on many `\` lines).
+    const parts = [lines[i] ?? ''];
+    for (let last = parts[0] ?? ''; last.endsWith('\\') && i + 1 < lines.length; last = parts.at(-1) ?? '') {
+      parts[parts.length - 1] = last.slice(0, -1);
       i++;
-      line = `${line.slice(0, -1)} ${lines[i] ?? ''}`;
+      parts.push(lines[i] ?? '');
     }
-    line = line
-      .replace(/(^|\s)#.*$/, '')
-      .replace(/\s+--?[a-z].*$/i, '')
-      .trim();
+    let line = parts.join(' ').replace(/(^|\s)#.*$/, '');
+    // A per-line option (`--hash=…`) and what follows it is dropped, with the white space before it: found with a
+    // fixed-length expression, as `\s+--?[a-z].*$` backtracked quadratically on long runs of spaces.
+    const option = /\s--?[a-z]/i.exec(line);
+    if (option) line = line.slice(0, option.index);
+    line = line.trim();
     if (line === '' || isIgnored(line)) continue;
     const parsed = parsePep508(line);
     if (!parsed) throw new ManifestParseError(file, `line ${start + 1}: cannot read requirement '${line}'`);

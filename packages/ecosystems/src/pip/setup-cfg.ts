@@ -71,7 +71,8 @@ function readIni(file: string, text: string): Map<string, IniOption[]> {
       current = undefined;
       continue;
     }
-    const option = /^([^=:]+?)\s*[=:]\s*(.*)$/.exec(stripped);
+    // The key ends at its last non-space character before the first `=`/`:` (a lazy key before `\s*` was quadratic on spaces).
+    const option = /^([^=:]*[^=:\s])\s*[=:]\s*(.*)$/.exec(stripped);
     if (!option?.[1] || !options) throw new ManifestParseError(file, `line ${index + 1}: cannot read '${stripped}'`);
     const value = option[2] ?? '';
     const valueStart = start + line.indexOf(stripped) + stripped.length - value.length;

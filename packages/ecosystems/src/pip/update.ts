@@ -157,7 +157,7 @@ function inRequirementsFile(
   const second = hashes[1];
   const separator = second
     ? logical.slice(first.index + first[0].length, second.index)
-    : /[\s\\]*$/.exec(logical.slice(0, first.index))?.[0] || ' ';
+    : trailingSeparator(logical.slice(0, first.index)) || ' ';
   out.push({
     file,
     where: `line ${line.line}`,
@@ -341,4 +341,11 @@ export function locatePip(files: Files, name: string, requirementFiles: readonly
     if (problem) return { cannot: problem };
   }
   return { declarations, unchanged };
+}
+
+/** The run of white space and `\` at the end of `text` (what `/[\s\\]*$/` matches, without its quadratic backtracking). */
+function trailingSeparator(text: string): string {
+  let start = text.length;
+  while (start > 0 && /[\s\\]/.test(text.charAt(start - 1))) start--;
+  return text.slice(start);
 }

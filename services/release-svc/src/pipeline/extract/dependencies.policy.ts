@@ -1,23 +1,8 @@
-import { type DependencyUse, type Ecosystem, ManifestParseError, type SkippedDeclaration } from '@switchyard/ecosystems';
+import { type DependencyUse, type Ecosystem, ManifestParseError, type SkippedDeclaration, storableSkipped } from '@switchyard/ecosystems';
 import type { RunScope } from '../read/target.policy.ts';
 
 /** Skipped declarations a run keeps at most (the first, in the files' order). */
 export const MAX_SKIPPED_DECLARATIONS = 100;
-
-/** C0 controls but tab and newline: PostgreSQL's jsonb refuses `\u0000`, and none belongs in a line shown to people. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what it is for.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
-
-/** A skipped declaration as a run stores it: control characters replaced (U+FFFD), the text cut to 200 characters. */
-function storable(skipped: SkippedDeclaration): SkippedDeclaration {
-  const text = skipped.text.replace(CONTROL, '\ufffd');
-  return {
-    file: skipped.file.replace(CONTROL, '\ufffd'),
-    line: skipped.line,
-    text: text.length > 200 ? `${text.slice(0, 199)}…` : text,
-    reason: skipped.reason.replace(CONTROL, '\ufffd').slice(0, 500),
-  };
-}
 
 /**
  * The extract stage of the pipeline, pure: the dependencies of the run's scope in the files read
@@ -27,7 +12,7 @@ function storable(skipped: SkippedDeclaration): SkippedDeclaration {
  * parser's words (`ManifestParseError`).
  * Declarations the reader left out rather than failing the files (`Ecosystem.skippedDeclarations`: a Docker `FROM` whose
  * image cannot be read) come with them, each with its reason: the first {@link MAX_SKIPPED_DECLARATIONS}, made storable
- * (control characters replaced, the text cut to 200 characters).
+ * (`storableSkipped`: control characters and lone surrogates replaced, the text cut to 200 characters).
  * @returns the dependencies in the manifests' order and what was skipped, or why the files could not be read
  */
 export function extractDependencies(
@@ -36,7 +21,7 @@ export function extractDependencies(
   scope: RunScope,
 ): { uses: DependencyUse[]; skipped: SkippedDeclaration[] } | { failed: string } {
   try {
-    const skipped = (ecosystem.skippedDeclarations?.(files) ?? []).slice(0, MAX_SKIPPED_DECLARATIONS).map(storable);
+    const skipped = (ecosystem.skippedDeclarations?.(files) ?? []).slice(0, MAX_SKIPPED_DECLARATIONS).map(storableSkipped);
     if (scope.kind === 'every-dependency') return { uses: ecosystem.listDependencies(files), skipped };
     const use = ecosystem.findDependency(files, scope.name);
     return { uses: use ? [use] : [], skipped };
