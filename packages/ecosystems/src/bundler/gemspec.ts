@@ -1,4 +1,5 @@
 import type { DependencyType } from '../ecosystem.ts';
+import { lineIndex } from '../shared/lines.ts';
 import type { SkippedGemCall } from './gemfile.ts';
 import { type RubyLiteral, type RubyScan, scanRuby } from './ruby-literals.ts';
 
@@ -146,25 +147,6 @@ function requirementLiterals(scan: RubyScan, text: string, arg: Span): GemspecLi
     }
   }
   return element(arg.end - 1) ? out : undefined;
-}
-
-/**
- * The 1-based line of an offset of `text`, by binary search over the line starts (found once): asking for each
- * declaration's line costs a logarithm, not a pass over the text before it.
- */
-function lineIndex(text: string): (offset: number) => number {
-  const starts = [0];
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
-  return (offset) => {
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((starts[middle] ?? 0) <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return low + 1;
-  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { lineStarts } from '../shared/lines.ts';
 import type { Declaration, Located, Span } from '../update/declarations.ts';
 import { clauseRewriter, pessimisticKind, type RequirementRewriter, type RequirementSyntax } from '../update/rewrite.ts';
 import type { GemspecLiteral } from './gemspec.ts';
@@ -134,11 +135,6 @@ export function locateBundler(files: Readonly<Record<string, string>>, name: str
   const declarations: Declaration[] = [];
   const unchanged: string[] = [];
   const startsOf = new Map<string, number[]>();
-  const starts = (text: string): number[] => {
-    const out = [0];
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out.push(i + 1);
-    return out;
-  };
   for (const gem of bundlerDeclarations(files).declarations) {
     if (gem.name.toLowerCase() !== wanted) continue;
     const text = files[gem.file] ?? '';
@@ -165,9 +161,9 @@ export function locateBundler(files: Readonly<Record<string, string>>, name: str
       });
       continue;
     }
-    const lineStarts = startsOf.get(gem.file) ?? starts(text);
-    startsOf.set(gem.file, lineStarts);
-    const args = gemArguments(text, lineStarts[gem.line - 1] ?? 0);
+    const starts = startsOf.get(gem.file) ?? lineStarts(text);
+    startsOf.set(gem.file, starts);
+    const args = gemArguments(text, starts[gem.line - 1] ?? 0);
     const parts = (args ?? []).slice(1).filter((a): a is Span & { quote: string } => a !== null);
     const read = parts.map((p) => text.slice(p.start, p.end).trim()).join(', ');
     if (read !== gem.requirement) return { cannot: `${where}: the version arguments of '${gem.name}' are not plain string literals` };

@@ -2,6 +2,7 @@ import type { DependencyType, DependencyUse, Ecosystem, SkippedDeclaration } fro
 import { requiredFilesOf } from '../required-files.ts';
 import { groupBy } from '../shared/group.ts';
 import { lazy } from '../shared/lazy.ts';
+import { lineIndex } from '../shared/lines.ts';
 import { isTable, parseToml } from '../shared/parse.ts';
 import { pickLocked } from '../shared/pick-locked.ts';
 import { storableSkipped } from '../shared/skipped.ts';
@@ -175,25 +176,6 @@ function useOf(found: readonly Found[], locked: (name: string) => string[]): Dep
     requirement: first.requirement,
     version: fromLock ?? found.find((f) => f.pinned !== null)?.pinned ?? null,
     manifest: first.manifest,
-  };
-}
-
-/**
- * The 1-based line of an offset of `text`, by binary search over the line starts (found once): counting the line breaks
- * before each of many offsets was quadratic.
- */
-function lineIndex(text: string): (offset: number) => number {
-  const starts = [0];
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
-  return (offset) => {
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((starts[middle] ?? 0) <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return low + 1;
   };
 }
 

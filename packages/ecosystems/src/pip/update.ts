@@ -1,5 +1,6 @@
 import { ManifestParseError } from '../errors.ts';
 import type { RegistryVersionDetails } from '../registry-data.ts';
+import { lineStarts } from '../shared/lines.ts';
 import { isTable, parseToml, type Table } from '../shared/parse.ts';
 import type { Declaration, Located } from '../update/declarations.ts';
 import { type ClauseKind, clauseRewriter, type RequirementRewriter, type RequirementSyntax } from '../update/rewrite.ts';
@@ -57,13 +58,6 @@ const pep440Rewrite = clauseRewriter(pep440Syntax);
 const poetryRewrite = clauseRewriter(poetrySyntax);
 
 type Files = Readonly<Record<string, string>>;
-
-/** Offsets of the starts of the lines of `text` (lines end at `\n`; a `\r` before it stays in the line). */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
 
 /** One `--hash=<algorithm>:<hex>` option of a requirement (also `--hash <algorithm>:<hex>`), and its offsets. */
 const HASH_OPTION = /(?<=^|\s)--hash(=|[ \t]+)([A-Za-z0-9]+):([0-9A-Fa-f]+)(?=\s|\\|$)/g;
