@@ -56,6 +56,7 @@ export {
   isFilePattern,
   MAX_RELATED_PATHS,
   matchesFilePattern,
+  normaliseRelativePath,
   readGitlink,
   relatedFiles,
   repositoryPath,

@@ -6,6 +6,7 @@ import {
   MAX_RELATED_PATHS,
   ManifestParseError,
   matchesFilePattern,
+  normaliseRelativePath,
   relatedFiles,
   repositoryPath,
 } from '../src/index.ts';
@@ -89,5 +90,15 @@ describe('relatedFiles: what one round of the worker reads', () => {
       'requirements/dev.in',
       'a.txt',
     ]);
+  });
+});
+
+describe('normaliseRelativePath: files-map keys, leading .. kept', () => {
+  it('drops . and empty segments, collapses x/.., keeps the .. that go above', () => {
+    expect(normaliseRelativePath('src/App/../../Directory.Packages.props')).toBe('Directory.Packages.props');
+    expect(normaliseRelativePath('a/../../b')).toBe('../b');
+    expect(normaliseRelativePath('./a//b/')).toBe('a/b');
+    expect(normaliseRelativePath('../../x/./y')).toBe('../../x/y');
+    expect(normaliseRelativePath('.')).toBe('');
   });
 });

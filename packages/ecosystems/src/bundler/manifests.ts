@@ -1,5 +1,6 @@
 import type { DependencyType, SkippedDeclaration } from '../ecosystem.ts';
 import { ManifestParseError } from '../errors.ts';
+import { normaliseRelativePath } from '../shared/files.ts';
 import { storableSkipped } from '../shared/skipped.ts';
 import { type GemSource, type GemspecCall, gemType, readGemfileContents } from './gemfile.ts';
 import { type GemspecContents, type GemspecDeclaration, readGemspecContents } from './gemspec.ts';
@@ -35,13 +36,7 @@ export function lockfileOf(files: Files): 'gems.locked' | 'Gemfile.lock' | undef
 
 /** A `/`-separated relative path without `.` segments, empty segments or `x/..` pairs (`./a//b/` → `a/b`); `.` for none. */
 export function normalisePath(path: string): string {
-  const out: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..' && out.length > 0 && out.at(-1) !== '..') out.pop();
-    else out.push(part);
-  }
-  return out.length === 0 ? '.' : out.join('/');
+  return normaliseRelativePath(path) || '.';
 }
 
 /** The folder of a file path, normalised (`.` for a file of the directory itself). */

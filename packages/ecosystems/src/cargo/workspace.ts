@@ -1,3 +1,4 @@
+import { normaliseRelativePath } from '../shared/files.ts';
 import { memoByFiles } from '../shared/files-memo.ts';
 import { isTable, parseToml, type Table, tableAt } from '../shared/parse.ts';
 import { type CrateDeclaration, KINDS, readCargoToml } from './cargo-toml.ts';
@@ -164,13 +165,8 @@ function inheritsFromWorkspace(file: string, doc: Table): boolean {
 function resolveFrom(from: readonly string[], path: string): string[] | undefined {
   const normal = path.replaceAll('\\', '/');
   if (normal.startsWith('/') || /^[A-Za-z]:/.test(normal) || normal.includes('*')) return undefined;
-  const out = [...from];
-  for (const part of normal.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..' && out.length > 0 && out[out.length - 1] !== '..') out.pop();
-    else out.push(part);
-  }
-  return out;
+  const resolved = normaliseRelativePath([...from, normal].join('/'));
+  return resolved === '' ? [] : resolved.split('/');
 }
 
 /** The directory segments of a files-map key (`../crates/a/Cargo.toml` → `..`, `crates`, `a`). */

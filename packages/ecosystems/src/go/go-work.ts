@@ -1,4 +1,5 @@
 import { ManifestParseError } from '../errors.ts';
+import { normaliseRelativePath } from '../shared/files.ts';
 import { type GoMod, type GoReplace, readDirectiveLines, readGoMod, readReplace } from './go-mod.ts';
 import { readGoSum } from './go-sum.ts';
 
@@ -53,13 +54,7 @@ export function readGoWork(file: string, text: string): GoWork {
 export function moduleDirectory(use: string): string | undefined {
   const path = use.replaceAll('\\', '/');
   if (path.startsWith('/') || /^[A-Za-z]:\//.test(path)) return undefined;
-  const parts: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..' && parts.length > 0 && parts.at(-1) !== '..') parts.pop();
-    else parts.push(part);
-  }
-  return parts.join('/');
+  return normaliseRelativePath(path);
 }
 
 /** The path of `name` (`go.mod`, `go.sum`) in the module directory `dir` ({@link moduleDirectory}). */

@@ -1,3 +1,4 @@
+import { normaliseRelativePath } from '../shared/files.ts';
 import { isTable, type Table } from '../shared/parse.ts';
 import { at, list, ownProperties, type PomDependency, parseProject, readProject, resolver, text } from './pom.ts';
 
@@ -22,21 +23,10 @@ export interface ReactorPom {
   parent?: ReactorPom;
 }
 
-/** `path` with `.` and `dir/..` steps removed; leading `../` steps stay (the files map allows them). */
-function normalisePath(path: string): string {
-  const out: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..' && out.length > 0 && out.at(-1) !== '..') out.pop();
-    else out.push(part);
-  }
-  return out.join('/');
-}
-
 /** The directory part of a files-map key (`` for `pom.xml`, `core` for `core/pom.xml`). */
 const directoryOf = (file: string) => (file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '');
 
-const join = (...parts: string[]) => normalisePath(parts.filter((p) => p !== '').join('/'));
+const join = (...parts: string[]) => normaliseRelativePath(parts.filter((p) => p !== '').join('/'));
 
 /**
  * The files a `<module>` value may name, as dependabot-core's `fetch_child_pom` tried them: the module directory's

@@ -1,4 +1,4 @@
-import { matchesFilePattern } from '../shared/files.ts';
+import { matchesFilePattern, normaliseRelativePath } from '../shared/files.ts';
 
 /**
  * The file names NuGet reads, and the paths of the files map: a project read through a solution lives in a
@@ -93,19 +93,8 @@ export const canonicalName = (name: string) => DIRECTORY_NAMES.get(name.toLowerC
 /** Is `path`'s last segment `name` (a `Directory.*` name) in any letter case? */
 export const isNamed = (path: string, name: string) => baseName(path).toLowerCase() === name.toLowerCase();
 
-/**
- * A `/`-separated relative path with `.` and empty segments dropped and `x/..` collapsed; leading `..` segments stay
- * (`src/App/../../Directory.Packages.props` → `Directory.Packages.props`, `a/../../b` → `../b`, `.` → ``).
- */
-export function normalisePath(path: string): string {
-  const parts: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..' && parts.length > 0 && parts.at(-1) !== '..') parts.pop();
-    else parts.push(part);
-  }
-  return parts.join('/');
-}
+/** A relative path normalised, leading `..` kept (`shared/files.ts`' `normaliseRelativePath`). */
+export const normalisePath = normaliseRelativePath;
 
 /** `path` (relative to the directory `dir`, `''` for the config's directory) relative to the config's directory. */
 export const joinPath = (dir: string, path: string) => normalisePath(dir === '' ? path : `${dir}/${path}`);

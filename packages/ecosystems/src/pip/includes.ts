@@ -5,6 +5,8 @@
  * names them. Which files of a directory are requirements files, constraints files and pip-compile outputs.
  */
 
+import { normaliseRelativePath } from '../shared/files.ts';
+
 /** One `-r` or `-c` reference: `requirement` includes a requirements file, `constraint` names a constraints file. */
 export interface RequirementsInclude {
   kind: 'requirement' | 'constraint';
@@ -48,13 +50,7 @@ export function readIncludes(text: string): RequirementsInclude[] {
  */
 export function resolveInclude(from: string, path: string): string {
   const base = from.split('/').slice(0, -1);
-  const parts: string[] = [];
-  for (const part of [...base, ...path.replace(/\\/g, '/').split('/')]) {
-    if (part === '' || part === '.') continue;
-    if (part === '..' && parts.length > 0 && parts.at(-1) !== '..') parts.pop();
-    else parts.push(part);
-  }
-  return parts.join('/');
+  return normaliseRelativePath([...base, path.replace(/\\/g, '/')].join('/'));
 }
 
 /** The role of a file of the files map that pip reads as a requirements file. */

@@ -92,6 +92,21 @@ export function readGitlink(text: string): string | undefined {
 }
 
 /**
+ * A `/`-separated relative path with `.` and empty segments dropped and `x/..` pairs collapsed; leading `..` segments
+ * stay, as files-map keys allow them (`src/App/../../Directory.Packages.props` → `Directory.Packages.props`,
+ * `a/../../b` → `../b`, `./a//b/` → `a/b`, `.` → ``).
+ */
+export function normaliseRelativePath(path: string): string {
+  const parts: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..' && parts.length > 0 && parts.at(-1) !== '..') parts.pop();
+    else parts.push(part);
+  }
+  return parts.join('/');
+}
+
+/**
  * The repository path of `file`, a files-map path relative to the config's `directory` (`/web`, `/`), which may go up
  * with `../` ({@link EcosystemFiles}' `related`): `repositoryPath('/src/App', '../../Directory.Packages.props')` is
  * `Directory.Packages.props`, `repositoryPath('/web', 'package.json')` is `web/package.json`. Undefined when the path
