@@ -1,5 +1,5 @@
 import * as pep440 from '@renovatebot/pep440';
-import type { RegistryArtifact, RegistryDependency } from '../registry-data.ts';
+import type { RegistryArtifact, RegistryDependency, RegistryVersionDetails } from '../registry-data.ts';
 import { poetryToPep440 } from './poetry-constraint.ts';
 import { pep440Versions } from './versions.ts';
 
@@ -10,6 +10,21 @@ export const sha256Of = (artifact: RegistryArtifact) => {
   const digest = artifact.digests.find((d) => d.algorithm === 'sha256' && d.encoding === 'hex');
   return digest && `sha256:${digest.value}`;
 };
+
+/**
+ * The `sha256:<hex>` digests of every file of the target version, sorted (as Pipfile.lock and pip-compile write them);
+ * why not, when a file has no SHA-256 or the registry lists no file.
+ */
+export function targetSha256s(target: RegistryVersionDetails): { hashes: string[] } | { needsResolution: string } {
+  const hashes: string[] = [];
+  for (const artifact of target.artifacts) {
+    const hash = sha256Of(artifact);
+    if (!hash) return { needsResolution: `the registry gives no SHA-256 of ${artifact.filename}` };
+    hashes.push(hash);
+  }
+  if (hashes.length === 0) return { needsResolution: `the registry lists no files of ${target.name} ${target.version}` };
+  return { hashes: hashes.sort() };
+}
 
 /**
  * The lower bound of a `requires-python` (PEP 440) or poetry.lock `python-versions` (Poetry constraint: `^3.10` is

@@ -1,5 +1,5 @@
 import type { LockfileRequest } from '../ecosystem.ts';
-import { allows, markerExcluded, sha256Of } from './lock-checks.ts';
+import { allows, markerExcluded, targetSha256s } from './lock-checks.ts';
 import { normalisePythonName } from './names.ts';
 import { pinnedVersion } from './pep508.ts';
 import { readRequirementsTxt } from './requirements-txt.ts';
@@ -79,14 +79,9 @@ export function updateCompiledOutput(inFile: string, outFile: string, request: L
   const firstHash = hashLines[0];
   const lastHash = hashLines.at(-1);
   if (firstHash && lastHash) {
-    const hashes: string[] = [];
-    for (const artifact of target.artifacts) {
-      const hash = sha256Of(artifact);
-      if (!hash) return { needsResolution: `the registry gives no SHA-256 of ${artifact.filename}` };
-      hashes.push(hash);
-    }
-    if (hashes.length === 0) return { needsResolution: `the registry lists no files of ${target.name} ${target.version}` };
-    hashes.sort();
+    const digests = targetSha256s(target);
+    if ('needsResolution' in digests) return digests;
+    const { hashes } = digests;
     const indent = /^\s*/.exec(firstHash.line)?.[0] ?? '    ';
     const eol = text.includes('\r\n') ? '\r\n' : '\n';
     const continued = lastHash.line.endsWith('\\');

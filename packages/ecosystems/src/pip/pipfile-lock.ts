@@ -1,7 +1,7 @@
 import type { LockfileRequest } from '../ecosystem.ts';
 import { isTable, parseJsonObject } from '../shared/parse.ts';
 import { jsonStringAt, jsonStrings } from '../update/json-spans.ts';
-import { allows, markerExcluded, sha256Of } from './lock-checks.ts';
+import { allows, markerExcluded, targetSha256s } from './lock-checks.ts';
 import { normalisePythonName } from './names.ts';
 import { readPipfile, updatedPipfileHash } from './pipfile.ts';
 
@@ -52,14 +52,9 @@ export function updatePipfileLock(text: string, request: LockfileRequest): Outco
   });
   if (sections.length === 0) return { needsResolution: `${file} does not lock ${wanted}` };
 
-  const hashes: string[] = [];
-  for (const artifact of target.artifacts) {
-    const hash = sha256Of(artifact);
-    if (!hash) return { needsResolution: `the registry gives no SHA-256 of ${artifact.filename}` };
-    hashes.push(hash);
-  }
-  if (hashes.length === 0) return { needsResolution: `the registry lists no files of ${target.name} ${target.version}` };
-  hashes.sort();
+  const digests = targetSha256s(target);
+  if ('needsResolution' in digests) return digests;
+  const { hashes } = digests;
 
   const meta = isTable(doc._meta) ? doc._meta : {};
   const requires = isTable(meta.requires) ? meta.requires : {};
