@@ -107,7 +107,7 @@ export interface EcosystemFiles {
    * members (`crates/grep/Cargo.toml` for `members = ["crates/*"]`), NuGet's `Directory.Packages.props` of a parent directory
    * (`../../Directory.Packages.props`), pip's `-r`/`-c` includes, go.work's `use` directories. The files found join the
    * map under the paths given, and `related` is asked again with them, so chains are followed (an included file's own
-   * `-r`; the worker reads 3 such rounds at most, each path once). Files that do not exist are left out, as optional
+   * `-r`; the worker reads `RELATED_ROUNDS` such rounds at most, each path once). Files that do not exist are left out, as optional
    * ones are. A file that does not parse may throw `ManifestParseError` here: it then points at nothing
    * (`relatedFiles` gives []), and the reader reports it when the dependencies are read.
    */

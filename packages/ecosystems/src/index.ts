@@ -57,6 +57,7 @@ export {
   MAX_RELATED_PATHS,
   matchesFilePattern,
   normaliseRelativePath,
+  RELATED_ROUNDS,
   readGitlink,
   relatedFiles,
   repositoryPath,

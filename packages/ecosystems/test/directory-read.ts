@@ -1,7 +1,4 @@
-import { type Ecosystem, isFilePattern, matchesFilePattern, relatedFiles, repositoryPath } from '../src/index.ts';
-
-/** Rounds of `files.related` the worker reads after the first (release-svc's `RELATED_ROUNDS`). */
-export const RELATED_ROUNDS = 3;
+import { type Ecosystem, isFilePattern, matchesFilePattern, RELATED_ROUNDS, relatedFiles, repositoryPath } from '../src/index.ts';
 
 /**
  * The files map the worker gives `ecosystem` for `directory` (`/`, `/src/App`) of a repository `tree` (path from the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filesMatching, ManifestParseError, pip, relatedFiles } from '../src/index.ts';
+import { filesMatching, ManifestParseError, pip, RELATED_ROUNDS, relatedFiles } from '../src/index.ts';
 import { isRequirementsFile, MAX_SCANNED_SIZE } from '../src/pip/files.ts';
 import { fixtureTree } from './fixtures.ts';
 import { listChecked, rows } from './invariant.ts';
@@ -7,14 +7,14 @@ import { listChecked, rows } from './invariant.ts';
 const entries = [...pip.files.required.flat(), ...pip.files.optional];
 
 /**
- * The rounds the worker reads (release-svc's RELATED_ROUNDS = 3): from the files its entries name among `tree` (a
+ * The rounds the worker reads (RELATED_ROUNDS): from the files its entries name among `tree` (a
  * repository's files, by path relative to the config's directory, `../` above it), then what `related` names, round
  * after round; the paths asked in each round are returned with the files read.
  */
 function readRounds(tree: Record<string, string>, directory = '/'): { files: Record<string, string>; asked: string[][] } {
   const files = Object.fromEntries(filesMatching(entries, Object.keys(tree)).map((path) => [path, tree[path] ?? '']));
   const asked: string[][] = [];
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < RELATED_ROUNDS; round++) {
     const related = relatedFiles(pip.files, files, directory);
     if (related.length === 0) break;
     asked.push(related);

@@ -125,6 +125,12 @@ export function repositoryPath(directory: string, file: string): string | undefi
 }
 
 /**
+ * Rounds of {@link relatedFiles} the worker reads after the first read (release-svc's `readManifestFiles`), each with
+ * what the last one added: chains are followed (an included file's own `-r`, a `.proj` naming another) this deep.
+ */
+export const RELATED_ROUNDS = 3;
+
+/**
  * At most this many paths a call of {@link relatedFiles} gives (one round of the worker's reading): workspace members,
  * includes and parent-directory files of real repositories stay far below it, and a repository that names a hundred
  * thousand includes cannot make the worker read them all.

@@ -5,6 +5,7 @@ import {
   gitlinkText,
   isFilePattern,
   MAX_RELATED_PATHS,
+  RELATED_ROUNDS,
   relatedFiles,
   repositoryPath,
   unmetRequirement,
@@ -99,9 +100,6 @@ async function readInto(
     else if (text !== undefined) out.files[file] = text;
   }
 }
-
-/** Rounds of reading the files that files read point at (`files.related`), after the first read: `-r` chains, nested props. */
-export const RELATED_ROUNDS = 3;
 
 /**
  * The rounds of a read after the first: the files those read point at (`files.related` of the ecosystem: workspace
