@@ -9,7 +9,7 @@
  * alternatives' length) time by dynamic programming, a directory in O(segments × glob segments) segment matches.
  */
 
-import { classRanges, inClass, globWithinBounds as withinBounds } from '../shared/glob.ts';
+import { inClass, readClass, globWithinBounds as withinBounds } from '../shared/glob.ts';
 
 /** One element of a glob segment: any characters, one character, a class, an extglob or brace group, or a literal character. */
 export type GlobToken =
@@ -47,14 +47,11 @@ export function parseSegmentGlob(segment: string): GlobToken[] {
       if (tokens.at(-1)?.kind !== 'star') tokens.push({ kind: 'star' });
     } else if (c === '?') tokens.push({ kind: 'one' });
     else if (c === '[') {
-      let start = i + 1;
-      const negated = segment.charAt(start) === '!' || segment.charAt(start) === '^';
-      if (negated) start++;
-      const close = segment.indexOf(']', start + 1);
-      if (close < 0) tokens.push({ kind: 'char', char: c });
+      const found = readClass(segment, i, '!^');
+      if (!found) tokens.push({ kind: 'char', char: c });
       else {
-        tokens.push({ kind: 'class', negated, ranges: classRanges(segment.slice(start, close)) });
-        i = close;
+        tokens.push({ kind: 'class', negated: found.negated, ranges: found.ranges });
+        i = found.close;
       }
     } else if (c === '{') {
       const close = segment.indexOf('}', i);

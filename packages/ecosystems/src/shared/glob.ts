@@ -21,8 +21,28 @@ export function globWithinBounds(glob: string, wildcards: string): boolean {
   return count <= MAX_GLOB_WILDCARDS;
 }
 
+/** A character class read from a glob segment: its ranges, whether negated, and the offset of its closing `]`. */
+export interface GlobClass {
+  negated: boolean;
+  ranges: Array<[string, string]>;
+  close: number;
+}
+
+/**
+ * The character class that opens with the `[` at `open` of `segment`: negated by a first character among `negators`
+ * (Cargo's glob `!`; minimatch `!` and `^`), a `]` right after the opening (and its negator) taken literally; undefined
+ * when no `]` closes it (the `[` is then a literal character).
+ */
+export function readClass(segment: string, open: number, negators: string): GlobClass | undefined {
+  let start = open + 1;
+  const negated = start < segment.length && negators.includes(segment.charAt(start));
+  if (negated) start++;
+  const close = segment.indexOf(']', start + 1);
+  return close < 0 ? undefined : { negated, ranges: classRanges(segment.slice(start, close)), close };
+}
+
 /** The ranges of a character class's body (`a-z0` → `a`–`z`, `0`–`0`); a `-` first or last is literal. */
-export function classRanges(body: string): Array<[string, string]> {
+function classRanges(body: string): Array<[string, string]> {
   const ranges: Array<[string, string]> = [];
   for (let k = 0; k < body.length; k++) {
     const from = body.charAt(k);
