@@ -1,4 +1,6 @@
-/** Cargo.lock text for tests, as Cargo writes it. */
+import { cargo, type DependencyUse, type LockfileRequest, type RegistryVersionDetails } from '../src/index.ts';
+
+/** Cargo.lock text and lockfile requests for tests, as Cargo writes and the worker makes them. */
 
 /** crates.io's source id in Cargo.lock. */
 export const CRATES = 'registry+https://github.com/rust-lang/crates.io-index';
@@ -23,3 +25,33 @@ version = "${version}"
 dependencies = [
 ${dependencies.map((d) => ` "${d}",\n`).join('')}]
 `;
+
+/** What crates.io says of `name` `version`: its `.crate` with the digest {@link NEW}, and the given dependencies. */
+export const details = (name: string, version: string, dependencies: [string, string][] = []): RegistryVersionDetails => ({
+  name,
+  version,
+  dependencies: dependencies.map(([dep, requirement]) => ({ name: dep, requirement, kind: 'runtime' })),
+  artifacts: [
+    {
+      filename: `${name}-${version}.crate`,
+      url: `https://static.crates.io/crates/${name}/${version}/download`,
+      digests: [{ algorithm: 'sha256', value: NEW, encoding: 'hex' }],
+    },
+  ],
+});
+
+/** The dependency `name` as Cargo's reader finds it in `files` (the test knows it is there). */
+export const use = (files: Record<string, string>, name: string) => cargo.findDependency(files, name) as DependencyUse;
+
+/** The lockfile request of updating `name` to `target` in `files`, with the manifest update applied. */
+export function lockRequest(files: Record<string, string>, name: string, target: string): LockfileRequest {
+  const dependency = use(files, name);
+  const update = cargo.updateManifest(files, dependency, target);
+  return {
+    files,
+    updated: { ...files, ...('files' in update ? update.files : {}) },
+    use: dependency,
+    target: details(name, target),
+    registries: [],
+  };
+}

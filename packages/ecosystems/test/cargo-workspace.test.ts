@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { locateCargo } from '../src/cargo/update.ts';
-import {
-  cargo,
-  type DependencyUse,
-  type LockfileRequest,
-  ManifestParseError,
-  type RegistryVersionDetails,
-  relatedFiles,
-} from '../src/index.ts';
-import { NEW, OLD, own, pkg } from './cargo-lock-text.ts';
+import { cargo, ManifestParseError, relatedFiles } from '../src/index.ts';
+import { details, lockRequest, NEW, OLD, own, pkg, use } from './cargo-lock-text.ts';
 import { CORPUS_PRESENT, corpusDirectories } from './corpus.ts';
 import { listChecked, rows } from './invariant.ts';
 import { checkedUpdate } from './update-check.ts';
@@ -90,7 +83,6 @@ const files: Record<string, string> = {
   'crates/core/nested/Cargo.toml': LEGACY,
   'tool/Cargo.toml': TOOL,
 };
-const use = (f: Record<string, string>, name: string) => cargo.findDependency(f, name) as DependencyUse;
 
 describe('cargo workspaces: files.related', () => {
   it('gives the member manifests of the root: globs as patterns, plain members, path dependencies, members above', () => {
@@ -176,31 +168,9 @@ describe('cargo workspaces: updateManifest', () => {
 });
 
 /** The registry's description of a crate version with the given dependencies. */
-const details = (name: string, version: string, dependencies: [string, string][] = []): RegistryVersionDetails => ({
-  name,
-  version,
-  dependencies: dependencies.map(([dep, requirement]) => ({ name: dep, requirement, kind: 'runtime' })),
-  artifacts: [
-    {
-      filename: `${name}-${version}.crate`,
-      url: `https://static.crates.io/crates/${name}/${version}/download`,
-      digests: [{ algorithm: 'sha256', value: NEW, encoding: 'hex' }],
-    },
-  ],
-});
 
 describe('cargo workspaces: updateLockfiles', () => {
-  const request = (name: string, target: string): LockfileRequest => {
-    const dependency = use(files, name);
-    const update = cargo.updateManifest(files, dependency, target);
-    return {
-      files,
-      updated: { ...files, ...('files' in update ? update.files : {}) },
-      use: dependency,
-      target: details(name, target),
-      registries: [],
-    };
-  };
+  const request = (name: string, target: string) => lockRequest(files, name, target);
 
   it('moves the one Cargo.lock for a crate that members depend on, across a semver-incompatible update', async () => {
     const result = await cargo.updateLockfiles?.(request('regex', '2.1.0'));
