@@ -5,6 +5,7 @@ import { formatBytes } from './byte-size.ts';
 import { CodeHostError, isCodeHostError } from './errors.ts';
 import { type ClientSettings, createConditionalCache, createOctokit, type GitHubClient } from './github/client.ts';
 import { toCodeHostError } from './github/errors.ts';
+import { gitHubIssues } from './github/issues.ts';
 import { fileSize, fileText, toAccount, toAdvisory, toInstallation, toRepo } from './github/mapping.ts';
 import { type BlobAnswer, blobAnswers, readFilesRequest } from './github/read-files.ts';
 import { gitHubWrites } from './github/writes.ts';
@@ -106,7 +107,8 @@ const PER_PAGE = 100;
  * - `listInstallations`: `GET /user/installations` (all pages;
  *   https://docs.github.com/rest/apps/installations#list-app-installations-accessible-to-the-user-access-token);
  * - the writes (branches, commits through the Git Data API, pull requests, labels, comments, statuses and check
- *   runs): see {@link gitHubWrites} (`src/github/writes.ts`).
+ *   runs): see {@link gitHubWrites} (`src/github/writes.ts`); issues and collaborators' permissions: {@link gitHubIssues}
+ *   (`src/github/issues.ts`).
  *
  * GET answers with an `ETag` are remembered per token (`conditionalCacheBytes`) and asked for again with
  * `If-None-Match`: a `304 Not Modified` (which GitHub does not count against the rate limit) gives the remembered answer.
@@ -218,6 +220,7 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
 
   const host: GitHubCodeHost = {
     ...gitHubWrites(call),
+    ...gitHubIssues(call),
 
     currentUser: (token): Promise<TokenOwner> =>
       call(token, 'GET /user', async (octokit) => {

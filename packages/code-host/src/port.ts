@@ -255,6 +255,26 @@ export interface CodeHostPullRequest {
   mergeCommitSha: string | null;
 }
 
+/** An issue as {@link CodeHost.openIssue} and {@link CodeHost.updateIssue} answer it. */
+export interface CodeHostIssue {
+  number: number;
+  htmlUrl: string;
+  state: 'open' | 'closed';
+  title: string;
+  body: string | null;
+}
+
+/** What {@link CodeHost.updateIssue} changes (what is left out stays). */
+export interface IssueUpdate {
+  title?: string;
+  body?: string;
+  state?: 'open' | 'closed';
+  /** GitHub's reason of a close: `completed` (resolved) or `not_planned`. */
+  stateReason?: 'completed' | 'not_planned';
+  /** The milestone's number (null: none). */
+  milestone?: number | null;
+}
+
 /** How {@link CodeHost.mergePullRequest} merges: `merge` (a merge commit), `squash` (one commit) or `rebase`. */
 export interface MergeRequest {
   number: number;
@@ -381,6 +401,27 @@ export interface CodeHost {
   addLabels?(token: string, repo: RepoRef, number: number, labels: readonly LabelInput[]): Promise<string[]>;
   /** Comments on issue or pull request `number`; returns the comment's id and web address. */
   comment?(token: string, repo: RepoRef, number: number, body: string): Promise<{ id: number; htmlUrl: string }>;
+  /**
+   * Opens an issue; `not_found` with status 410 when the repository has issues turned off, so that the caller reports
+   * elsewhere.
+   */
+  openIssue?(token: string, repo: RepoRef, input: { title: string; body: string; labels?: readonly string[] }): Promise<CodeHostIssue>;
+  /** One issue by number, or undefined when there is none (or it is a pull request's number). */
+  getIssue?(token: string, repo: RepoRef, number: number): Promise<CodeHostIssue | undefined>;
+  /** Changes an issue's (or a pull request's) title, body, state or milestone. */
+  updateIssue?(token: string, repo: RepoRef, number: number, update: IssueUpdate): Promise<CodeHostIssue>;
+  /**
+   * Asks `reviewers` to review pull request `number`: logins, and teams as `org/team-slug`; `invalid` when one is not a
+   * collaborator (GitHub answers 422).
+   */
+  requestReviewers?(token: string, repo: RepoRef, number: number, reviewers: readonly string[]): Promise<void>;
+  /** Assigns issue or pull request `number` to `logins` (the platform leaves out those who may not be assigned). */
+  addAssignees?(token: string, repo: RepoRef, number: number, logins: readonly string[]): Promise<void>;
+  /**
+   * The permission user `login` has on the repository (`admin`, `write`, `read` or `none`; GitHub's `maintain` counts
+   * as `write`, `triage` as `read`): who may give the bot commands. `none` for a user the platform does not know.
+   */
+  collaboratorPermission?(token: string, repo: RepoRef, login: string): Promise<RepoPermission>;
   /** The combined commit status of `ref` (a branch or commit id). */
   combinedStatus?(token: string, repo: RepoRef, ref: string): Promise<CombinedStatus>;
   /** The check runs of `ref` (a branch or commit id), all pages. */

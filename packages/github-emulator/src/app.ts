@@ -30,7 +30,7 @@ export interface GitHubEmulatorOptions {
   /** The clock for rate limits and the dates of commits, pull requests and statuses, in epoch milliseconds (default `Date.now`). */
   now?: () => number;
   /**
-   * Where `push`, `pull_request` and `status` webhooks go (`url`, `secret`, tries); none are sent without a `url`. Or a
+   * Where `push`, `pull_request`, `status`, `issues` and `issue_comment` webhooks go (`url`, `secret`, tries); none are sent without a `url`. Or a
    * {@link WebhookSender} of the caller's (e.g. to await `settled()` in a test).
    */
   webhooks?: WebhookOptions | WebhookSender;
@@ -72,11 +72,12 @@ const githubErrors: ErrorRequestHandler = (error, req, res, _next) => {
  * `/repos/{owner}/{repo}/contents/{path}`, `/advisories` (cursor-paginated), `/advisories/{ghsa_id}`,
  * `/user/installations` and `/user/installations/{installation_id}/repositories`; `POST /graphql` for one query
  * shape (blobs of a repository by expression, `graphql-query.ts`); and, on in-memory state of this
- * instance (git data built from the seed's files, tags and gitlinks, pull requests, labels, comments, statuses), the
- * git data API, branches, tags, releases, pull requests (open, edit, merge), labels, issue comments and commit statuses,
- * and what reviewers read (a pull request's files and commits, comparisons, commits with files, blobs, the diff and
+ * instance (git data built from the seed's files, tags and gitlinks, pull requests, issues, milestones, labels,
+ * comments, statuses), the git data API, file writes (`PUT`/`DELETE /contents/{path}`), branches, tags, releases, pull
+ * requests (open, edit, merge, review requests), issues, assignees, milestones, labels, issue comments (create, edit,
+ * delete), commit statuses and collaborator permissions, and what reviewers read (a pull request's files and commits, comparisons, commits with files, blobs, the diff and
  * patch media types: `review-routes.ts`) (see the README), with
- * `push`, `pull_request` and `status` webhooks to `options.webhooks.url`. Bodies are GitHub's objects (validated against `@octokit/openapi` in the
+ * `push`, `pull_request`, `status`, `issues` and `issue_comment` webhooks to `options.webhooks.url`. Bodies are GitHub's objects (validated against `@octokit/openapi` in the
  * tests), errors GitHub's `basic-error` bodies (401 `Bad credentials`, 404 `Not Found`, 403 rate limits, 422), lists
  * are paginated with `page`/`per_page` and a `Link` header, and every answer carries `x-ratelimit-*` headers. JSON
  * answers to GET carry an `ETag`, and `If-None-Match` naming it is answered `304 Not Modified`, not counted against

@@ -10,7 +10,7 @@ export const EmulatorEnv = z.object({
   CODE_HOST_SEED: z.string().min(1).optional(),
   /** Web root used in `html_url` and clone URLs. */
   CODE_HOST_HTML_URL: z.url().default('https://github.com'),
-  /** Where `push`, `pull_request` and `status` webhooks are POSTed; none are sent when unset. */
+  /** Where `push`, `pull_request`, `status`, `issues` and `issue_comment` webhooks are POSTed; none are sent when unset. */
   CODE_HOST_WEBHOOK_URL: z.url().optional(),
   /** The secret of the webhooks' `X-Hub-Signature-256`; unsigned when unset. */
   CODE_HOST_WEBHOOK_SECRET: z.string().min(1).optional(),

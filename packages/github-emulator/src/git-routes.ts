@@ -27,10 +27,14 @@ export const GIT_DOCS = {
 
 const SHA = /^[0-9a-f]{40}$/;
 /** The most bytes of one blob GitHub's API takes (100 MB). */
-const MAX_BLOB_BYTES = 100 * 1024 * 1024;
+export const MAX_BLOB_BYTES = 100 * 1024 * 1024;
 
-/** A git signature for a commit made through the API: the body's `author`/`committer` or else the caller, dated now. */
-function signatureFrom(value: unknown, fallback: GitSignature, field: string, docs: string): GitSignature {
+/**
+ * A git signature for a commit made through the API: the body's `author`/`committer` object (`name` and `email`
+ * required, `date` optional, else `fallback`'s), or `fallback` when the field is absent.
+ * @throws GitHubApiError 422 `Invalid request.` when it is not an object, lacks a name or an email, or has a bad date
+ */
+export function signatureFrom(value: unknown, fallback: GitSignature, field: string, docs: string): GitSignature {
   if (value === undefined || value === null) return fallback;
   if (typeof value !== 'object' || Array.isArray(value))
     throw invalidRequest(`For 'properties/${field}', ${JSON.stringify(value)} is not an object.`, docs);

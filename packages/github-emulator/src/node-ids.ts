@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * Node ids of the objects an emulator world makes while it runs (pull requests, labels, issue comments, commit
- * statuses). GitHub's node ids are opaque global ids, unique across all of GitHub and never reused
+ * Node ids of the objects an emulator world makes while it runs (pull requests, issues, milestones, labels, issue
+ * comments, commit statuses). GitHub's node ids are opaque global ids, unique across all of GitHub and never reused
  * (https://docs.github.com/graphql/guides/using-global-node-ids); its current format is a type prefix and a base64url
  * key (`PR_kwDOAHz1OX4uYAah`, https://docs.github.com/graphql/guides/migrating-graphql-global-node-ids). The database
  * ids of these objects count from 1 in every world, so the key here is the world's random id followed by the
@@ -22,7 +22,7 @@ export function newWorldId(): string {
 }
 
 /** The objects a world makes at run time, with GitHub's node id type prefixes. */
-const PREFIXES = { PullRequest: 'PR', Label: 'LA', IssueComment: 'IC', StatusContext: 'SC' } as const;
+const PREFIXES = { PullRequest: 'PR', Issue: 'I', Milestone: 'MI', Label: 'LA', IssueComment: 'IC', StatusContext: 'SC' } as const;
 
 /** A kind of object a world makes at run time, named as GitHub's GraphQL types are. */
 export type WorldObjectKind = keyof typeof PREFIXES;
@@ -30,7 +30,7 @@ export type WorldObjectKind = keyof typeof PREFIXES;
 /**
  * The node id of the `kind` object with database id `id` (a positive safe integer) in world `worldId`:
  * `<prefix>_<base64url of the 12 world id bytes and the id as 6 bytes big-endian>`, 24 characters after the prefix
- * (`PR_…`, `LA_…`, `IC_…`, `SC_…`).
+ * (`PR_…`, `I_…`, `MI_…`, `LA_…`, `IC_…`, `SC_…`).
  * @throws RangeError when `worldId` is not a world id or `id` is not below 2^48
  */
 export function worldNodeId(worldId: string, kind: WorldObjectKind, id: number): string {

@@ -1,14 +1,17 @@
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { notifyPush, userSignature } from './git-routes.ts';
 import { GitHubApiError, notFound, queryValue, sendJson } from './github-http.ts';
+import { reviewCollaborator, userByLogin } from './issues/people.ts';
 import { type MergeMethod, mergeabilityOf, mergeCommits, mergedTree } from './pulls/mergeability.ts';
 import { pullDiff } from './pulls/pull-diff.ts';
 import { currentBaseSha, currentHeadSha, pullRequest, pullRequestSimple, type RepoView } from './pulls/representations.ts';
-import type { PullRequestRecord } from './repo-state.ts';
+import { closePull, pullValidation, reopenPull } from './pulls/state-changes.ts';
+import { nextIssueNumber, type PullRequestRecord } from './repo-state.ts';
 import { bodyOf, invalidRequest, optionalBoolean, optionalString, requiredString } from './request-body.ts';
 import { diffMediaType, rangeText, sendDiffText } from './review/media-types.ts';
 import { ownerOf, type RepoAccess, type RouteContext, repoAccess, sendOne, sendPage, urlsOf, userOf } from './route-helpers.ts';
-import { pullRequestPayload } from './webhook-payloads.ts';
+import { type EditChanges, type EventDetail, type PullRequestAction, pullRequestPayload } from './webhook-payloads.ts';
+import type { EmulatedUser } from './world.ts';
 
 /** `documentation_url`s of the pull request endpoints. */
 export const PULL_DOCS = {
@@ -19,11 +22,24 @@ export const PULL_DOCS = {
   merge: 'https://docs.github.com/rest/pulls/pulls#merge-a-pull-request',
   checkMerged: 'https://docs.github.com/rest/pulls/pulls#check-if-a-pull-request-has-been-merged',
   updateBranch: 'https://docs.github.com/rest/pulls/pulls#update-a-pull-request-branch',
+  requestReviewers: 'https://docs.github.com/rest/pulls/review-requests#request-reviewers-for-a-pull-request',
+  removeReviewers: 'https://docs.github.com/rest/pulls/review-requests#remove-requested-reviewers-from-a-pull-request',
 } as const;
 
-/** 422 `Validation Failed` with one error object about a pull request (GitHub's `validation-error`). */
-function pullValidation(docs: string, error: { field?: string; code: string; message?: string }): GitHubApiError {
-  return new GitHubApiError(422, 'Validation Failed', docs, { errors: [{ resource: 'PullRequest', ...error }] });
+/**
+ * The logins of a review request body's `field` (`reviewers`, `team_reviewers`); `[]` when absent unless `required`.
+ * @throws GitHubApiError 422 `Invalid request.` when it is missing but required, or not an array of strings
+ */
+function loginList(body: Record<string, unknown>, field: string, required: boolean, docs: string): string[] {
+  const value = body[field];
+  if (value === undefined || value === null) {
+    if (required) throw invalidRequest(`"${field}" wasn't supplied.`, docs);
+    return [];
+  }
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
+    throw invalidRequest(`For 'properties/${field}', ${JSON.stringify(value)} is not an array of strings.`, docs);
+  }
+  return value as string[];
 }
 
 /** The branch of a `head` or `base` value: `branch` or `owner:branch` (the owner must be the repository's: no forks here). */
@@ -49,21 +65,18 @@ export function pullOf(req: Request, access: RepoAccess, docs: string): PullRequ
 /**
  * Mounts GitHub's pull request endpoints (https://docs.github.com/rest/pulls/pulls) under `/repos/{owner}/{repo}`:
  * `POST /pulls`, `GET /pulls` (`state`, `head`, `base`, `sort`, `direction`, pagination), `GET` (JSON, or the
- * `application/vnd.github.diff` / `.patch` media types: `review/media-types.ts`) and `PATCH /pulls/{n}`, `GET` and `PUT /pulls/{n}/merge` and `PUT /pulls/{n}/update-branch`. Heads are branches of the same
- * repository (no forks). Reads need read access; opening, editing and merging need write (403), as on GitHub for a
- * repository's own branches. Opening, closing, reopening and merging send `pull_request` webhooks; a merge also a
- * `push` of the base branch.
+ * `application/vnd.github.diff` / `.patch` media types: `review/media-types.ts`) and `PATCH /pulls/{n}`, `GET` and
+ * `PUT /pulls/{n}/merge`, `PUT /pulls/{n}/update-branch`, and `POST` / `DELETE /pulls/{n}/requested_reviewers`
+ * (https://docs.github.com/rest/pulls/review-requests). Heads are branches of the same repository (no forks). Reads
+ * need read access; opening, editing and merging need write, review requests triage (403), as on GitHub for a
+ * repository's own branches. Opening, closing, reopening, editing, merging and review requests send `pull_request`
+ * webhooks; a merge also a `push` of the base branch.
  */
 export function mountPullRoutes(app: Express, context: RouteContext, auth: RequestHandler): void {
   const { world, state } = context;
   const base = '/repos/:owner/:repo/pulls';
-  const send = (
-    req: Request,
-    res: Response,
-    access: RepoAccess,
-    action: 'opened' | 'closed' | 'reopened' | 'edited',
-    pr: PullRequestRecord,
-  ) => context.webhooks.send('pull_request', () => pullRequestPayload(urlsOf(req, context), world, access, userOf(res), action, pr));
+  const send = (req: Request, res: Response, access: RepoAccess, action: PullRequestAction, pr: PullRequestRecord, detail?: EventDetail) =>
+    context.webhooks.send('pull_request', () => pullRequestPayload(urlsOf(req, context), world, access, userOf(res), action, pr, detail));
 
   // https://docs.github.com/rest/pulls/pulls#create-a-pull-request
   app.post(base, auth, (req, res) => {
@@ -91,7 +104,7 @@ export function mountPullRoutes(app: Express, context: RouteContext, auth: Reque
     const now = state.timestamp();
     const pr: PullRequestRecord = {
       ...state.nextObject('PullRequest'),
-      number: access.state.pulls.length + 1,
+      number: nextIssueNumber(access.state),
       title,
       body: text,
       state: 'open',
@@ -108,6 +121,10 @@ export function mountPullRoutes(app: Express, context: RouteContext, auth: Reque
       mergedBy: null,
       mergeCommitSha: null,
       comments: 0,
+      closedBy: null,
+      assignees: [],
+      requestedReviewers: [],
+      milestone: null,
     };
     access.state.pulls.push(pr);
     send(req, res, access, 'opened', pr);
@@ -182,26 +199,23 @@ export function mountPullRoutes(app: Express, context: RouteContext, auth: Reque
       throw pullValidation(docs, { field: 'base', code: 'invalid' });
     let action: 'closed' | 'reopened' | 'edited' | undefined;
     if (wanted === 'open' && pr.state === 'closed') {
-      if (pr.mergedAt !== null) throw pullValidation(docs, { code: 'custom', message: 'Cannot reopen a merged pull request' });
-      if (access.state.git.branch(pr.head) === undefined) {
-        throw pullValidation(docs, { field: 'state', code: 'invalid', message: 'state cannot be changed. The head branch was deleted.' });
-      }
-      pr.state = 'open';
-      pr.closedAt = null;
+      reopenPull(access.state, pr, docs);
       action = 'reopened';
     } else if (wanted === 'closed' && pr.state === 'open') {
-      currentHeadSha(access.state, pr);
-      currentBaseSha(access.state, pr);
-      pr.state = 'closed';
-      pr.closedAt = state.timestamp();
+      closePull(access.state, pr, userOf(res), state.timestamp());
       action = 'closed';
     }
-    if (title !== undefined || text !== undefined || newBase !== undefined) action ??= 'edited';
+    const changes: EditChanges = {
+      ...(title !== undefined && title !== pr.title ? { title: pr.title } : {}),
+      ...(text !== undefined && text !== pr.body ? { body: pr.body } : {}),
+      ...(newBase !== undefined && newBase !== pr.base ? { base: { ref: pr.base, sha: currentBaseSha(access.state, pr) } } : {}),
+    };
+    if (Object.keys(changes).length > 0) action ??= 'edited';
     if (title !== undefined) pr.title = title;
     if (text !== undefined) pr.body = text;
     if (newBase !== undefined) pr.base = newBase;
     pr.updatedAt = state.timestamp();
-    if (action) send(req, res, access, action, pr);
+    if (action) send(req, res, access, action, pr, action === 'edited' ? { changes } : {});
     sendOne(res, pullRequest(urlsOf(req, context), world, viewOf(context, access), access.state, pr));
   });
 
@@ -261,6 +275,7 @@ export function mountPullRoutes(app: Express, context: RouteContext, auth: Reque
     pr.closedAt = now;
     pr.updatedAt = now;
     pr.mergedBy = user;
+    pr.closedBy = user;
     pr.mergeCommitSha = newBase;
     notifyPush(req, res, context, access, `refs/heads/${pr.base}`, baseSha, newBase);
     send(req, res, access, 'closed', pr);
@@ -306,5 +321,52 @@ export function mountPullRoutes(app: Express, context: RouteContext, auth: Reque
       message: 'Updating pull request branch.',
       url: `${context.htmlBaseUrl}/${access.repo.owner}/${access.repo.name}/pull/${pr.number}`,
     });
+  });
+  // https://docs.github.com/rest/pulls/review-requests#request-reviewers-for-a-pull-request
+  app.post(`${base}/:number/requested_reviewers`, auth, (req, res) => {
+    const docs = PULL_DOCS.requestReviewers;
+    const access = repoAccess(req, res, context, 'triage', docs);
+    const pr = pullOf(req, access, docs);
+    const body = bodyOf(req, docs);
+    const logins = loginList(body, 'reviewers', false, docs);
+    const teams = loginList(body, 'team_reviewers', false, docs);
+    const users = logins.flatMap((login) => userByLogin(world, login) ?? []);
+    if (users.some((user) => user.id === pr.user.id)) {
+      throw new GitHubApiError(422, 'Review cannot be requested from pull request author.', docs);
+    }
+    // The emulator has no teams: any team named is not a collaborator; nor is a login of no user.
+    if (teams.length > 0 || users.length < logins.length || users.some((user) => !reviewCollaborator(world, access.repo, user))) {
+      throw new GitHubApiError(
+        422,
+        `Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the ${access.repo.owner}/${access.repo.name} repository.`,
+        docs,
+      );
+    }
+    const added: EmulatedUser[] = [];
+    for (const user of users) {
+      if (pr.requestedReviewers.some((reviewer) => reviewer.id === user.id)) continue;
+      pr.requestedReviewers.push(user);
+      added.push(user);
+    }
+    if (added.length > 0) pr.updatedAt = state.timestamp();
+    for (const user of added) send(req, res, access, 'review_requested', pr, { requestedReviewer: user });
+    sendJson(res, 201, pullRequestSimple(urlsOf(req, context), world, viewOf(context, access), access.state, pr));
+  });
+
+  // https://docs.github.com/rest/pulls/review-requests#remove-requested-reviewers-from-a-pull-request
+  app.delete(`${base}/:number/requested_reviewers`, auth, (req, res) => {
+    const docs = PULL_DOCS.removeReviewers;
+    const access = repoAccess(req, res, context, 'triage', docs);
+    const pr = pullOf(req, access, docs);
+    const body = bodyOf(req, docs);
+    const logins = new Set(loginList(body, 'reviewers', true, docs).map((login) => login.toLowerCase()));
+    loginList(body, 'team_reviewers', false, docs);
+    const removed = pr.requestedReviewers.filter((user) => logins.has(user.login.toLowerCase()));
+    if (removed.length > 0) {
+      pr.requestedReviewers = pr.requestedReviewers.filter((user) => !logins.has(user.login.toLowerCase()));
+      pr.updatedAt = state.timestamp();
+    }
+    for (const user of removed) send(req, res, access, 'review_request_removed', pr, { requestedReviewer: user });
+    sendOne(res, pullRequestSimple(urlsOf(req, context), world, viewOf(context, access), access.state, pr));
   });
 }

@@ -3,7 +3,10 @@ import { type GitRepository, GitStore } from './git/repository-store.ts';
 import { newWorldId, type WorldObjectKind, worldNodeId } from './node-ids.ts';
 import type { EmulatedRepo, EmulatedUser } from './world.ts';
 
-/** A pull request (also issue `number` of its repository, as on GitHub). Same-repository heads only (no forks). */
+/**
+ * A pull request (also issue `number` of its repository, as on GitHub: pull requests and issues share one sequence of
+ * numbers). Same-repository heads only (no forks).
+ */
 export interface PullRequestRecord {
   /** Unique across the emulator instance. */
   id: number;
@@ -31,6 +34,60 @@ export interface PullRequestRecord {
   mergeCommitSha: string | null;
   /** Issue comments made on it. */
   comments: number;
+  /** Who closed it (the merger, for a merge); null while open and in worlds saved before it was kept. */
+  closedBy: EmulatedUser | null;
+  /** Assigned users, in the order assigned (at most 10, as on GitHub). */
+  assignees: EmulatedUser[];
+  /** Users whose review is requested and not yet removed, in the order requested. */
+  requestedReviewers: EmulatedUser[];
+  /** The `number` of its milestone, or null. */
+  milestone: number | null;
+}
+
+/** Why an issue is in its state (GitHub's `state_reason`). */
+export type IssueStateReason = 'completed' | 'not_planned' | 'duplicate' | 'reopened';
+
+/** An issue that is not a pull request (https://docs.github.com/rest/issues/issues). Its `number` is shared with pull requests. */
+export interface IssueRecord {
+  /** Unique across the emulator instance. */
+  id: number;
+  /** Unique across emulator worlds (`node-ids.ts`). */
+  nodeId: string;
+  number: number;
+  title: string;
+  body: string | null;
+  state: 'open' | 'closed';
+  /** Null while open and never closed; `reopened` once reopened. */
+  stateReason: IssueStateReason | null;
+  user: EmulatedUser;
+  /** ISO 8601 timestamps. */
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+  closedBy: EmulatedUser | null;
+  /** Issue comments made on it. */
+  comments: number;
+  /** Assigned users, in the order assigned (at most 10). */
+  assignees: EmulatedUser[];
+  /** The `number` of its milestone, or null. */
+  milestone: number | null;
+}
+
+/** A repository milestone (https://docs.github.com/rest/issues/milestones). */
+export interface MilestoneRecord {
+  id: number;
+  nodeId: string;
+  /** 1, 2, … per repository. */
+  number: number;
+  title: string;
+  description: string | null;
+  state: 'open' | 'closed';
+  /** ISO 8601, or null. */
+  dueOn: string | null;
+  creator: EmulatedUser;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
 }
 
 /** A commit a forced update discarded whose author is not the pusher. */
@@ -66,7 +123,7 @@ export interface LabelRecord {
   default: boolean;
 }
 
-/** An issue comment (on a pull request: issues are pull requests here). */
+/** An issue comment, on an issue or a pull request (`issue` is the number). */
 export interface CommentRecord {
   id: number;
   nodeId: string;
@@ -74,6 +131,8 @@ export interface CommentRecord {
   body: string;
   user: EmulatedUser;
   createdAt: string;
+  /** When its body was last edited (its `createdAt` until then). */
+  updatedAt: string;
 }
 
 /** A commit status (https://docs.github.com/rest/commits/statuses). */
@@ -89,13 +148,21 @@ export interface StatusRecord {
   createdAt: string;
 }
 
-/** What the emulator keeps per repository beyond its git data: pull requests, labels, comments, statuses, forced updates. */
+/**
+ * What the emulator keeps per repository beyond its git data: pull requests, issues, milestones, labels, comments,
+ * statuses, forced updates.
+ */
 export interface RepoRecords {
   pulls: PullRequestRecord[];
+  /** Issues that are not pull requests, in the order opened. */
+  issues: IssueRecord[];
+  /** In the order created (`number` 1, 2, …). */
+  milestones: MilestoneRecord[];
   /** By lower-cased name (GitHub's label names are case-insensitive). */
   labels: Map<string, LabelRecord>;
-  /** Lower-cased label names by issue number, in the order added. */
+  /** Lower-cased label names by issue number (issues and pull requests), in the order added. */
   issueLabels: Map<number, string[]>;
+  /** Comments on issues and pull requests, oldest first (a deleted one is removed). */
   comments: CommentRecord[];
   /** In the order created (newest last). */
   statuses: StatusRecord[];
@@ -110,6 +177,25 @@ export interface RepoState extends RepoRecords {
   diffs: FileDiffs;
 }
 
+/** The number the next issue or pull request of a repository gets: pull requests and issues count together, as on GitHub. */
+export function nextIssueNumber(records: Pick<RepoRecords, 'pulls' | 'issues'>): number {
+  let highest = 0;
+  for (const pr of records.pulls) highest = Math.max(highest, pr.number);
+  for (const issue of records.issues) highest = Math.max(highest, issue.number);
+  return highest + 1;
+}
+
+/** The issue `number` of a repository: a plain issue, or a pull request seen as an issue; undefined when there is none. */
+export type IssueEntry = { kind: 'issue'; record: IssueRecord } | { kind: 'pull'; record: PullRequestRecord };
+
+/** The issue or pull request numbered `number`, or undefined. */
+export function issueEntry(records: Pick<RepoRecords, 'pulls' | 'issues'>, number: number): IssueEntry | undefined {
+  const pr = records.pulls.find((candidate) => candidate.number === number);
+  if (pr) return { kind: 'pull', record: pr };
+  const issue = records.issues.find((candidate) => candidate.number === number);
+  return issue ? { kind: 'issue', record: issue } : undefined;
+}
+
 /** A world as saved (`persistence/`): its id, the next id to hand out, and each repository's git data and records. */
 export interface WorldStateInit {
   worldId: string;
@@ -120,7 +206,7 @@ export interface WorldStateInit {
 /**
  * The writable state of one emulator world, in memory: its id (random, made with the world, see `node-ids.ts`), per
  * repository a {@link RepoState} (made on first use, its git data from the seed), and the ids of new pull requests,
- * labels, comments and statuses. A new instance starts a new world from the seed, unless given a saved one (`init`).
+ * issues, milestones, labels, comments and statuses. A new instance starts a new world from the seed, unless given a saved one (`init`).
  */
 export class EmulatorState {
   private readonly git = new GitStore();
@@ -148,6 +234,8 @@ export class EmulatorState {
         git: this.git.of(repo),
         diffs: this.diffs,
         pulls: [],
+        issues: [],
+        milestones: [],
         labels: new Map(),
         issueLabels: new Map(),
         comments: [],

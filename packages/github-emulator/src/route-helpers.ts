@@ -12,7 +12,7 @@ import type { EmulatedAccount, EmulatedCredential, EmulatedRepo, EmulatedUser, W
 /** What the routes need: the indexed seed, the writable state, the rate limiters and the web root for `html_url`s. */
 export interface RouteContext {
   world: World;
-  /** Git data, pull requests, labels, comments and statuses of this emulator instance. */
+  /** Git data, pull requests, issues, milestones, labels, comments and statuses of this emulator instance. */
   state: EmulatorState;
   /** Per authenticated user (the seed's `rateLimit`). */
   limiter: RateLimiter;
@@ -21,7 +21,7 @@ export interface RouteContext {
   /** Per client address for requests without valid credentials (GitHub: 60 an hour). */
   anonymousLimiter: RateLimiter;
   htmlBaseUrl: string;
-  /** Where `push` and `pull_request` events go (a no-op without a configured URL). */
+  /** Where webhook events go (a no-op without a configured URL). */
   webhooks: WebhookSender;
 }
 
@@ -48,7 +48,8 @@ function acceptedBy(method: string, path: string): { scopes: string; permissions
   }
   if (/^\/repos\/[^/]+\/[^/]+\/pulls/.test(path))
     return { scopes: '', permissions: reading ? 'pull_requests=read' : 'pull_requests=write' };
-  if (/^\/repos\/[^/]+\/[^/]+\/(issues|labels)/.test(path)) return { scopes: '', permissions: reading ? 'issues=read' : 'issues=write' };
+  if (/^\/repos\/[^/]+\/[^/]+\/(issues|labels|milestones|assignees)/.test(path))
+    return { scopes: '', permissions: reading ? 'issues=read' : 'issues=write' };
   if (path.startsWith('/advisories') || path.startsWith('/user/installations')) return { scopes: '', permissions: '' };
   return { scopes: '', permissions: 'metadata=read' };
 }
@@ -137,6 +138,15 @@ export interface RepoAccess {
 }
 
 /**
+ * 403 for a caller whose role does not allow a write: `Resource not accessible by personal access token` for a
+ * fine-grained token, `Must have push access to repository` otherwise (or `message` when given), as GitHub answers.
+ */
+export function forbidden(res: Response, docs: string, message = 'Must have push access to repository'): GitHubApiError {
+  const fineGrained = credentialOf(res).grant.kind === 'fine-grained';
+  return new GitHubApiError(403, fineGrained ? 'Resource not accessible by personal access token' : message, docs);
+}
+
+/**
  * The repository `:owner/:repo` of the request, checked as GitHub does: 404 `Not Found` when the token cannot see it;
  * 403 when the caller's role through the token is below `needed` (`Resource not accessible by personal access token`
  * for a fine-grained token, `Must have push access to repository` otherwise), and when a write reaches an archived
@@ -145,14 +155,16 @@ export interface RepoAccess {
 export function repoAccess(req: Request, res: Response, context: RouteContext, needed: RepoRole, docs: string): RepoAccess {
   const found = visible(context.world, credentialOf(res), context.world.repoByName(String(req.params.owner), String(req.params.repo)));
   if (!found) throw notFound(docs);
-  if (roleRank[found.role] < roleRank[needed]) {
-    const fineGrained = credentialOf(res).grant.kind === 'fine-grained';
-    throw new GitHubApiError(
-      403,
-      fineGrained ? 'Resource not accessible by personal access token' : 'Must have push access to repository',
-      docs,
-    );
-  }
-  if (needed !== 'read' && found.repo.archived) throw new GitHubApiError(403, 'Repository was archived so is read-only.', docs);
-  return { ...found, state: context.state.of(found.repo) };
+  if (roleRank[found.role] < roleRank[needed]) throw forbidden(res, docs);
+  const access = { ...found, state: context.state.of(found.repo) };
+  if (needed !== 'read') refuseArchived(access, docs);
+  return access;
+}
+
+/**
+ * Refuses a write to an archived repository as GitHub does, for writes any reader may make (an issue, a comment).
+ * @throws GitHubApiError 403 `Repository was archived so is read-only.`
+ */
+export function refuseArchived(access: { repo: EmulatedRepo }, docs: string): void {
+  if (access.repo.archived) throw new GitHubApiError(403, 'Repository was archived so is read-only.', docs);
 }

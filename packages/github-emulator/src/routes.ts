@@ -1,6 +1,7 @@
 import { ADVISORY_ECOSYSTEMS } from '@switchyard/contracts';
 import type { Express, Request, RequestHandler } from 'express';
 import { cursorPage, parseAffects, selectAdvisories } from './advisory-query.ts';
+import { mountContentsRoutes } from './contents-routes.ts';
 import { fileBytes, fileSize, sendRawFile } from './files.ts';
 import { parseGitmodules } from './git/gitmodules.ts';
 import { mountGitRoutes } from './git-routes.ts';
@@ -15,6 +16,7 @@ import {
   validationFailedSimple,
 } from './github-http.ts';
 import { mountIssueRoutes } from './issue-routes.ts';
+import { mountIssueTrackerRoutes } from './issues/routes.ts';
 import { pageOf, paginate } from './pagination.ts';
 import { mountPullRoutes } from './pull-routes.ts';
 import { mountReleaseRoutes } from './release-routes.ts';
@@ -114,8 +116,9 @@ const rawAccept = /application\/vnd\.github(?:\.v3)?\.raw/i;
  * `GET /user`, `GET /user/orgs`, `GET /user/repos`, `GET /orgs/{org}/repos`, `GET /repositories/{id}`,
  * `GET /repos/{owner}/{repo}/contents/{path}` (from the git data: what was pushed is what is read), `GET /advisories`,
  * `GET /advisories/{ghsa_id}`, `GET /user/installations` and `GET /user/installations/{installation_id}/repositories`;
- * then the git data endpoints (`git-routes.ts`), pull requests (`pull-routes.ts`), labels, comments and statuses
- * (`issue-routes.ts`), the repository, its tags and releases (`release-routes.ts`), and what clients review changes with
+ * then the file writes (`contents-routes.ts`), the git data endpoints (`git-routes.ts`), pull requests and review
+ * requests (`pull-routes.ts`), labels, comments and statuses (`issue-routes.ts`), issues, assignees, milestones and
+ * collaborator permissions (`issues/routes.ts`), the repository, its tags and releases (`release-routes.ts`), and what clients review changes with
  * (`review-routes.ts`: a pull request's files and commits, comparisons, commits with their files, blobs).
  */
 export function mountGitHubRoutes(app: Express, context: RouteContext): void {
@@ -366,9 +369,11 @@ export function mountGitHubRoutes(app: Express, context: RouteContext): void {
     sendOne(res, entries);
   });
 
+  mountContentsRoutes(app, context, auth);
   mountGitRoutes(app, context, auth);
   mountPullRoutes(app, context, auth);
   mountIssueRoutes(app, context, auth);
+  mountIssueTrackerRoutes(app, context, auth);
   mountReleaseRoutes(app, context, auth);
   // After the issue routes, whose `/commits/{ref}/status` and `/check-runs` the review routes' `/commits/{ref}` would match.
   mountReviewRoutes(app, context, auth);

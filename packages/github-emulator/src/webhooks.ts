@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { Logger } from '@switchyard/service-kit';
 
 /** The webhook events the emulator sends (https://docs.github.com/webhooks/webhook-events-and-payloads). */
-export type WebhookEvent = 'push' | 'pull_request' | 'status';
+export type WebhookEvent = 'push' | 'pull_request' | 'status' | 'issues' | 'issue_comment';
 
 /** Where and how webhook deliveries go. */
 export interface WebhookOptions {

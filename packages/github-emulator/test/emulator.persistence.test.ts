@@ -7,7 +7,8 @@ import { waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadDemoSeed, loadEmulatorConfig, SavedStateError, type SeedInput, scaleTestSeed, startGitHubEmulator } from '../src/index.ts';
 import { ALICE, silentLogger } from './fixtures.ts';
-import { type Api, apiAs, commitThroughApi, decoded, headOf } from './writes.ts';
+import { APP, TOKENS, trackerSeed } from './tracker-seed.ts';
+import { type Api, apiAs, commitThroughApi, decoded, headOf, openPullThroughApi } from './writes.ts';
 
 const REPO = 'acme/web-storefront';
 const folders: string[] = [];
@@ -63,7 +64,7 @@ describe('GitHub emulator: the world kept in a data folder', () => {
       const saved = JSON.parse(await readFile(join(folder, 'world.json'), 'utf8'));
       expect(saved).toMatchObject({
         format: 'switchyard-github-emulator-world',
-        version: 1,
+        version: 2,
         worldId: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/),
         nextId: 1,
         repos: [],
@@ -189,6 +190,112 @@ describe('GitHub emulator: the world kept in a data folder', () => {
     await expect(start(folder)).rejects.toThrow(/another version/);
     await writeFile(join(folder, 'world.json'), '{ half written');
     await expect(start(folder)).rejects.toThrow(SavedStateError);
+  });
+
+  it('issues, milestones, assignees, review requests and comment edits survive a restart; a version 1 world still loads', async () => {
+    const folder = await newFolder();
+    let clock = Date.parse('2030-01-01T00:00:00Z');
+    const startAt = () => startGitHubEmulator({ seed: trackerSeed(), logger: silentLogger, dataDir: folder, now: () => clock });
+    /** What a client sees of the issues, pull request, comments and milestones, with the emulator's URL as `API`. */
+    const seen = async (url: string) => {
+      const api = apiAs(url, TOKENS.wes);
+      const read = async (path: string) => {
+        const res = await api.get(`/repos/${APP}${path}`);
+        expect(res.status, `${path}: ${res.text}`).toBe(200);
+        return res.body;
+      };
+      const view = {
+        issues: await read('/issues?state=all&direction=asc'),
+        issue: await read('/issues/2'),
+        pull: await read('/pulls/1'),
+        pullComments: await read('/issues/1/comments'),
+        issueComments: await read('/issues/2/comments'),
+        milestones: await read('/milestones?state=all'),
+      };
+      return JSON.parse(JSON.stringify(view).replaceAll(url, 'API')) as typeof view;
+    };
+
+    const first = await startAt();
+    let before: Awaited<ReturnType<typeof seen>>;
+    let editedComment: { id: number; created_at: string };
+    try {
+      const wes = apiAs(first.url, TOKENS.wes);
+      const tess = apiAs(first.url, TOKENS.tess);
+      await openPullThroughApi(wes, APP, 'kept', { 'kept.txt': 'kept\n' });
+      expect((await wes.post(`/repos/${APP}/milestones`, { title: 'v1', due_on: '2030-02-01T00:00:00Z' })).status).toBe(201);
+      const issue = await wes.post(`/repos/${APP}/issues`, { title: 'Kept issue', labels: ['deps'], assignees: ['mona'], milestone: 1 });
+      expect(issue.body.number).toBe(2);
+      expect((await tess.post(`/repos/${APP}/pulls/1/requested_reviewers`, { reviewers: ['mona', 'rita'] })).status).toBe(201);
+      expect((await tess.post(`/repos/${APP}/issues/1/assignees`, { assignees: ['wes'] })).status).toBe(201);
+      expect((await wes.patch(`/repos/${APP}/issues/1`, { milestone: 1 })).status).toBe(200);
+      editedComment = (await tess.post(`/repos/${APP}/issues/1/comments`, { body: 'First words' })).body;
+      expect((await tess.post(`/repos/${APP}/issues/2/comments`, { body: 'On the issue' })).status).toBe(201);
+      clock += 60_000;
+      expect((await tess.patch(`/repos/${APP}/issues/comments/${editedComment.id}`, { body: 'Second thoughts' })).status).toBe(200);
+      expect((await wes.patch(`/repos/${APP}/issues/2`, { state: 'closed', state_reason: 'not_planned' })).status).toBe(200);
+      before = await seen(first.url);
+      expect(before.pull).toMatchObject({
+        assignees: [{ login: 'wes' }],
+        requested_reviewers: [{ login: 'mona' }, { login: 'rita' }],
+        milestone: { number: 1, open_issues: 1, closed_issues: 1 },
+      });
+      expect(before.pullComments).toEqual([
+        expect.objectContaining({ body: 'Second thoughts', created_at: '2030-01-01T00:00:00Z', updated_at: '2030-01-01T00:01:00Z' }),
+      ]);
+      expect(before.issue).toMatchObject({
+        state: 'closed',
+        state_reason: 'not_planned',
+        closed_by: { login: 'wes' },
+        labels: [{ name: 'deps' }],
+      });
+    } finally {
+      await first.close();
+    }
+
+    const second = await startAt();
+    try {
+      expect(await seen(second.url)).toEqual(before);
+      const next = await apiAs(second.url, TOKENS.wes).post(`/repos/${APP}/issues`, { title: 'After the restart' });
+      expect(next.body.number).toBe(3);
+      expect(next.body.id).toBeGreaterThan(before.issue.id);
+    } finally {
+      await second.close();
+    }
+
+    // The same world as version 1 wrote it: no issues, milestones, assignees, review requests or comment edit times.
+    const saved = JSON.parse(await readFile(join(folder, 'world.json'), 'utf8'));
+    saved.version = 1;
+    for (const repo of saved.repos) {
+      const pullNumbers = new Set(repo.pulls.map((pr: { number: number }) => pr.number));
+      delete repo.issues;
+      delete repo.milestones;
+      for (const pr of repo.pulls) for (const key of ['closedBy', 'assignees', 'requestedReviewers', 'milestone']) delete pr[key];
+      repo.comments = repo.comments.filter((comment: { issue: number }) => pullNumbers.has(comment.issue));
+      for (const comment of repo.comments) delete comment.updatedAt;
+      repo.issueLabels = repo.issueLabels.filter(([number]: [number]) => pullNumbers.has(number));
+    }
+    await writeFile(join(folder, 'world.json'), JSON.stringify(saved));
+    const third = await startAt();
+    try {
+      const api = apiAs(third.url, TOKENS.wes);
+      expect((await api.get(`/repos/${APP}/pulls/1`)).body).toMatchObject({
+        number: 1,
+        title: 'Update kept',
+        assignees: [],
+        assignee: null,
+        requested_reviewers: [],
+        milestone: null,
+      });
+      expect((await api.get(`/repos/${APP}/issues/1/comments`)).body).toEqual([
+        expect.objectContaining({ id: editedComment.id, body: 'Second thoughts', updated_at: editedComment.created_at }),
+      ]);
+      expect((await api.get(`/repos/${APP}/issues?state=all`)).body.map((item: { number: number }) => item.number)).toEqual([1]);
+      expect((await api.get(`/repos/${APP}/milestones?state=all`)).body).toEqual([]);
+      expect((await api.post(`/repos/${APP}/issues`, { title: 'New' })).body.number).toBe(2);
+    } finally {
+      await third.close();
+    }
+    expect(JSON.parse(await readFile(join(folder, 'world.json'), 'utf8')).version).toBe(2);
   });
 
   it('main.ts reads the folder from DATA_DIR', () => {

@@ -27,7 +27,8 @@ export function toJsonSchema(node: unknown): unknown {
   if (nullable !== true) return out;
   if (typeof out.type === 'string') {
     out.type = [out.type, 'null'];
-    if (Array.isArray(out.enum)) out.enum = [...out.enum, null];
+    // Some nullable enums (the webhook payloads') list null already.
+    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
     return out;
   }
   return { anyOf: [out, { type: 'null' }] };
@@ -39,16 +40,23 @@ export interface GitHubOpenApi {
   validator(path: string, status: string, method?: HttpMethod): ValidateFunction;
   /** The raw (OpenAPI) response schema, e.g. to list its documented property names. */
   schema(path: string, status: string, method?: HttpMethod): SchemaNode;
+  /**
+   * A validator for the payload of a webhook event and action as GitHub's description (`x-webhooks`) names it:
+   * `issue-comment-created`, `issues-opened`, `push`, `pull-request-review-requested`, …
+   */
+  webhookValidator(name: string): ValidateFunction;
 }
 
 /** The operations of a path in the OpenAPI description. */
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
+/** Loads GitHub's OpenAPI description (`@octokit/openapi`) and compiles validators from it on demand, each once. */
 export function loadGitHubOpenApi(): GitHubOpenApi {
   const require = createRequire(import.meta.url);
   const file = require.resolve('@octokit/openapi/generated/api.github.com.deref.json');
   const spec = JSON.parse(readFileSync(file, 'utf8')) as {
     paths: Record<string, Partial<Record<HttpMethod, { responses: Record<string, { content?: Record<string, { schema: SchemaNode }> }> }>>>;
+    'x-webhooks': Record<string, { post?: { requestBody?: { content?: Record<string, { schema: SchemaNode }> } } }>;
   };
   const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
   // ajv-formats is CommonJS: its default export is the plugin itself or a namespace holding it as `default`.
@@ -62,6 +70,17 @@ export function loadGitHubOpenApi(): GitHubOpenApi {
   };
   return {
     schema,
+    webhookValidator(name) {
+      const key = `webhook ${name}`;
+      let validate = cache.get(key);
+      if (!validate) {
+        const found = spec['x-webhooks'][name]?.post?.requestBody?.content?.['application/json']?.schema;
+        if (!found) throw new Error(`no webhook ${name} in GitHub's OpenAPI description`);
+        validate = ajv.compile(toJsonSchema(found) as SchemaNode);
+        cache.set(key, validate);
+      }
+      return validate;
+    },
     validator(path, status, method = 'get') {
       const key = `${method} ${path} ${status}`;
       let validate = cache.get(key);

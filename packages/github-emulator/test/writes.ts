@@ -1,13 +1,13 @@
 import { request, type TestResponse } from '@switchyard/service-kit/testing';
 import { auth } from './fixtures.ts';
 
-/** Requests to one emulator as one token: `get`, `post`, `patch`, `put`, `del` with JSON bodies. */
+/** Requests to one emulator as one token: `get`, `post`, `patch`, `put`, `del` with JSON bodies (`del` too, as GitHub takes some). */
 export interface Api {
   get(path: string): Promise<TestResponse>;
   post(path: string, body?: unknown): Promise<TestResponse>;
   patch(path: string, body?: unknown): Promise<TestResponse>;
   put(path: string, body?: unknown): Promise<TestResponse>;
-  del(path: string): Promise<TestResponse>;
+  del(path: string, body?: unknown): Promise<TestResponse>;
 }
 
 /** An {@link Api} for `token` on the emulator at `baseUrl`. */
@@ -19,7 +19,7 @@ export function apiAs(baseUrl: string, token: string): Api {
     post: (path, body) => send('POST', path, body),
     patch: (path, body) => send('PATCH', path, body),
     put: (path, body) => send('PUT', path, body),
-    del: (path) => send('DELETE', path),
+    del: (path, body) => send('DELETE', path, body),
   };
 }
 
@@ -55,4 +55,23 @@ export async function headOf(api: Api, repo: string, branch: string): Promise<st
   const res = await api.get(`/repos/${repo}/git/ref/heads/${branch}`);
   if (res.status !== 200) throw new Error(`ref ${branch}: ${res.status} ${res.text}`);
   return res.body.object.sha;
+}
+
+/**
+ * Opens a pull request in `repo` from a new branch `branch` whose one commit on top of `base` changes `files`;
+ * returns the pull request's JSON.
+ */
+export async function openPullThroughApi(
+  api: Api,
+  repo: string,
+  branch: string,
+  files: Record<string, string | null>,
+  base = 'main',
+): Promise<TestResponse['body']> {
+  const sha = await commitThroughApi(api, repo, await headOf(api, repo, base), files, `Change for ${branch}`);
+  const ref = await api.post(`/repos/${repo}/git/refs`, { ref: `refs/heads/${branch}`, sha });
+  if (ref.status !== 201) throw new Error(`ref ${branch}: ${ref.status} ${ref.text}`);
+  const pr = await api.post(`/repos/${repo}/pulls`, { title: `Update ${branch}`, head: branch, base });
+  if (pr.status !== 201) throw new Error(`pull ${branch}: ${pr.status} ${pr.text}`);
+  return pr.body;
 }

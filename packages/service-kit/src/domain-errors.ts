@@ -8,6 +8,7 @@ export type DomainErrorKind =
   | 'invalid'
   | 'not_found'
   | 'already_exists'
+  | 'conflict'
   | 'forbidden'
   | 'unauthenticated'
   | 'precondition_failed'
@@ -65,6 +66,12 @@ export class NotFound extends namedDomainError('not_found', 'NotFound') {}
 /** A resource with the same identity already exists. */
 export class AlreadyExists extends namedDomainError('already_exists', 'AlreadyExists') {}
 
+/**
+ * The resource's present state rules the change out, whoever asks (RFC 9110 §15.5.10): e.g. an update config its
+ * repository's config file owns, which a write through the API would lose at the file's next read.
+ */
+export class Conflict extends namedDomainError('conflict', 'Conflict') {}
+
 /** The caller is known but may not do this. */
 export class Forbidden extends namedDomainError('forbidden', 'Forbidden') {}
 
@@ -93,13 +100,14 @@ export class ServiceUnavailable extends namedDomainError('unavailable', 'Service
 export type DomainStatuses = Record<DomainErrorKind, number>;
 
 /**
- * The statuses of HTTP's own semantics (RFC 9110 section 15): `already_exists` 409, `precondition_failed` 412,
+ * The statuses of HTTP's own semantics (RFC 9110 section 15): `already_exists` and `conflict` 409, `precondition_failed` 412,
  * `upstream_failed` 502, `upstream_timeout` 504, `unavailable` 503, and the obvious rest.
  */
 export const HTTP_STATUSES: Readonly<DomainStatuses> = Object.freeze({
   invalid: 400,
   not_found: 404,
   already_exists: 409,
+  conflict: 409,
   forbidden: 403,
   unauthenticated: 401,
   precondition_failed: 412,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AlreadyExists,
   CodeHostUnavailable,
+  Conflict,
   classifyError,
   createServiceApp,
   type DomainError,
@@ -31,6 +32,7 @@ describe('statusOf', () => {
       [new Forbidden('no'), 403],
       [new NotFound('gone'), 404],
       [new AlreadyExists('twice'), 409],
+      [new Conflict('the file owns it'), 409],
       [new PreconditionFailed('stale'), 412],
       [new RateLimited('slow down', { retryAfterSeconds: 7 }), 429],
       [new CodeHostUnavailable('host down'), 502],
@@ -40,7 +42,7 @@ describe('statusOf', () => {
     ];
     expect(cases.map(([error]) => statusOf(error))).toEqual(cases.map(([, status]) => status));
     expect(statusOf(new AlreadyExists('twice'), JSON_API_ERRORS.statuses)).toBe(400);
-    expect(Object.keys(HTTP_STATUSES)).toHaveLength(10);
+    expect(Object.keys(HTTP_STATUSES)).toHaveLength(11);
   });
 
   it('classifies a domain error with its message as detail, its field errors and a Retry-After', () => {

@@ -2,6 +2,7 @@ import { type DependencyApiOverrides, type RunningDependencyApi, startDependency
 import { type Database, type Logger, openServiceDatabase } from '@switchyard/service-kit';
 import { createConfigApp } from './app.ts';
 import type { ConfigServiceConfig } from './config.ts';
+import { consumeConfigFiles } from './config-files/config-file.consumer.ts';
 import { configMigrations } from './db/migrations/index.ts';
 import { CONFIG_SCHEMA, type ConfigDatabase } from './db/schema.ts';
 import { consumeReleaseNotifications } from './update-configs/release-notification.consumer.ts';
@@ -18,8 +19,8 @@ export function openConfigDatabase(config: ConfigServiceConfig, logger: Logger):
 }
 
 /**
- * Starts config-svc: database and migrations, the message bus, the outbox relay, its consumer of release notifications
- * (answered with checkpoints, {@link consumeReleaseNotifications}), and HTTP on `config.HOST:config.PORT`
+ * Starts config-svc: database and migrations, the message bus, the outbox relay, its consumers of release notifications
+ * (answered with checkpoints, {@link consumeReleaseNotifications}) and of repositories' config files ({@link consumeConfigFiles}), and HTTP on `config.HOST:config.PORT`
  * (`startDependencyApi`). `close()` stops HTTP, cancels the consumer, then stops the relay, then the bus it owns, then
  * the database.
  * @throws MigrationFailedError / the broker's connection error / the listen error (after closing what it had opened)
@@ -35,7 +36,10 @@ export function startConfigService(
       schema: CONFIG_SCHEMA,
       migrations: configMigrations,
       createApp: (deps) => createConfigApp(deps, { secretsKey: config.SECRETS_KEY }),
-      startConsumers: async ({ bus, db }) => [await consumeReleaseNotifications(bus, { db, logger, queuePrefix: config.QUEUE_PREFIX })],
+      startConsumers: async ({ bus, db }) => [
+        await consumeReleaseNotifications(bus, { db, logger, queuePrefix: config.QUEUE_PREFIX }),
+        await consumeConfigFiles(bus, { db, logger, queuePrefix: config.QUEUE_PREFIX }),
+      ],
     },
     config,
     logger,

@@ -262,6 +262,7 @@ describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () =
         'lockfile-only': false,
         'security-updates-only': false,
         'next-run-at': expect.any(String),
+        source: 'api',
       });
       // Daily: the next weekday at the account's run time (another test may have changed it), within the coming four days.
       const next = new Date(doc.data.attributes['next-run-at'] as string);

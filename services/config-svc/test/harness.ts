@@ -104,6 +104,8 @@ export interface ConfigHarness {
   codeHostCalls: CodeHostCall[];
   /** Every event published so far, the first delivery of each id, in arrival order. */
   events: EventEnvelope[];
+  /** The exchange config-svc publishes to and consumes from (to publish another service's events in tests). */
+  exchange: string;
   /** Waits until an event matching `match` has arrived and returns it. */
   waitForEvent: (match: (event: EventEnvelope) => boolean) => Promise<EventEnvelope>;
   close: () => Promise<void>;
@@ -119,7 +121,7 @@ export function startConfigHarness(label: string, options: ConfigHarnessOptions 
     const exchange = `test.${label}.${randomBytes(4).toString('hex')}`;
     // config-svc's queue, named after the exchange so parallel tests never share it; deleted after the service stops.
     const queuePrefix = exchange;
-    scope.defer(() => deleteConsumerQueues(inject('amqpUrl'), [`${queuePrefix}.release-notifications`]));
+    scope.defer(() => deleteConsumerQueues(inject('amqpUrl'), [`${queuePrefix}.release-notifications`, `${queuePrefix}.config-files`]));
     const tap = await tapEvents(inject('amqpUrl'), exchange, { deleteExchangeOnClose: true });
     scope.defer(() => tap.close());
     const codeHostCalls: CodeHostCall[] = [];
@@ -146,6 +148,7 @@ export function startConfigHarness(label: string, options: ConfigHarnessOptions 
       service,
       codeHostCalls,
       events: tap.events,
+      exchange,
       waitForEvent: (match: (event: EventEnvelope) => boolean) => tap.waitForEvent(match),
     };
   });

@@ -22,6 +22,7 @@ describe('serviceFor (the routing table)', () => {
       ['/release_notifications/private', 'release-svc'],
       ['/pull_request_jobs', 'release-svc'],
       ['/pull_request_jobs/9', 'release-svc'],
+      ['/badges/status', 'release-svc'],
       ['/emissary/Heartbeat.action', 'peer-svc'],
       ['/WorkSpaceClientEnqueue.action', 'peer-svc'],
       ['/emissary/client-places/demo-pickup/bundles', 'peer-svc'],
@@ -31,7 +32,19 @@ describe('serviceFor (the routing table)', () => {
   });
 
   it('leaves the gateway its own paths and unknown ones', () => {
-    for (const path of ['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs', '/booksx', '/Books', '/accountsx', '/nope']) {
+    for (const path of [
+      '/healthz',
+      '/readyz',
+      '/metrics',
+      '/openapi.json',
+      '/docs',
+      '/booksx',
+      '/Books',
+      '/accountsx',
+      '/nope',
+      '/badges',
+      '/Badges/status',
+    ]) {
       expect(serviceFor(path), path).toBeUndefined();
     }
   });

@@ -1,14 +1,16 @@
 import { createDependencyApiApp, type DependencyApiDeps } from '@switchyard/dependency-api';
 import { type Express, Router } from 'express';
 import type { ReleaseDatabase } from './db/schema.ts';
+import { badgeRouter } from './http/badge.routes.ts';
 import { releaseRouter } from './http/release.routes.ts';
 import { WEBHOOK_PATH, type WebhookOptions, webhookRouter } from './http/webhook.routes.ts';
 
 /**
- * release-svc's express app: the dependency update API's app (`createDependencyApiApp`) with release-svc's routes and
- * the code host's webhooks (`POST /webhooks/github`, its body read raw for the signature).
+ * release-svc's express app: the dependency update API's app (`createDependencyApiApp`) with release-svc's routes, the
+ * code host's webhooks (`POST /webhooks/github`, its body read raw for the signature) and the status badge
+ * (`GET /badges/status`, without authentication).
  */
 export function createReleaseApp(deps: DependencyApiDeps<ReleaseDatabase> & { webhooks: WebhookOptions }): Express {
-  const router = Router().use(webhookRouter(deps.db, deps.webhooks)).use(releaseRouter(deps.db, deps.view));
+  const router = Router().use(webhookRouter(deps.db, deps.webhooks)).use(badgeRouter(deps.db)).use(releaseRouter(deps.db, deps.view));
   return createDependencyApiApp({ ...deps, router, rawBodyPaths: [WEBHOOK_PATH] });
 }

@@ -13,6 +13,7 @@ import {
 } from '@switchyard/service-kit';
 import { codeHostAdvisories, combinedAdvisories, importedAdvisories } from './advisories/advisory-source.service.ts';
 import type { ReleaseConfig } from './config.ts';
+import { startConfigFileChecks } from './config-files/config-file-check.loop.ts';
 import { startReleaseConsumers } from './consumers.ts';
 import { releaseMigrations } from './db/migrations/index.ts';
 import { RELEASE_SCHEMA, type ReleaseDatabase } from './db/schema.ts';
@@ -48,7 +49,8 @@ export type RunningReleaseWorker = RunningService<{
  * the scanner of batches, each its own queue (`<QUEUE_PREFIX>.read-model`, `.notifications`, `.scans`),
  * with idempotent consumers (`handleOnce`, acked after commit) and the outbox relay of the events it
  * writes; the update runs (`<QUEUE_PREFIX>.update-runs`), with the scheduler that requests them at their configs' slots,
- * the registry watch of `live` configs and the 90-day retention of runs. Several workers may run: they share the queues,
+ * the registry watch of `live` configs and the 90-day retention of runs; the reading of repositories' config files a
+ * push asked for. Several workers may run: they share the queues,
  * and a slot runs once whichever worker takes it.
  * It starts without RabbitMQ as well: the bus it makes waits for the broker (`waitForBroker`), the consumers are
  * registered and start once it connects, and until then `/healthz` answers 200 while `/readyz` answers 503 with
@@ -124,6 +126,7 @@ export async function startReleaseWorker(
       for (const loop of startPullRequestLoops(jobs, config.SCHEDULER_INTERVAL_MS, logger)) scope.use(loop);
     }
     scope.use(startRunRetention(db, now, logger));
+    scope.use(startConfigFileChecks({ db, codeHost, token, logger }, config.SCHEDULER_INTERVAL_MS, logger));
     if (config.CONFIG_CHECKPOINT_TIMEOUT_MS > 0) {
       const timeoutMs = config.CONFIG_CHECKPOINT_TIMEOUT_MS;
       scope.use(startCheckpointSweeper(db, timeoutMs, Math.min(1_000, timeoutMs), { batchSize: config.SCAN_BATCH_SIZE, logger }));

@@ -1,4 +1,4 @@
-import type { AccountState, RepoState, UpdateConfigState } from '@switchyard/contracts';
+import { type AccountState, DEFAULT_UPDATE_CONFIG_SETTINGS, type RepoState, type UpdateConfigState } from '@switchyard/contracts';
 
 /**
  * The full states config-svc's events carry, for tests and benchmarks that play config-svc towards
@@ -68,6 +68,8 @@ export function updateConfigState(
     automergeRuleDevelopmentDeps: 'never',
     lockfileOnly: false,
     securityUpdatesOnly: false,
+    source: 'api',
+    settings: DEFAULT_UPDATE_CONFIG_SETTINGS,
     revision: 1,
     ...config,
   };

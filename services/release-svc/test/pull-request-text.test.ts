@@ -57,8 +57,33 @@ describe('the text of a job pull request', () => {
     expect(body).toContain('- [Commits](https://github.com/lodash/lodash/compare/v4.17.15...v4.17.21)');
     expect(body).toContain('fixes a known security advisory');
     expect(body).toContain('merged automatically once its checks pass');
-    expect(pullRequestBody({ ...job, unverified: true }, { sourceUrl: null, changelogUrl: null })).toBe(
-      'Bumps lodash from 4.17.15 to 4.17.21.\n\n4.17.21 was announced by a release notification and was not listed by the registry yet when this was opened.\n',
+    expect(pullRequestBody({ ...job, unverified: true }, { sourceUrl: null, changelogUrl: null })).toMatch(
+      /^Bumps lodash from 4\.17\.15 to 4\.17\.21\.\n\n4\.17\.21 was announced by a release notification and was not listed by the registry yet when this was opened\.\n\nDependabot will resolve any conflicts/,
     );
+  });
+});
+
+describe('the commands a pull request body lists', () => {
+  it("lists every command this service answers, in Dependabot Preview's words, inside its details block", () => {
+    const body = pullRequestBody(job, { sourceUrl: null, changelogUrl: null });
+    expect(body).toContain('<summary>Dependabot commands and options</summary>');
+    for (const command of ['rebase', 'recreate', 'merge', 'squash and merge', 'cancel merge', 'reopen', 'close']) {
+      expect(body).toContain(`- \`@dependabot ${command}\` will`);
+    }
+    for (const what of ['major version', 'minor version', 'patch version', 'dependency'])
+      expect(body).toContain(`\`@dependabot ignore this ${what}\``);
+    expect(body).toContain('You can also trigger a rebase manually by commenting `@dependabot rebase`.');
+    expect(body.trimEnd().endsWith('</details>')).toBe(true);
+  });
+
+  it('says rebases are on request only when they are turned off', () => {
+    const body = pullRequestBody(job, { sourceUrl: null, changelogUrl: null }, { rebases: false });
+    expect(body).toContain('You can trigger a rebase of this PR by commenting `@dependabot rebase`.');
+    expect(body).not.toContain('Dependabot will resolve any conflicts');
+  });
+
+  it('puts a commit-message prefix first and lower-cases the verb, as Dependabot did', () => {
+    expect(pullRequestTitle(job, 'chore(deps): ')).toBe('chore(deps): bump lodash from 4.17.15 to 4.17.21');
+    expect(pullRequestTitle({ ...job, security_fix: true }, 'fix: ')).toBe('fix: [Security] bump lodash from 4.17.15 to 4.17.21');
   });
 });

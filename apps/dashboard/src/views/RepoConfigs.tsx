@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { refreshAccounts, useAccount } from '../accounts.ts';
 import { createConfig, deleteConfig, patchConfig, type UpdateConfigResource } from '../api/endpoints.ts';
 import { BumpNowButton } from '../components/BumpNowButton.tsx';
+import { ConfigFilePanel } from '../components/ConfigFilePanel.tsx';
 import { ConfigForm } from '../components/ConfigForm.tsx';
 import { ErrorMessage, LoadError, Loading, PageTitle } from '../components/common.tsx';
 import { when } from '../format.ts';
@@ -62,6 +63,7 @@ export function RepoConfigs({ accountId, repoId }: { accountId: string; repoId: 
               on the code host
             </a>
           </p>
+          {repo.attributes['config-file'] && <ConfigFilePanel file={repo.attributes['config-file']} />}
           <h2>Update configs</h2>
           <ErrorMessage error={error} />
           {configs.length === 0 && <p>No update config yet: the repo is inactive.</p>}
@@ -83,6 +85,8 @@ export function RepoConfigs({ accountId, repoId }: { accountId: string; repoId: 
                     </dd>
                     <dt>Target branch</dt>
                     <dd>{config.attributes['target-branch'] ?? 'default branch'}</dd>
+                    <dt>Source</dt>
+                    <dd>{config.attributes.source === 'api' ? 'this dashboard or the API' : config.attributes.source}</dd>
                     <dt>Automerge</dt>
                     <dd>
                       runtime {config.attributes['automerge-rule-runtime-deps']}, development{' '}
@@ -106,20 +110,28 @@ export function RepoConfigs({ accountId, repoId }: { accountId: string; repoId: 
                       <Link class="button secondary" href={`/update-configs/${config.id}/runs?repo=${repoId}&account=${accountId}`}>
                         Update runs
                       </Link>
-                      <button type="button" class="secondary" onClick={() => setEditing(config.id)}>
-                        Edit
-                      </button>
-                      <button type="button" class="danger" onClick={() => remove(config)}>
-                        Delete
-                      </button>
+                      {config.attributes.source === 'api' && (
+                        <>
+                          <button type="button" class="secondary" onClick={() => setEditing(config.id)}>
+                            Edit
+                          </button>
+                          <button type="button" class="danger" onClick={() => remove(config)}>
+                            Delete
+                          </button>
+                        </>
+                      )}
                     </div>
                   )}
                 </article>
               </li>
             ))}
           </ul>
-          <h2>New update config</h2>
-          <ConfigForm idPrefix="new-config" onSubmit={create} />
+          {!repo.attributes['using-config-file'] && (
+            <>
+              <h2>New update config</h2>
+              <ConfigForm idPrefix="new-config" onSubmit={create} />
+            </>
+          )}
         </>
       )}
     </section>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from '../events.ts';
+import { UpdateConfigSettings } from './config-files.ts';
 import { RegistryCredentialDeletedEvent, RegistryCredentialSavedEvent } from './registry-credentials.ts';
 import { ACCOUNT_TYPES, AUTOMERGE_RULES, PACKAGE_MANAGERS, UPDATE_SCHEDULES, WEEKDAYS } from './resources.ts';
 
@@ -64,6 +65,10 @@ export const UpdateConfigState = z.object({
   automergeRuleDevelopmentDeps: z.enum(AUTOMERGE_RULES),
   lockfileOnly: z.boolean(),
   securityUpdatesOnly: z.boolean(),
+  /** Where the config comes from: `api` (this API and the dashboard), or the config file's path; `api` in events written before files were read. */
+  source: z.string().default('api'),
+  /** Its settings beyond the API's attributes (labels, ignores, groups …); every default in events written before them. */
+  settings: UpdateConfigSettings.prefault({}),
   revision: z.int(),
 });
 export type UpdateConfigState = z.infer<typeof UpdateConfigState>;

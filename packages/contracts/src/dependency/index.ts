@@ -1,4 +1,5 @@
 export * from './advisory-ecosystems.ts';
+export * from './config-files.ts';
 export * from './errors.ts';
 export * from './events.ts';
 export * from './registry-credentials.ts';

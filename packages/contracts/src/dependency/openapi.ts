@@ -34,6 +34,8 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
     changed: string;
     notFound: string;
     patchErrors: { '400': string } & Record<string, string>;
+    /** DELETE's answers besides 204, the authentication answers and the 404, by status. */
+    deleteErrors?: Record<string, string>;
   }) => {
     const { '400': invalid, ...later } = resource.patchErrors;
     const notFound = { '404': errors(resource.notFound) };
@@ -54,7 +56,15 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
           ...Object.fromEntries(Object.entries(later).map(([status, description]) => [status, errors(description)])),
         },
       },
-      delete: { ...operation(resource.summaries.delete), responses: { '204': { description: 'Deleted' }, ...auth, ...notFound } },
+      delete: {
+        ...operation(resource.summaries.delete),
+        responses: {
+          '204': { description: 'Deleted' },
+          ...auth,
+          ...notFound,
+          ...Object.fromEntries(Object.entries(resource.deleteErrors ?? {}).map(([status, description]) => [status, errors(description)])),
+        },
+      },
     };
   };
   return {
@@ -112,6 +122,9 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
             '400': errors('Invalid body, a repo of another account, or the config already exists'),
             ...auth,
             '404': errors('Account or repo not reachable with this token'),
+            '409': errors(
+              'The repo has a config file (`.github/dependabot.yml`, `.dependabot/config.yml`): its update configs come from there (the file named)',
+            ),
             '422': errors("The directory holds none of the package manager's files on the config's branch (the file looked for named)"),
           },
         },
@@ -125,8 +138,10 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
         notFound: 'No such config',
         patchErrors: {
           '400': 'Invalid body, or the change collides with another config',
+          '409': "The config comes from the repo's config file, which alone may change it (the file named)",
           '422': "The new target branch holds none of the package manager's files in the config's directory",
         },
+        deleteErrors: { '409': "The config comes from the repo's config file, which alone may change it (the file named)" },
       }),
       '/registry_credentials': {
         get: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from '../events.ts';
+import { RepoConfigFileReadEvent } from './config-files.ts';
 import { PageNumber } from './requests.ts';
 import { PACKAGE_MANAGERS } from './resources.ts';
 import { UpdateRunRequestedEvent } from './update-runs.ts';
@@ -206,4 +207,5 @@ export const RELEASE_EVENTS = [
   ScanRequestedEvent,
   PullRequestJobCreatedEvent,
   UpdateRunRequestedEvent,
+  RepoConfigFileReadEvent,
 ] as const;

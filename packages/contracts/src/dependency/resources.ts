@@ -78,6 +78,21 @@ export const AccountResource = z.object({
 });
 export type AccountResource = z.infer<typeof AccountResource>;
 
+/**
+ * This service's extension of `repos`: the config file read from the repository's default branch (`path`, `version`,
+ * whether it is `valid`, its `problems` with JSON pointers, the entries `skipped` and why, and the other config files
+ * `ignored-files`, with why), or null when it has none.
+ */
+export const RepoConfigFileAttribute = z.object({
+  path: z.string(),
+  version: z.union([z.literal(1), z.literal(2)]).nullable(),
+  valid: z.boolean(),
+  problems: z.array(z.object({ pointer: z.string(), message: z.string() })),
+  skipped: z.array(z.object({ pointer: z.string(), reason: z.string() })),
+  'ignored-files': z.array(z.object({ path: z.string(), reason: z.string() })),
+});
+export type RepoConfigFileAttribute = z.infer<typeof RepoConfigFileAttribute>;
+
 /** `repos` resource: a repository, active when it has at least one update config. */
 export const RepoResource = z.object({
   id: z.string(),
@@ -91,7 +106,9 @@ export const RepoResource = z.object({
     'github-url': z.string(),
     'primary-language': z.string().nullable(),
     'default-branch': z.string(),
+    /** True when the repository has a config file on its default branch: its update configs come from there. */
     'using-config-file': z.boolean(),
+    'config-file': RepoConfigFileAttribute.nullable(),
   }),
   relationships: z.object({
     'update-configs': z.object({ data: z.array(ref('update-configs')) }),
@@ -120,6 +137,11 @@ export const UpdateConfigResource = z.object({
      * is seen).
      */
     'next-run-at': z.string().nullable(),
+    /**
+     * This service's extension: where the config comes from, `api` (this API or the dashboard) or the path of the
+     * repository's config file (`.github/dependabot.yml`, `.dependabot/config.yml`), which alone may change it.
+     */
+    source: z.string(),
   }),
   relationships: z.object({ repo: z.object({ data: ref('repos') }) }),
 });

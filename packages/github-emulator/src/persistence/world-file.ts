@@ -12,17 +12,21 @@ import { SavedStateError } from './saved-state-error.ts';
  * `world.json`, the index of a saved world (see the README, "Saved state"): which world it is (`worldId`), the seed it
  * was made from (users, organisations, repositories, installations, releases, advisories, rate limit), the next id to
  * hand out, and for each repository that changed since the seed its refs, the ids of the git objects made through the
- * API (their bytes are files of `objects/`, `object-files.ts`), its pull requests, labels, issue labels, comments,
- * commit statuses and forced ref updates. Users are named by id. JSON, versioned by `version`; read back with zod, so a damaged file is
- * refused with every problem listed.
+ * API (their bytes are files of `objects/`, `object-files.ts`), its pull requests (with their assignees, requested
+ * reviewers and milestone), issues, milestones, labels, issue labels, comments (with when they were last edited),
+ * commit statuses and forced ref updates. Users are named by id. JSON, versioned by `version`; read back with zod, so a
+ * damaged file is refused with every problem listed. Version 1 (before issues, milestones, assignees, review requests
+ * and comment edits were kept) is still read: what it lacks starts empty.
  */
 
 /** The name of the index file in the data folder. */
 export const WORLD_FILE = 'world.json';
 /** What `format` says: this is an emulator world. */
 export const WORLD_FORMAT = 'switchyard-github-emulator-world';
-/** The version of the format this code writes and reads. */
-export const WORLD_VERSION = 1;
+/** The version of the format this code writes (it reads this one and every one before). */
+export const WORLD_VERSION = 2;
+/** The versions this code reads. */
+const READABLE_VERSIONS = [1, 2] as const;
 
 const Sha = z.string().regex(/^[0-9a-f]{40}$/);
 const Id = z.number().int().positive();
@@ -48,6 +52,43 @@ const SavedPull = z.strictObject({
   mergedBy: Id.nullable(),
   mergeCommitSha: Sha.nullable(),
   comments: z.number().int().min(0),
+  /** Absent in version 1, as are the fields below. */
+  closedBy: Id.nullable().default(null),
+  assignees: z.array(Id).default([]),
+  requestedReviewers: z.array(Id).default([]),
+  milestone: Id.nullable().default(null),
+});
+
+const SavedIssue = z.strictObject({
+  id: Id,
+  nodeId: z.string().min(1),
+  number: Id,
+  title: z.string(),
+  body: z.string().nullable(),
+  state: z.enum(['open', 'closed']),
+  stateReason: z.enum(['completed', 'not_planned', 'duplicate', 'reopened']).nullable(),
+  user: Id,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  closedAt: Timestamp.nullable(),
+  closedBy: Id.nullable(),
+  comments: z.number().int().min(0),
+  assignees: z.array(Id),
+  milestone: Id.nullable(),
+});
+
+const SavedMilestone = z.strictObject({
+  id: Id,
+  nodeId: z.string().min(1),
+  number: Id,
+  title: z.string(),
+  description: z.string().nullable(),
+  state: z.enum(['open', 'closed']),
+  dueOn: Timestamp.nullable(),
+  creator: Id,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  closedAt: Timestamp.nullable(),
 });
 
 const SavedLabel = z.strictObject({
@@ -66,6 +107,8 @@ const SavedComment = z.strictObject({
   body: z.string(),
   user: Id,
   createdAt: Timestamp,
+  /** Absent in version 1 (the comment's `createdAt` then). */
+  updatedAt: Timestamp.optional(),
 });
 
 const SavedStatus = z.strictObject({
@@ -97,6 +140,9 @@ const SavedRepo = z.strictObject({
   /** The ids of the objects made through the API, by type. */
   objects: z.strictObject({ blob: z.array(Sha), tree: z.array(Sha), commit: z.array(Sha) }),
   pulls: z.array(SavedPull),
+  /** Issues that are not pull requests, and milestones (absent in version 1). */
+  issues: z.array(SavedIssue).default([]),
+  milestones: z.array(SavedMilestone).default([]),
   labels: z.array(SavedLabel),
   /** `[issue number, lower-cased label names]`. */
   issueLabels: z.array(z.tuple([Id, z.array(z.string())])),
@@ -109,7 +155,7 @@ const SavedRepo = z.strictObject({
 /** The shape of `world.json`. */
 export const WorldFile = z.strictObject({
   format: z.literal(WORLD_FORMAT),
-  version: z.literal(WORLD_VERSION),
+  version: z.literal(READABLE_VERSIONS),
   worldId: z.string().regex(WORLD_ID),
   /** When the world was made and last saved (ISO 8601). */
   createdAt: Timestamp,
@@ -129,9 +175,13 @@ export interface WorldSnapshot {
   objects: GitObject[];
 }
 
+const ids = (users: readonly EmulatedUser[]) => users.map((user) => user.id);
+
 const untouched = (records: RepoRecords & { git: GitRepository }) =>
   !records.git.changedSinceSeed() &&
   records.pulls.length === 0 &&
+  records.issues.length === 0 &&
+  records.milestones.length === 0 &&
   records.labels.size === 0 &&
   records.issueLabels.size === 0 &&
   records.comments.length === 0 &&
@@ -150,12 +200,26 @@ export function snapshotWorld(state: EmulatorState, seedJson: string, createdAt:
     if (untouched(records)) continue;
     const added = records.git.addedObjects();
     objects.push(...added);
-    const ids = (type: GitObject['type']) => added.filter((object) => object.type === type).map((object) => object.sha);
+    const shas = (type: GitObject['type']) => added.filter((object) => object.type === type).map((object) => object.sha);
     repos.push({
       id,
       refs: Object.fromEntries(records.git.allRefs().map(({ name, sha }) => [name, sha])),
-      objects: { blob: ids('blob'), tree: ids('tree'), commit: ids('commit') },
-      pulls: records.pulls.map((pr) => ({ ...pr, user: pr.user.id, mergedBy: pr.mergedBy?.id ?? null })),
+      objects: { blob: shas('blob'), tree: shas('tree'), commit: shas('commit') },
+      pulls: records.pulls.map((pr) => ({
+        ...pr,
+        user: pr.user.id,
+        mergedBy: pr.mergedBy?.id ?? null,
+        closedBy: pr.closedBy?.id ?? null,
+        assignees: ids(pr.assignees),
+        requestedReviewers: ids(pr.requestedReviewers),
+      })),
+      issues: records.issues.map((issue) => ({
+        ...issue,
+        user: issue.user.id,
+        closedBy: issue.closedBy?.id ?? null,
+        assignees: ids(issue.assignees),
+      })),
+      milestones: records.milestones.map((milestone) => ({ ...milestone, creator: milestone.creator.id })),
       labels: [...records.labels.values()],
       issueLabels: [...records.issueLabels],
       comments: records.comments.map((comment) => ({ ...comment, user: comment.user.id })),
@@ -169,8 +233,8 @@ export function snapshotWorld(state: EmulatorState, seedJson: string, createdAt:
 }
 
 /**
- * Reads `world.json`'s text.
- * @throws SavedStateError when it is not JSON, not this format, of another version, or not of the shape above
+ * Reads `world.json`'s text, of this version or an older one (what an older one lacks filled in empty).
+ * @throws SavedStateError when it is not JSON, not this format, of a version this code does not read, or not of the shape above
  */
 export function parseWorldFile(text: string, path: string): WorldFile {
   let json: unknown;
@@ -180,9 +244,9 @@ export function parseWorldFile(text: string, path: string): WorldFile {
     throw new SavedStateError(`${path}: not JSON: ${(error as Error).message}`);
   }
   const found = json as { format?: unknown; version?: unknown } | null;
-  if (found?.format === WORLD_FORMAT && found.version !== WORLD_VERSION) {
+  if (found?.format === WORLD_FORMAT && !(READABLE_VERSIONS as readonly unknown[]).includes(found.version)) {
     throw new SavedStateError(
-      `${path}: saved by another version of the emulator (format version ${String(found.version)}, this one reads ${WORLD_VERSION})`,
+      `${path}: saved by another version of the emulator (format version ${String(found.version)}, this one reads ${READABLE_VERSIONS.join(' and ')})`,
     );
   }
   const parsed = WorldFile.safeParse(json);
@@ -216,16 +280,35 @@ export async function restoreWorld(
     await loadObjects(git, saved.objects);
     git.replaceRefs(Object.entries(saved.refs));
     const at = `${repo.owner}/${repo.name}`;
+    const usersOf = (list: number[], what: string) => list.map((id) => userOf(id, what));
+    const maybeUser = (id: number | null, what: string) => (id === null ? null : userOf(id, what));
     repos.set(saved.id, {
       git,
       pulls: saved.pulls.map((pr) => ({
         ...pr,
         user: userOf(pr.user, `${at}#${pr.number}`),
-        mergedBy: pr.mergedBy === null ? null : userOf(pr.mergedBy, `${at}#${pr.number}`),
+        mergedBy: maybeUser(pr.mergedBy, `${at}#${pr.number}`),
+        closedBy: maybeUser(pr.closedBy, `${at}#${pr.number}`),
+        assignees: usersOf(pr.assignees, `${at}#${pr.number}`),
+        requestedReviewers: usersOf(pr.requestedReviewers, `${at}#${pr.number}`),
+      })),
+      issues: saved.issues.map((issue) => ({
+        ...issue,
+        user: userOf(issue.user, `${at}#${issue.number}`),
+        closedBy: maybeUser(issue.closedBy, `${at}#${issue.number}`),
+        assignees: usersOf(issue.assignees, `${at}#${issue.number}`),
+      })),
+      milestones: saved.milestones.map((milestone) => ({
+        ...milestone,
+        creator: userOf(milestone.creator, `${at} milestone ${milestone.number}`),
       })),
       labels: new Map(saved.labels.map((label) => [label.name.toLowerCase(), label])),
       issueLabels: new Map(saved.issueLabels),
-      comments: saved.comments.map((comment) => ({ ...comment, user: userOf(comment.user, `${at} comment ${comment.id}`) })),
+      comments: saved.comments.map(({ updatedAt, ...comment }) => ({
+        ...comment,
+        updatedAt: updatedAt ?? comment.createdAt,
+        user: userOf(comment.user, `${at} comment ${comment.id}`),
+      })),
       statuses: saved.statuses.map((status) => ({ ...status, creator: userOf(status.creator, `${at} status ${status.id}`) })),
       forcedUpdates: saved.forcedUpdates,
     });

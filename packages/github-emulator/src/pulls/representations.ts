@@ -1,5 +1,13 @@
 import { lineTotals } from '../diff/changed-files.ts';
-import type { CommentRecord, LabelRecord, PullRequestRecord, RepoState, StatusRecord } from '../repo-state.ts';
+import type {
+  CommentRecord,
+  LabelRecord,
+  MilestoneRecord,
+  PullRequestRecord,
+  RepoRecords,
+  RepoState,
+  StatusRecord,
+} from '../repo-state.ts';
 import { minimalRepository, repository, simpleUser, type Urls } from '../representations.ts';
 import type { RepoRole } from '../seed.ts';
 import type { EmulatedAccount, EmulatedRepo, EmulatedUser, World } from '../world.ts';
@@ -7,7 +15,7 @@ import { mergeabilityOf } from './mergeability.ts';
 import { pullDiff } from './pull-diff.ts';
 
 /**
- * Builders of GitHub's pull request, label, issue comment and commit status objects
+ * Builders of GitHub's pull request, label, milestone, issue comment and commit status objects
  * (https://docs.github.com/rest/pulls, /issues, /commits/statuses) with every field GitHub's OpenAPI description
  * requires.
  */
@@ -45,6 +53,44 @@ export function label(urls: Urls, repo: EmulatedRepo, record: LabelRecord) {
   };
 }
 
+/** GitHub's `reaction-rollup` of an object at `url` (the emulator keeps no reactions: every count is 0). */
+export function reactions(url: string) {
+  return { url: `${url}/reactions`, total_count: 0, '+1': 0, '-1': 0, laugh: 0, confused: 0, heart: 0, hooray: 0, eyes: 0, rocket: 0 };
+}
+
+/**
+ * GitHub's `milestone` (https://docs.github.com/rest/issues/milestones#get-a-milestone): `open_issues` and
+ * `closed_issues` count the repository's issues and pull requests set to it.
+ */
+export function milestone(urls: Urls, repo: EmulatedRepo, records: Pick<RepoRecords, 'pulls' | 'issues'>, record: MilestoneRecord) {
+  const api = `${repoApi(urls, repo)}/milestones/${record.number}`;
+  const members = [...records.pulls, ...records.issues].filter((item) => item.milestone === record.number);
+  return {
+    url: api,
+    html_url: `${repoHtml(urls, repo)}/milestone/${record.number}`,
+    labels_url: `${api}/labels`,
+    id: record.id,
+    node_id: record.nodeId,
+    number: record.number,
+    state: record.state,
+    title: record.title,
+    description: record.description,
+    creator: simpleUser(urls, userAccount(record.creator)),
+    open_issues: members.filter((item) => item.state === 'open').length,
+    closed_issues: members.filter((item) => item.state === 'closed').length,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+    closed_at: record.closedAt,
+    due_on: record.dueOn,
+  };
+}
+
+/** The `milestone` of an issue or pull request set to milestone `number` (null: none, or one that is gone). */
+export function milestoneOf(urls: Urls, repo: EmulatedRepo, state: RepoState, number: number | null) {
+  const record = number === null ? undefined : state.milestones.find((candidate) => candidate.number === number);
+  return record ? milestone(urls, repo, state, record) : null;
+}
+
 /** The labels of issue `number`, in the order they were added. */
 export function issueLabels(urls: Urls, repo: EmulatedRepo, state: RepoState, number: number) {
   return (state.issueLabels.get(number) ?? []).flatMap((name) => {
@@ -71,7 +117,10 @@ export function currentBaseSha(state: RepoState, pr: PullRequestRecord): string 
   return pr.baseSha;
 }
 
-/** GitHub's `pull-request-simple` (as `GET /pulls` lists them). */
+/**
+ * GitHub's `pull-request-simple` (as `GET /pulls` lists them), with its `milestone`, `assignee`/`assignees` and
+ * `requested_reviewers` (users; `requested_teams` is always empty: the emulator has no teams).
+ */
 export function pullRequestSimple(urls: Urls, world: World, view: RepoView, state: RepoState, pr: PullRequestRecord) {
   const { repo, owner, role } = view;
   const api = repoApi(urls, repo);
@@ -102,16 +151,17 @@ export function pullRequestSimple(urls: Urls, world: World, view: RepoView, stat
     user: simpleUser(urls, userAccount(pr.user)),
     body: pr.body,
     labels: issueLabels(urls, repo, state, pr.number),
-    milestone: null,
+    milestone: milestoneOf(urls, repo, state, pr.milestone),
     active_lock_reason: null,
     created_at: pr.createdAt,
     updated_at: pr.updatedAt,
     closed_at: pr.closedAt,
     merged_at: pr.mergedAt,
     merge_commit_sha: pr.mergeCommitSha,
-    assignee: null,
-    assignees: [] as unknown[],
-    requested_reviewers: [] as unknown[],
+    assignee: pr.assignees[0] === undefined ? null : simpleUser(urls, userAccount(pr.assignees[0])),
+    assignees: pr.assignees.map((user) => simpleUser(urls, userAccount(user))),
+    requested_reviewers: pr.requestedReviewers.map((user) => simpleUser(urls, userAccount(user))),
+    // The emulator has no teams.
     requested_teams: [] as unknown[],
     head: { label: `${repo.owner}:${pr.head}`, ref: pr.head, sha: headSha, user: ownerUser, repo: repoJson },
     base: { label: `${repo.owner}:${pr.base}`, ref: pr.base, sha: currentBaseSha(state, pr), user: ownerUser, repo: repoJson },
@@ -159,20 +209,27 @@ export function pullRequest(urls: Urls, world: World, view: RepoView, state: Rep
   };
 }
 
-/** GitHub's `issue-comment`. */
-export function issueComment(urls: Urls, world: World, repo: EmulatedRepo, comment: CommentRecord) {
+/**
+ * GitHub's `issue-comment` (https://docs.github.com/rest/issues/comments#get-an-issue-comment): its `html_url` is on the
+ * pull request's page (`/pull/{n}`) when its issue is a pull request, else on the issue's (`/issues/{n}`).
+ */
+export function issueComment(urls: Urls, world: World, repo: EmulatedRepo, records: Pick<RepoRecords, 'pulls'>, comment: CommentRecord) {
   const api = repoApi(urls, repo);
+  const page = records.pulls.some((pr) => pr.number === comment.issue) ? 'pull' : 'issues';
+  const url = `${api}/issues/comments/${comment.id}`;
   return {
     id: comment.id,
     node_id: comment.nodeId,
-    url: `${api}/issues/comments/${comment.id}`,
-    html_url: `${repoHtml(urls, repo)}/pull/${comment.issue}#issuecomment-${comment.id}`,
+    url,
+    html_url: `${repoHtml(urls, repo)}/${page}/${comment.issue}#issuecomment-${comment.id}`,
     body: comment.body,
     user: simpleUser(urls, userAccount(comment.user)),
     created_at: comment.createdAt,
-    updated_at: comment.createdAt,
+    updated_at: comment.updatedAt,
     issue_url: `${api}/issues/${comment.issue}`,
     author_association: authorAssociation(world, comment.user, repo),
+    performed_via_github_app: null,
+    reactions: reactions(url),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { CodeHostRepo } from '@switchyard/code-host';
-import type { AccountResource, RepoResource, ReposDocument, UpdateConfigResource } from '@switchyard/contracts';
+import type { AccountResource, ConfigFileState, RepoResource, ReposDocument, UpdateConfigResource } from '@switchyard/contracts';
 import type { z } from 'zod';
 import type { AccountRow } from '../accounts/account.table.ts';
 import type { RepoPage } from '../repo-listing/repo-listing.service.ts';
@@ -35,8 +35,11 @@ export function accountResource(row: AccountRow): AccountResource {
   };
 }
 
-/** A `repos` resource: active when it has at least one update config; `primary-language` lower-cased as the original showed it. */
-export function repoResource(repo: CodeHostRepo, configIds: readonly number[]): RepoResource {
+/**
+ * A `repos` resource: active when it has at least one update config; `primary-language` lower-cased as the original
+ * showed it; `using-config-file` when the repo has a config file (`configFile`), which `config-file` describes.
+ */
+export function repoResource(repo: CodeHostRepo, configIds: readonly number[], configFile: ConfigFileState | null = null): RepoResource {
   return {
     id: String(repo.id),
     type: 'repos',
@@ -49,7 +52,18 @@ export function repoResource(repo: CodeHostRepo, configIds: readonly number[]): 
       'github-url': repo.htmlUrl,
       'primary-language': repo.language === null ? null : repo.language.toLowerCase(),
       'default-branch': repo.defaultBranch,
-      'using-config-file': false,
+      'using-config-file': configFile !== null,
+      'config-file':
+        configFile === null
+          ? null
+          : {
+              path: configFile.path,
+              version: configFile.version,
+              valid: configFile.valid,
+              problems: configFile.problems,
+              skipped: configFile.skipped,
+              'ignored-files': configFile.ignoredFiles,
+            },
     },
     relationships: {
       'update-configs': { data: configIds.map((id) => ({ id: String(id), type: 'update-configs' as const })) },
@@ -77,6 +91,7 @@ export function updateConfigResource({ row, nextRunAt }: ScheduledUpdateConfig):
       'lockfile-only': row.lockfile_only,
       'security-updates-only': row.security_updates_only,
       'next-run-at': nextRunAt ? nextRunAt.toISOString() : null,
+      source: row.source,
     },
     relationships: { repo: { data: { id: String(row.repo_id), type: 'repos' } } },
   };
@@ -85,7 +100,7 @@ export function updateConfigResource({ row, nextRunAt }: ScheduledUpdateConfig):
 /** A `GET /repos` document: the page's repos, the update configs of the active ones in `included`, and the next page in `meta`. */
 export function reposDocument(page: RepoPage): z.infer<typeof ReposDocument> {
   return {
-    data: page.repos.map(({ repo, configIds }) => repoResource(repo, configIds)),
+    data: page.repos.map(({ repo, configIds, configFile }) => repoResource(repo, configIds, configFile)),
     included: page.configs.map(updateConfigResource),
     meta: { pages: { next: page.next } },
   };

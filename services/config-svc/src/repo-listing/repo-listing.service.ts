@@ -1,8 +1,9 @@
 import type { Caller, CodeHostRepo, CodeHostView } from '@switchyard/code-host';
-import type { ReposQuery } from '@switchyard/contracts';
+import type { ConfigFileState, ReposQuery } from '@switchyard/contracts';
 import type { Kysely } from 'kysely';
 import { reachableAccount } from '../accounts/account.policy.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
+import { findConfigFiles } from '../repos/repo.repository.ts';
 import { recordRepos } from '../repos/repo.service.ts';
 import { type ScheduledUpdateConfig, withNextRuns } from '../update-configs/next-run.service.ts';
 import { listConfigIdsOfAccount, listUpdateConfigsOfRepos } from '../update-configs/update-config.repository.ts';
@@ -15,10 +16,14 @@ type Db = Kysely<ConfigDatabase>;
  */
 export const INACTIVE_PAGE_SIZE = 100;
 
-/** A repo of a {@link RepoPage}: as the code host describes it, with the ids of its update configs (oldest first; none when inactive). */
+/**
+ * A repo of a {@link RepoPage}: as the code host describes it, with the ids of its update configs (oldest first; none
+ * when inactive) and its config file as last read (null: none).
+ */
 export interface ListedRepo {
   repo: CodeHostRepo;
   configIds: number[];
+  configFile: ConfigFileState | null;
 }
 
 /** One page of an account's repos. */
@@ -62,5 +67,13 @@ export async function syncAndListRepos(db: Db, view: CodeHostView, caller: Calle
         ),
       )
     : [];
-  return { repos: page.map((repo) => ({ repo, configIds: configIds.get(repo.id) ?? [] })), configs, next };
+  const files = await findConfigFiles(
+    db,
+    page.map((repo) => repo.id),
+  );
+  return {
+    repos: page.map((repo) => ({ repo, configIds: configIds.get(repo.id) ?? [], configFile: files.get(repo.id) ?? null })),
+    configs,
+    next,
+  };
 }

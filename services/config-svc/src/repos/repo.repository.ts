@@ -1,4 +1,5 @@
 import type { CodeHostRepo } from '@switchyard/code-host';
+import type { ConfigFileState } from '@switchyard/contracts';
 import { type Kysely, sql } from 'kysely';
 import { type AccountSchedule, scheduleOf } from '../accounts/account.policy.ts';
 import type {} from '../accounts/account.table.ts';
@@ -84,4 +85,16 @@ export async function findRepoAccountSchedules(db: Db, repoIds: readonly number[
     .where('repo.id', 'in', [...new Set(repoIds)])
     .execute();
   return new Map(rows.map((row) => [row.repo_id, scheduleOf(row)]));
+}
+
+/** The config files of those of `repoIds` that have one, by repo id. */
+export async function findConfigFiles(db: Db, repoIds: readonly number[]): Promise<Map<number, ConfigFileState>> {
+  if (repoIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('repo')
+    .select(['id', 'config_file'])
+    .where(sql<boolean>`id = any(${sql.val([...repoIds])}::bigint[])`)
+    .where('config_file', 'is not', null)
+    .execute();
+  return new Map(rows.flatMap((row) => (row.config_file ? [[row.id, row.config_file] as const] : [])));
 }

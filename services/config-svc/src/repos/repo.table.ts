@@ -1,3 +1,4 @@
+import type { ConfigFileState } from '@switchyard/contracts';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /** `config.repo`: a repository as the code host last described it. `id` is the code host's id. */
@@ -13,6 +14,10 @@ export interface RepoTable {
   language: string | null;
   default_branch: string;
   using_config_file: Generated<boolean>;
+  /** The config file last read from the default branch (`ConfigFileState`), or null when there is none. */
+  config_file: ColumnType<ConfigFileState | null, string | null | undefined, string | null>;
+  /** When the config file was last read (a read older than this one changes nothing); null before the first. */
+  config_file_read_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   revision: Generated<number>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;

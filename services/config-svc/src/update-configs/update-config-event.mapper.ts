@@ -1,7 +1,10 @@
-import type { UpdateConfigState } from '@switchyard/contracts';
+import { UpdateConfigSettings, type UpdateConfigState } from '@switchyard/contracts';
 import type { UpdateConfigRow } from './update-config.table.ts';
 
-/** The full state of an update config, as `update_config.*` events carry it; `accountId` is its repo's account. */
+/**
+ * The full state of an update config, as `update_config.*` events carry it; `accountId` is its repo's account; the
+ * settings with every default filled in.
+ */
 export function updateConfigState(row: UpdateConfigRow, accountId: number): UpdateConfigState {
   return {
     id: row.id,
@@ -16,6 +19,8 @@ export function updateConfigState(row: UpdateConfigRow, accountId: number): Upda
     automergeRuleDevelopmentDeps: row.automerge_rule_development_deps,
     lockfileOnly: row.lockfile_only,
     securityUpdatesOnly: row.security_updates_only,
+    source: row.source,
+    settings: UpdateConfigSettings.parse(row.settings),
     revision: row.revision,
   };
 }

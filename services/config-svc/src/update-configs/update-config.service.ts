@@ -16,7 +16,7 @@ import { syncReposAndAccounts } from '../repos/repo.service.ts';
 import { checkConfigDirectory } from './config-directory.service.ts';
 import { nextRunOf } from './next-run.policy.ts';
 import { type ScheduledUpdateConfig, withNextRun } from './next-run.service.ts';
-import { refuseLive, requireConfigPermission } from './update-config.policy.ts';
+import { refuseFileOwned, refuseLive, requireConfigPermission } from './update-config.policy.ts';
 import {
   deleteUpdateConfig,
   findUpdateConfig,
@@ -56,6 +56,7 @@ async function refusingDuplicates<T>(change: () => Promise<T>): Promise<T> {
  * @throws Forbidden without write permission on the repo
  * @throws ManifestFilesMissing (an InvalidInput naming `/directory`) when the directory lacks the package manager's files
  * @throws AlreadyExists when the repo already has a config for this package manager, directory and target branch
+ * @throws Conflict (409) when the repo has a config file (`.github/dependabot.yml`, …): its configs come from there
  * @throws RateLimited or CodeHostUnavailable when the code host cannot answer
  */
 export async function createUpdateConfig(
@@ -74,6 +75,8 @@ export async function createUpdateConfig(
     });
   }
   requireConfigPermission(caller, repo, 'write');
+  const stored = await findRepo(db, repo.id);
+  refuseFileOwned({ configFile: stored?.using_config_file ? stored.config_file?.path : null, repo: repo.fullName });
   const location = {
     repo,
     packageManager: input['package-manager'],
@@ -131,6 +134,7 @@ export async function getUpdateConfig(db: Db, view: CodeHostView, caller: Caller
  * @throws InvalidInput naming `/update-schedule` for `live` with a package manager that cannot be watched
  * @throws ManifestFilesMissing (an InvalidInput naming `/target-branch`) when the new branch lacks the files in the directory
  * @throws AlreadyExists when the new target branch collides with another config of the repo
+ * @throws Conflict (409) when the config comes from the repo's config file
  * @throws RateLimited or CodeHostUnavailable when the code host cannot answer
  */
 export async function updateUpdateConfig(
@@ -141,6 +145,7 @@ export async function updateUpdateConfig(
   patch: PatchUpdateConfig,
 ): Promise<ScheduledUpdateConfig> {
   const { row, accountId, repo } = await authorisedConfig(db, view, caller, id, 'write');
+  refuseFileOwned({ source: row.source, repo: repo.fullName });
   if (patch['update-schedule'] !== undefined) refuseLive(patch['update-schedule'], row.package_manager);
   if (Object.values(patch).every((value) => value === undefined)) return withNextRun(db, row);
   const branch = patch['target-branch'];
@@ -163,9 +168,11 @@ export async function updateUpdateConfig(
  * `DELETE /update_configs/:id`: deletes the config and publishes `update_config.deleted` with its last state.
  * @throws NotFound when there is no such config or the caller may not know of it
  * @throws Forbidden without write permission on its repo
+ * @throws Conflict (409) when the config comes from the repo's config file
  */
 export async function removeUpdateConfig(db: Db, view: CodeHostView, caller: Caller, id: number): Promise<void> {
-  const { accountId } = await authorisedConfig(db, view, caller, id, 'write');
+  const { row, accountId, repo } = await authorisedConfig(db, view, caller, id, 'write');
+  refuseFileOwned({ source: row.source, repo: repo.fullName });
   await db.transaction().execute(async (trx) => {
     const deleted = await deleteUpdateConfig(trx, id);
     if (!deleted) throw new NotFound(`No update config ${id}`);

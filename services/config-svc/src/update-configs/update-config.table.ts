@@ -1,5 +1,5 @@
-import type { AutomergeRule, PackageManager, UpdateSchedule } from '@switchyard/contracts';
-import type { Generated, Selectable } from 'kysely';
+import type { AutomergeRule, PackageManager, UpdateConfigSettings, UpdateSchedule } from '@switchyard/contracts';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /**
  * `config.update_config`: how one directory of a repo is kept up to date. Unique per repo, package
@@ -17,6 +17,10 @@ export interface UpdateConfigTable {
   automerge_rule_development_deps: AutomergeRule;
   lockfile_only: boolean;
   security_updates_only: boolean;
+  /** `api` (made through this API or the dashboard), or the path of the config file it comes from. */
+  source: Generated<string>;
+  /** Its settings beyond the API's attributes (`UpdateConfigSettings`, defaults left out); `{}` for an API-made config. */
+  settings: ColumnType<Partial<UpdateConfigSettings>, string | undefined, string | undefined>;
   revision: Generated<number>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;

@@ -48,11 +48,12 @@ export const ROUTING_TABLE: readonly RouteRule[] = [
     exact: ['/accounts', '/repos', '/update_configs', '/registry_credentials'],
     prefixes: ['/accounts/', '/update_configs/', '/registry_credentials/'],
   },
+  // `/badges/` holds the status badge (`GET /badges/status`, Dependabot Preview's, served without authentication).
   {
     service: 'release-svc',
     api: 'dependency-api',
     exact: ['/webhooks/github'],
-    prefixes: ['/release_notifications/', '/pull_request_jobs', '/update_runs'],
+    prefixes: ['/release_notifications/', '/pull_request_jobs', '/update_runs', '/badges/'],
   },
   // `/emissary/` holds the peer endpoints and this project's extension `/emissary/client-places/{name}/bundles`.
   { service: 'peer-svc', api: 'peer', exact: ['/WorkSpaceClientEnqueue.action'], prefixes: ['/emissary/'] },

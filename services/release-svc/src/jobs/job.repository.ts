@@ -2,6 +2,7 @@ import type { PullRequestJobCreated, PullRequestJobStatus } from '@switchyard/co
 import type { VersionScheme } from '@switchyard/ecosystems';
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
+import type {} from '../read-model/repo.table.ts';
 import { LIVE_STATUSES } from './job.policy.ts';
 import type { PullRequestJobRow } from './job.table.ts';
 
@@ -406,7 +407,13 @@ export async function setOpenReason(db: Db, jobId: number, reason: string): Prom
 export async function recordRebase(db: Db, jobId: number, headSha: string | null, baseSha: string): Promise<void> {
   await db
     .updateTable('pull_request_job')
-    .set({ head_sha: headSha, base_sha: baseSha, status_reason: `rebased on ${baseSha.slice(0, 7)}`, maintain_at: sql`now()` })
+    .set({
+      head_sha: headSha,
+      base_sha: baseSha,
+      // A job closed meanwhile (a command, a person) keeps its reason and is not looked at again.
+      status_reason: sql`case when status = 'open' then ${`rebased on ${baseSha.slice(0, 7)}`} else status_reason end`,
+      maintain_at: sql`case when status = 'open' then now() else maintain_at end`,
+    })
     .where('id', '=', jobId)
     .execute();
 }
@@ -440,13 +447,13 @@ export interface PullRequestRef {
  * and the webhook both know them, the same global id and head branch: a number the code host gave to another pull
  * request (a renumbered or recreated repository) moves no job. An `open` job is looked at at once; so is an `ignored`
  * one (its notice to post), any other is not looked at again.
- * @returns how many jobs changed (0 or 1)
+ * @returns the jobs that changed (none or one), with what an ignore of their version needs
  */
 export async function setPullRequestStatus(
   trx: Db,
   pull: PullRequestRef,
   change: { status: PullRequestJobStatus; reason: string | null; ignored?: boolean; from: readonly PullRequestJobStatus[] },
-): Promise<number> {
+): Promise<Array<{ id: number; update_config_id: number; dependency_name: string; target_version: string }>> {
   let query = trx
     .updateTable('pull_request_job')
     .set({
@@ -462,8 +469,7 @@ export async function setPullRequestStatus(
   if (pull.nodeId)
     query = query.where((eb) => eb.or([eb('pull_request_node_id', 'is', null), eb('pull_request_node_id', '=', pull.nodeId ?? '')]));
   if (pull.headRef) query = query.where((eb) => eb.or([eb('branch', 'is', null), eb('branch', '=', pull.headRef ?? '')]));
-  const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return query.returning(['id', 'update_config_id', 'dependency_name', 'target_version']).execute();
 }
 
 /** A pull-request job a notification caused, with its pull request once opened. */
@@ -517,4 +523,40 @@ export async function findJobIdsOfRuns(db: Db, runIds: readonly string[]): Promi
     jobs.set(row.update_run_id, [...(jobs.get(row.update_run_id) ?? []), row.id]);
   }
   return jobs;
+}
+
+/**
+ * The job whose pull request is `number` in repo `repoId` (the newest, should the code host have given the number
+ * again), or undefined when the pull request is not this service's.
+ */
+export async function findJobOfPullRequest(db: Db, repoId: number, number: number): Promise<PullRequestJobRow | undefined> {
+  return db
+    .selectFrom('pull_request_job')
+    .selectAll()
+    .where('repo_id', '=', repoId)
+    .where('pull_request_number', '=', number)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Records what a person asked about merging the job's pull request: `merge` or `squash` once checks pass, or `blocked` (no automerge). */
+export async function setMergeRequest(db: Db, jobId: number, request: 'merge' | 'squash' | 'blocked'): Promise<void> {
+  await db.updateTable('pull_request_job').set({ merge_request: request, maintain_at: sql`now()` }).where('id', '=', jobId).execute();
+}
+
+/** Job `id`, or undefined. */
+export function findJob(db: Db, id: number): Promise<PullRequestJobRow | undefined> {
+  return db.selectFrom('pull_request_job').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The repository (`owner/name`) and number of job `id`'s pull request, or undefined before it has one. */
+export async function findJobPullRequest(db: Db, id: number): Promise<{ fullName: string; number: number } | undefined> {
+  const row = await db
+    .selectFrom('pull_request_job')
+    .innerJoin('repo', 'repo.id', 'pull_request_job.repo_id')
+    .select(['repo.full_name', 'pull_request_job.pull_request_number'])
+    .where('pull_request_job.id', '=', id)
+    .executeTakeFirst();
+  return row && row.pull_request_number !== null ? { fullName: row.full_name, number: row.pull_request_number } : undefined;
 }

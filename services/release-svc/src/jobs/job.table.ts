@@ -1,5 +1,5 @@
 import type { PackageManager, PullRequestJobCreated, PullRequestJobStatus } from '@switchyard/contracts';
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /** `release.pull_request_job`: unique per update config, dependency and target version. */
 export interface PullRequestJobTable {
@@ -46,6 +46,15 @@ export interface PullRequestJobTable {
    * waits for (one pull request per dependency); null when it waits for the open pull-request limit or not at all.
    */
   waits_for_job_id: number | null;
+  /**
+   * What a person asked about merging its pull request with a command: `merge` or `squash` once its checks pass
+   * (whatever the automerge rule), `blocked` (never automatically), or null (the config's automerge rule decides).
+   */
+  merge_request: ColumnType<
+    'merge' | 'squash' | 'blocked' | null,
+    'merge' | 'squash' | 'blocked' | null | undefined,
+    'merge' | 'squash' | 'blocked' | null
+  >;
   /** The execution that holds the job (a token of its own), or null. */
   claimed_by: string | null;
   /** That execution's last heartbeat; a claim older than the lease is free to take. */

@@ -1,8 +1,10 @@
 import { type ChecksState, CodeHostError, type CodeHostPullRequest, type RepoRef, transientCodeHostError } from '@switchyard/code-host';
 import type { Kysely } from 'kysely';
+import { EDITED_ANSWER, upToDateAnswer } from '../commands/command.policy.ts';
 import type { ReleaseDatabase } from '../db/schema.ts';
 import { IGNORED, ignoredNotice } from '../jobs/job.policy.ts';
 import {
+  findJob,
   lookAgainIn,
   makeOpenJobsDue,
   recordRebase,
@@ -22,8 +24,10 @@ import {
   RECONCILE_INTERVAL_MS,
   supersededReason,
 } from '../pipeline/deliver/pull-request.service.ts';
+import { commitPrefix } from '../pipeline/deliver/pull-request-settings.policy.ts';
 import { pullRequestTitle } from '../pipeline/deliver/pull-request-text.policy.ts';
 import { isRegistryError } from '../pipeline/resolve/registry-access.client.ts';
+import { addConfigIgnore } from '../read-model/config-ignore.repository.ts';
 import { findAccountSettings, findScanTargets } from '../read-model/read-model.repository.ts';
 import type { KnownUpdateConfig } from '../read-model/scan-target.model.ts';
 import { requestRun } from '../runs/run-request.service.ts';
@@ -88,12 +92,13 @@ export function lookAtEveryOpenPullRequest(db: Db): Promise<number> {
  * 4. **Settings reach it**: the automerge rule of the config as it is now decides `automerge`; a config that now targets
  *    another branch closes the pull request (deleting its branch when no one else pushed to it) and asks for a run
  *    (`settings`), whose pull requests target the new branch.
- * 5. **Rebase** (the account's `automatically-rebase-prs`): when the target branch moved from the commit the change was
+ * 5. **Rebase** (the account's `automatically-rebase-prs`, unless the config's `rebase-strategy` is `disabled`): when the target branch moved from the commit the change was
  *    made on, the change is recomputed on the new head and its commit recreated there (the branch is moved by force). A
  *    branch whose head is not this service's commit (a person pushed to it) is left alone, and the reason says so. When
  *    the target branch now holds the version (or another), the pull request is closed with a comment and its branch
  *    deleted.
- * 6. **Automerge**: once the head's commit statuses and check runs pass, or at once in a repository without checks
+ * 6. **Automerge** (the config's rule, unless a person asked otherwise with `@dependabot merge`, `squash and merge` or
+ *    `cancel merge`, which also says the method): once the head's commit statuses and check runs pass, or at once in a repository without checks
  *    (neither the head nor the target branch's head has any), the pull request is merged with the account's method
  *    (`create-merge-commits`: a merge commit, else squash); pending checks are looked at again after
  *    {@link PENDING_CHECKS_INTERVAL_MS} (or on their webhook), failed ones leave it open.
@@ -133,7 +138,18 @@ export async function maintainPullRequest(deps: JobExecutorDeps, job: PullReques
     return 'merged';
   }
   if (pr.state === 'closed') {
-    await setStatus(db, job.id, 'closed', `closed unmerged on the code host: ${IGNORED}`, undefined, 0, { ignored: true });
+    await db.transaction().execute(async (trx) => {
+      await setStatus(trx, job.id, 'closed', `closed unmerged on the code host: ${IGNORED}`, undefined, 0, { ignored: true });
+      await addConfigIgnore(trx, {
+        update_config_id: job.update_config_id,
+        dependency_name: job.dependency_name,
+        kind: 'version',
+        version: job.target_version,
+        source: 'closed-pull-request',
+        job_id: job.id,
+        created_by: null,
+      });
+    });
     await host.comment?.(token, repo, number, ignoredNotice(job));
     await stopLooking(db, job.id);
     return 'closed';
@@ -148,18 +164,21 @@ export async function maintainPullRequest(deps: JobExecutorDeps, job: PullReques
   const branchNow = config.targetBranch ?? target.repo.defaultBranch;
   if (job.target_branch !== branchNow) return retarget(deps, job, repo, pr, config, branchNow);
   const rule = job.dependency_type === 'runtime' ? config.automergeRuleRuntimeDeps : config.automergeRuleDevelopmentDeps;
-  const automerge = automergeAllowed(rule, job.update_kind, job.in_range, job.security_fix);
+  // A person's `@dependabot merge` / `squash and merge` / `cancel merge` outranks the config's rule.
+  const requested = job.merge_request;
+  const automerge =
+    requested === 'blocked' ? false : requested !== null ? true : automergeAllowed(rule, job.update_kind, job.in_range, job.security_fix);
   if (automerge !== job.automerge) await setAutomerge(db, job.id, automerge);
   const account = await findAccountSettings(db, job.account_id);
 
   const baseHead = await host.getBranchHead?.(token, repo, job.target_branch);
-  if (account?.automaticallyRebasePrs !== false && host.commitFiles) {
+  if (account?.automaticallyRebasePrs !== false && config.settings?.rebaseStrategy !== 'disabled' && host.commitFiles) {
     if (baseHead && job.base_sha !== null && baseHead !== job.base_sha) {
       if (pr.head.sha !== job.head_sha) {
         await setReason(db, job, 'not rebased: a person pushed to its branch');
         return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
       }
-      return rebase(deps, job, repo, pr, target.repo.fullName, baseHead);
+      return rebase(deps, job, repo, pr, target.repo.fullName, baseHead, commitPrefix(config.settings, job));
     }
   }
 
@@ -173,7 +192,7 @@ export async function maintainPullRequest(deps: JobExecutorDeps, job: PullReques
     try {
       await host.mergePullRequest(token, repo, {
         number,
-        method: account?.createMergeCommits ? 'merge' : 'squash',
+        method: requested === 'merge' || requested === 'squash' ? requested : account?.createMergeCommits ? 'merge' : 'squash',
         sha: pr.head.sha,
         commitTitle: `${pr.title} (#${number})`,
       });
@@ -184,7 +203,12 @@ export async function maintainPullRequest(deps: JobExecutorDeps, job: PullReques
       }
       throw error;
     }
-    await setStatus(db, job.id, 'merged', 'merged automatically: its checks passed');
+    await setStatus(
+      db,
+      job.id,
+      'merged',
+      requested ? 'merged as asked in a comment: its checks passed' : 'merged automatically: its checks passed',
+    );
     return 'merged';
   }
   return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
@@ -235,6 +259,55 @@ async function retarget(
   return 'retargeted';
 }
 
+/** What a rebase a person asked for did, and the answer to comment. */
+export interface RequestedRebase {
+  outcome: 'done' | 'refused';
+  answer: string;
+}
+
+/**
+ * `@dependabot rebase` and `recreate` on an open pull request: the change recomputed on its target branch's head and
+ * its commit made again there. `rebase` leaves a branch someone else pushed to alone and does nothing on one already
+ * based on that head (each answered in Dependabot's words); `recreate` overwrites any edits.
+ * @throws CodeHostError / RegistryError as {@link maintainPullRequest}
+ */
+export async function rebaseOnRequest(deps: JobExecutorDeps, job: PullRequestJobRow, recreate: boolean): Promise<RequestedRebase> {
+  const { db, codeHost: host, token } = deps;
+  const target = (await findScanTargets(db, [job.update_config_id])).get(job.update_config_id);
+  const pr =
+    job.pull_request_number === null || !target?.repo ? undefined : await pullOf(deps, target.repo.fullName, job.pull_request_number);
+  if (!target?.repo || !pr || job.status !== 'open' || pr.state !== 'open') {
+    return { outcome: 'refused', answer: 'This pull request is not open, so there is nothing to rebase.' };
+  }
+  const repo = refOf(target.repo.fullName);
+  if (!recreate && pr.head.sha !== job.head_sha) return { outcome: 'refused', answer: EDITED_ANSWER };
+  const baseHead = await host.getBranchHead?.(token, repo, job.target_branch);
+  if (!baseHead) return { outcome: 'refused', answer: `The target branch ${job.target_branch} is gone, so there is nothing to rebase on.` };
+  if (!recreate && baseHead === job.base_sha) return { outcome: 'done', answer: upToDateAnswer(job.target_branch) };
+  const outcome = await rebase(deps, job, repo, pr, target.repo.fullName, baseHead, commitPrefix(target.config.settings, job));
+  if (outcome !== 'rebased') {
+    const reason = (await findJob(db, job.id))?.status_reason ?? outcome;
+    return { outcome: 'refused', answer: `This pull request was not ${recreate ? 'recreated' : 'rebased'}: ${reason}.` };
+  }
+  return {
+    outcome: 'done',
+    answer: recreate
+      ? `OK, I've recreated this PR from scratch on the latest \`${job.target_branch}\`, overwriting any edits.`
+      : `OK, I've rebased this PR on the latest \`${job.target_branch}\`.`,
+  };
+}
+
+/** `owner/name` as a {@link RepoRef}. */
+function refOf(fullName: string): RepoRef {
+  const [owner = '', name = ''] = fullName.split('/');
+  return { owner, name };
+}
+
+/** Pull request `number` of repository `fullName`, or undefined. */
+function pullOf(deps: JobExecutorDeps, fullName: string, number: number): Promise<CodeHostPullRequest | undefined> {
+  return deps.codeHost.getPullRequest?.(deps.token, refOf(fullName), number) ?? Promise.resolve(undefined);
+}
+
 /** Step 5 of {@link maintainPullRequest}: the change recomputed on `baseHead` and its commit recreated there. */
 async function rebase(
   deps: JobExecutorDeps,
@@ -243,6 +316,7 @@ async function rebase(
   pr: CodeHostPullRequest,
   repoFullName: string,
   baseHead: string,
+  prefix: string,
 ): Promise<MaintenanceOutcome> {
   const { db, codeHost: host, token } = deps;
   let files: ChangedFiles;
@@ -270,7 +344,7 @@ async function rebase(
   const headSha = await host.commitFiles?.(token, repo, {
     branch: pr.head.ref,
     parentSha: baseHead,
-    message: pullRequestTitle(job),
+    message: pullRequestTitle(job, prefix),
     files: inDirectory(job, files),
     force: true,
   });

@@ -1,10 +1,18 @@
-import type { AccountState, PackageManager, RegistryCredentialState, RepoState, UpdateConfigState } from '@switchyard/contracts';
+import {
+  type AccountState,
+  type PackageManager,
+  type RegistryCredentialState,
+  type RepoState,
+  UpdateConfigSettings,
+  type UpdateConfigState,
+} from '@switchyard/contracts';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
 import type {} from './account.table.ts';
+import { listConfigIgnores } from './config-ignore.repository.ts';
 import type { RegistryCredentialTable } from './registry-credential.table.ts';
 import type {} from './repo.table.ts';
-import type { ScanTarget } from './scan-target.model.ts';
+import type { HeldIgnore, ScanTarget } from './scan-target.model.ts';
 import type { UpdateConfigTable } from './update-config.table.ts';
 
 type Db = Kysely<ReleaseDatabase>;
@@ -30,13 +38,14 @@ export async function upsertAccount(trx: Db, a: AccountState): Promise<void> {
     .execute();
 }
 
-/** Stores a repo's state unless the stored one has the same or a newer revision. */
+/** Stores a repo's state (its name, default branch, whether it is archived or private) unless the stored one has the same or a newer revision. */
 export async function upsertRepo(trx: Db, r: RepoState): Promise<void> {
   const values = {
     account_id: r.accountId,
     full_name: r.fullName,
     default_branch: r.defaultBranch,
     archived: r.archived,
+    private: r.private,
     revision: r.revision,
   };
   await trx
@@ -64,6 +73,8 @@ export async function upsertUpdateConfig(trx: Db, c: UpdateConfigState, deleted:
     security_updates_only: c.securityUpdatesOnly,
     update_schedule: c.updateSchedule,
     language: c.language,
+    source: c.source,
+    settings: JSON.stringify(c.settings),
     deleted,
     revision,
   };
@@ -111,7 +122,10 @@ export async function configsBehind(db: Db, wanted: ReadonlyArray<{ id: number; 
     .sort((a, b) => a - b);
 }
 
-/** The update configs of `ids` the read model knows, each with its repo when known, by config id. */
+/**
+ * The update configs of `ids` the read model knows, each with its repo when known and the ignores people made of a
+ * dependency or a version line (`held`), by config id.
+ */
 export async function findScanTargets(db: Db, ids: readonly number[]): Promise<Map<number, ScanTarget>> {
   if (ids.length === 0) return new Map();
   const rows = await db
@@ -121,6 +135,15 @@ export async function findScanTargets(db: Db, ids: readonly number[]): Promise<M
     .select(['repo.full_name', 'repo.default_branch'])
     .where('update_config.id', 'in', [...ids])
     .execute();
+  const held = new Map<number, HeldIgnore[]>();
+  for (const ignore of await listConfigIgnores(db, ids)) {
+    // One version closed unmerged (by a person, or with `close`) is its job's to keep out: the record stage says which
+    // pull request ignored it, and an older version is not proposed in its place.
+    if (ignore.kind === 'version') continue;
+    const list = held.get(ignore.update_config_id) ?? [];
+    list.push({ dependencyName: ignore.dependency_name, kind: ignore.kind, version: ignore.version });
+    held.set(ignore.update_config_id, list);
+  }
   return new Map(
     rows.map((row): [number, ScanTarget] => [
       row.id,
@@ -138,6 +161,8 @@ export async function findScanTargets(db: Db, ids: readonly number[]): Promise<M
           securityUpdatesOnly: row.security_updates_only,
           revision: row.revision,
           deleted: row.deleted,
+          settings: UpdateConfigSettings.parse(row.settings),
+          held: held.get(row.id) ?? [],
         },
         repo:
           row.full_name === null || row.default_branch === null

@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 type Id = ColumnType<number, number, never>;
 
@@ -9,6 +9,8 @@ export interface RepoTable {
   full_name: string;
   default_branch: string;
   archived: boolean;
+  /** Whether the code host calls the repo private; true for a row stored before the events' value was kept (unknown means private). */
+  private: Generated<boolean>;
   revision: number;
 }
 

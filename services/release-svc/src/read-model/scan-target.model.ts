@@ -1,4 +1,5 @@
-import type { RepoState, UpdateConfigState } from '@switchyard/contracts';
+import type { RepoState, UpdateConfigSettings, UpdateConfigState } from '@switchyard/contracts';
+import type { ConfigIgnoreKind } from './config-ignore.table.ts';
 
 /**
  * An update config as the read model holds it: config-svc's state of it, less what the scan does not use, and
@@ -17,7 +18,20 @@ export type KnownUpdateConfig = Pick<
   | 'lockfileOnly'
   | 'securityUpdatesOnly'
   | 'revision'
-> & { deleted: boolean };
+> & {
+  deleted: boolean;
+  /** Its settings beyond the API's attributes (allow and ignore rules, …); absent: every default. */
+  settings?: UpdateConfigSettings;
+  /** The versions people told it to leave alone (commands, closed pull requests); absent: none. */
+  held?: HeldIgnore[];
+};
+
+/** An ignore a person made on the code host: of `dependencyName`, every version (`dependency`), a line of `version`, or `version` alone. */
+export interface HeldIgnore {
+  dependencyName: string;
+  kind: ConfigIgnoreKind;
+  version: string | null;
+}
 
 /** What the read model knows of a repo that the scan needs: its full name and default branch. */
 export type KnownRepo = Pick<RepoState, 'fullName' | 'defaultBranch'>;

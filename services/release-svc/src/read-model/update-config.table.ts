@@ -1,4 +1,4 @@
-import type { AutomergeRule, PackageManager, UpdateSchedule } from '@switchyard/contracts';
+import type { AutomergeRule, PackageManager, UpdateConfigSettings, UpdateSchedule } from '@switchyard/contracts';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
 type Id = ColumnType<number, number, never>;
@@ -20,6 +20,10 @@ export interface UpdateConfigTable {
   update_schedule: Generated<UpdateSchedule>;
   /** The config's `language` (`javascript`, `python`, …), a label of its pull requests; null until the next event. */
   language: string | null;
+  /** `api`, or the path of the repository's config file the config comes from. */
+  source: Generated<string>;
+  /** Its settings beyond the API's attributes, every default filled in (`{}` until the next event of an older config). */
+  settings: ColumnType<Partial<UpdateConfigSettings>, string | undefined, string | undefined>;
   /** When the read model first held the config: slots before it are not the config's. */
   first_seen_at: Generated<Date>;
   /** The next slot of its schedule, or null (`live`, or not computed yet). */

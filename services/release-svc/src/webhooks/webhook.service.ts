@@ -1,8 +1,13 @@
 import { PULL_REQUEST_JOB_STATUSES } from '@switchyard/contracts';
 import type { Kysely } from 'kysely';
+import { commandOf } from '../commands/command.policy.ts';
+import { recordCommand } from '../commands/command.repository.ts';
+import { requestConfigFileCheck } from '../config-files/config-file.repository.ts';
+import { configFilePushOf } from '../config-files/config-file-push.policy.ts';
 import type { ReleaseDatabase } from '../db/schema.ts';
 import { IGNORED } from '../jobs/job.policy.ts';
-import { makeDue, setPullRequestStatus } from '../jobs/job.repository.ts';
+import { findJobOfPullRequest, makeDue, setPullRequestStatus } from '../jobs/job.repository.ts';
+import { addConfigIgnore, removeIgnoresOfJob } from '../read-model/config-ignore.repository.ts';
 import { recordDeliveryOnce } from './webhook.repository.ts';
 
 /** What a delivery did: changed a job, changed nothing this service follows, or was seen before. */
@@ -45,10 +50,16 @@ interface CodeHostEvent {
  * - `pull_request` `closed`: the job of that pull request (its number, and its global id and head branch where known:
  *   a number the code host gave to another pull request moves nothing) becomes `merged` (`pull_request.merged`), naming
  *   who did it; closed unmerged, an `open` job becomes `closed` and `ignored`: a person closed it (this service records
- *   its own reason before it closes a pull request), so that version is not proposed again for the config, and the
- *   worker says so on the pull request; a job this service closed, superseded or saw merged stays as it is;
- * - `pull_request` `reopened`: the job is `open` again, and its version no longer ignored;
- * - `push` to a branch: the open pull requests targeting it are looked at at once (a rebase may be due);
+ *   its own reason before it closes a pull request), so that version is not proposed again for the config (an ignore of
+ *   the config, `closed-pull-request`, naming who closed it), and the worker says so on the pull request; a job this
+ *   service closed, superseded or saw merged stays as it is;
+ * - `pull_request` `reopened`: the job is `open` again, and the ignores its pull request made (closing it, or a
+ *   `@dependabot ignore …` command on it) are gone;
+ * - `push` to a branch: the open pull requests targeting it are looked at at once (a rebase may be due); a push to the
+ *   default branch that touched a config file (`.dependabot/config.yml`, `.github/dependabot.yml`) asks for the
+ *   repository's config files to be read again (`configFilePushOf`; a worker reads them);
+ * - `issue_comment` `created` on one of this service's pull requests: its `@dependabot …` command is recorded for a
+ *   worker to carry out and answer (`recordCommentCommand`);
  * - `status`, `check_run` and `check_suite` `completed`: the open pull requests whose head is that commit are looked at
  *   at once (an automerge may be due); see `maintainPullRequest`;
  * - anything else (`ping`, other actions, a pull request or commit that is no job's) is recorded as `ignored`.
@@ -74,22 +85,44 @@ export async function applyDelivery(db: Kysely<ReleaseDatabase>, delivery: Webho
           headRef: typeof headRef === 'string' ? headRef : null,
         };
         if (action === 'closed' && payload.pull_request?.merged === true) {
-          changed = await setPullRequestStatus(trx, pull, { status: 'merged', reason: `merged on the code host${by}`, from: NOT_MERGED });
+          changed = (await setPullRequestStatus(trx, pull, { status: 'merged', reason: `merged on the code host${by}`, from: NOT_MERGED }))
+            .length;
         } else if (action === 'closed') {
           // This service records why it closes a pull request before it closes it: an open job's pull request closed
           // unmerged was closed by a person, whose decision stands (the worker says so on the pull request).
-          changed = await setPullRequestStatus(trx, pull, {
+          const closed = await setPullRequestStatus(trx, pull, {
             status: 'closed',
             reason: `closed unmerged on the code host${by}: ${IGNORED}`,
             ignored: true,
             from: ['open'],
           });
+          for (const job of closed) {
+            await addConfigIgnore(trx, {
+              update_config_id: job.update_config_id,
+              dependency_name: job.dependency_name,
+              kind: 'version',
+              version: job.target_version,
+              source: 'closed-pull-request',
+              job_id: job.id,
+              created_by: typeof who === 'string' ? who : null,
+            });
+          }
+          changed = closed.length;
         } else if (action === 'reopened') {
-          changed = await setPullRequestStatus(trx, pull, { status: 'open', reason: null, ignored: false, from: REOPENABLE });
+          const reopened = await setPullRequestStatus(trx, pull, { status: 'open', reason: null, ignored: false, from: REOPENABLE });
+          for (const job of reopened) await removeIgnoresOfJob(trx, job.id);
+          changed = reopened.length;
         }
+      } else if (delivery.event === 'issue_comment' && action === 'created' && typeof repoId === 'number') {
+        changed = await recordCommentCommand(trx, delivery.deliveryId, repoId, delivery.payload);
       } else if (delivery.event === 'push' && typeof repoId === 'number' && typeof payload.ref === 'string' && payload.deleted !== true) {
         if (payload.ref.startsWith('refs/heads/'))
           changed = await makeDue(trx, { repoId, branch: payload.ref.slice('refs/heads/'.length) });
+        const configFiles = configFilePushOf(delivery.payload);
+        if (configFiles) {
+          await requestConfigFileCheck(trx, configFiles);
+          changed += 1;
+        }
       } else {
         const headSha = headShaOf(delivery.event, action, payload);
         if (headSha) changed = await makeDue(trx, { headSha });
@@ -106,6 +139,44 @@ export async function applyDelivery(db: Kysely<ReleaseDatabase>, delivery: Webho
       if (error instanceof DuplicateDelivery) return 'duplicate' as const;
       throw error;
     });
+}
+
+/** The fields of GitHub's `issue_comment` payload a command needs (https://docs.github.com/webhooks/webhook-events-and-payloads#issue_comment). */
+interface CommentEvent {
+  issue?: { number?: unknown; pull_request?: unknown };
+  comment?: { id?: unknown; body?: unknown; user?: { login?: unknown; type?: unknown }; performed_via_github_app?: unknown };
+  sender?: { login?: unknown; type?: unknown };
+}
+
+/**
+ * Records the `@dependabot` command of a new comment on one of this service's pull requests (`commandOf`: the first
+ * line that starts with the mention), for a worker to carry out or refuse and answer. A comment without a command, on
+ * an issue, or on a pull request that is no job's, records nothing.
+ * @returns 1 when a command was recorded, else 0
+ */
+async function recordCommentCommand(trx: Kysely<ReleaseDatabase>, deliveryId: string, repoId: number, payload: unknown): Promise<number> {
+  const event = (typeof payload === 'object' && payload !== null ? payload : {}) as CommentEvent;
+  const number = event.issue?.number;
+  const body = event.comment?.body;
+  const commentId = event.comment?.id;
+  const author = event.comment?.user?.login ?? event.sender?.login;
+  if (!event.issue?.pull_request || typeof number !== 'number' || typeof body !== 'string') return 0;
+  if (typeof commentId !== 'number' || typeof author !== 'string') return 0;
+  const command = commandOf(body);
+  if (command === undefined) return 0;
+  const job = await findJobOfPullRequest(trx, repoId, number);
+  if (!job) return 0;
+  const isApp = event.comment?.user?.type === 'Bot' || event.comment?.performed_via_github_app != null;
+  return (await recordCommand(trx, {
+    delivery_id: deliveryId,
+    job_id: job.id,
+    comment_id: commentId,
+    author,
+    author_is_app: isApp,
+    command,
+  }))
+    ? 1
+    : 0;
 }
 
 /** Every status but `merged`: a merge on the code host is news to a job in any of them. */

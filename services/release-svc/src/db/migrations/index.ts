@@ -10,6 +10,8 @@ import * as maintainPullRequests from './2026_11_26_0004_maintain_pull_requests.
 import * as pullRequestIdentity from './2026_11_29_0001_pull_request_identity.ts';
 import * as waitForPullRequest from './2026_11_29_0002_wait_for_pull_request.ts';
 import * as skippedDeclarations from './2026_11_29_0003_skipped_declarations.ts';
+import * as repoPrivate from './2026_11_29_0004_repo_private.ts';
+import * as configFiles from './2026_11_29_0005_config_files.ts';
 
 /** Every migration of the `release` schema by name; names sort in the order they apply. */
 export const releaseMigrations: Record<string, Migration> = {
@@ -26,4 +28,6 @@ export const releaseMigrations: Record<string, Migration> = {
   '2026_11_29_0001_pull_request_identity': pullRequestIdentity,
   '2026_11_29_0002_wait_for_pull_request': waitForPullRequest,
   '2026_11_29_0003_skipped_declarations': skippedDeclarations,
+  '2026_11_29_0004_repo_private': repoPrivate,
+  '2026_11_29_0005_config_files': configFiles,
 };

@@ -7,6 +7,8 @@ import { type AffectedPackage, affects } from '../../advisories/advisory-match.p
 export interface TargetRules {
   lockfileOnly: boolean;
   securityUpdatesOnly: boolean;
+  /** Why the config ignores a version (its ignore rules), or null; absent: it ignores none. */
+  ignored?: (version: string) => string | null;
 }
 
 /** What {@link chooseTarget} decided for one dependency. */
@@ -31,6 +33,7 @@ export type TargetChoice =
  *   {@link assessUpdate} calls an update for the version in use: newer, and no pre-release unless the version in use
  *   is a pre-release of the same release or the requirement asks for pre-releases (Renovate's `ignoreUnstable`);
  * - `lockfileOnly`: only candidates the manifest's requirement allows;
+ * - `ignored`: no candidate the config's ignore rules name (when they name every one: `skipped`, with the first rule's reason);
  * - `securityUpdatesOnly`: only when an advisory affects the version in use, and then the lowest candidate that no
  *   advisory affecting the version in use affects (Dependabot's security updates: the lowest fixing version);
  * - otherwise the newest candidate.
@@ -72,8 +75,14 @@ export function chooseTarget(
     return { target: null, outcome: 'up-to-date', latest, reason: why ?? 'the version in use is unknown' };
   }
   const inUse = use.version;
-  const allowed = rules.lockfileOnly ? updates.filter((u) => u.assessment.inRange) : updates;
+  const inRequirement = rules.lockfileOnly ? updates.filter((u) => u.assessment.inRange) : updates;
+  const ignoring = rules.ignored;
+  const allowed = ignoring ? inRequirement.filter((u) => ignoring(u.version) === null) : inRequirement;
   if (updates.length === 0) return { target: null, outcome: 'up-to-date', latest, reason: `uses ${inUse}, the newest allowed` };
+  if (ignoring && allowed.length === 0 && inRequirement.length > 0) {
+    const newest = inRequirement[inRequirement.length - 1] as (typeof inRequirement)[number];
+    return { target: null, outcome: 'skipped', latest, reason: `every newer version is ignored: ${ignoring(newest.version)}` };
+  }
   if (allowed.length === 0) {
     return {
       target: null,

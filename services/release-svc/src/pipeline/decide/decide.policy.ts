@@ -1,10 +1,11 @@
-import type {
-  AutomergeRule,
-  DependencyCheckOutcome,
-  PackageManager,
-  PullRequestJobCreated,
-  ScanOutcome,
-  UpdateRunErrorKind,
+import {
+  type AutomergeRule,
+  DEFAULT_UPDATE_CONFIG_SETTINGS,
+  type DependencyCheckOutcome,
+  type PackageManager,
+  type PullRequestJobCreated,
+  type ScanOutcome,
+  type UpdateRunErrorKind,
 } from '@switchyard/contracts';
 import { assessUpdate, type DependencyUse, ecosystemFor, type UpdateKind } from '@switchyard/ecosystems';
 import type { RegistryError } from '@switchyard/registries';
@@ -12,6 +13,7 @@ import { type AffectedPackage, fixedAdvisories } from '../../advisories/advisory
 import type { ReadableTarget, RunScope } from '../read/target.policy.ts';
 import type { Resolved } from '../resolve/resolved.model.ts';
 import { chooseTarget, newestStable, notificationTarget, type RegistryAnswer, versionInUse } from './choose-target.policy.ts';
+import { ignoredBy, notAllowed } from './config-rules.policy.ts';
 
 /**
  * The decide stage of the pipeline, pure: what the config's policies (lockfile-only, security-updates-only, the
@@ -55,6 +57,8 @@ export interface DecisionInput {
  *   ask for, a version in use that cannot be read or is unknown; the reason is the assessment's, else
  *   "uses X, not older than Y";
  * - `skipped` for a lockfile-only config when the release is outside the manifest's requirement;
+ * - `skipped` when the config's allow rules leave the dependency out (not for a security fix) or its ignore rules name
+ *   the release (`notAllowed`, `ignoredBy`);
  * - `skipped` for a security-updates-only config unless an advisory affects the version in use and not the release;
  * - else `job-recorded`: the job, marked `security-fix` when it fixes an advisory, its automerge by
  *   {@link automergeAllowed} under the config's rule for the dependency's type (runtime or development).
@@ -80,6 +84,9 @@ export function decide({ target, release, dependency: use, advisories }: Decisio
   }
   const fixes = fixedAdvisories(ecosystem.versions, advisories, use.version, release.version);
   const securityFix = fixes.length > 0;
+  const rules = { ...(config.settings ?? DEFAULT_UPDATE_CONFIG_SETTINGS), held: config.held ?? [] };
+  const excluded = (securityFix ? null : notAllowed(rules, use)) ?? ignoredBy(rules, ecosystem, use, release.version);
+  if (excluded !== null) return { outcome: 'skipped', reason: excluded };
   if (config.securityUpdatesOnly && !securityFix) {
     return {
       outcome: 'skipped',
@@ -262,7 +269,8 @@ export interface DependencyDecision {
 /**
  * Decides one dependency of a run of every dependency on what the resolve stage found: a registry that failed or does
  * not know the package is the dependency's `error` (with its kind); else the version {@link chooseTarget} chooses by the
- * config's rules, an update (with its job) or why not (`up-to-date`, `skipped`). The version in use is the files' own,
+ * config's rules (its ignore rules among them), an update (with its job) or why not (`up-to-date`, `skipped`; a
+ * dependency the config's allow rules leave out is `skipped` unless the update fixes an advisory). The version in use is the files' own,
  * or, for a requirement without a lockfile entry, what it resolves to among the registry's versions (`versionInUse`:
  * the reason says it was resolved; `skipped` when nothing listed is allowed), never the requirement's lowest version.
  */
@@ -306,7 +314,21 @@ export function decideDependency(
   }
   const { use: decided, note } = inUse;
   const noted = (reason: string) => (note ? `${reason}; ${note}` : reason);
-  const choice = chooseTarget(ecosystem, decided, found.versions, target.config, advisories, found.latest);
+  const rules = { ...(target.config.settings ?? DEFAULT_UPDATE_CONFIG_SETTINGS), held: target.config.held ?? [] };
+  const ignored = (version: string) => ignoredBy(rules, ecosystem, decided, version);
+  const choice = chooseTarget(ecosystem, decided, found.versions, { ...target.config, ignored }, advisories, found.latest);
+  const refused = choice.target !== null && choice.fixes.length === 0 ? notAllowed(rules, decided) : null;
+  if (refused !== null) {
+    return {
+      errorKind: null,
+      registry,
+      latest: choice.latest,
+      latestAllowed: null,
+      outcome: 'skipped',
+      reason: noted(refused),
+      dependency: decided,
+    };
+  }
   const seen = { errorKind: null, registry, latest: choice.latest, dependency: decided } as const;
   if (choice.target === null || decided.version === null) {
     return {

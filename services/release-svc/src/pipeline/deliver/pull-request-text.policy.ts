@@ -61,12 +61,15 @@ export function branchName(
 }
 
 /**
- * The title: `Bump <dependency> from <in use> to <target>`, with ` in <directory>` outside the root, and Dependabot's
- * `[Security] ` prefix for a security fix.
+ * The title, also the commit message: `Bump <dependency> from <in use> to <target>`, with ` in <directory>` outside the
+ * root, and Dependabot's `[Security] ` prefix for a security fix. With the config's commit-message `prefix`
+ * (`commitPrefix`: `chore(deps): `), the prefix comes first and the verb is lower-cased, as Dependabot wrote it
+ * (`chore(deps): bump lodash from 4.17.15 to 4.17.21`).
  */
-export function pullRequestTitle(job: PullRequestSubject): string {
+export function pullRequestTitle(job: PullRequestSubject, prefix = ''): string {
   const where = job.directory === '/' ? '' : ` in ${job.directory}`;
-  return `${job.security_fix ? '[Security] ' : ''}Bump ${job.dependency_name} from ${job.version_in_use} to ${job.target_version}${where}`;
+  const verb = prefix === '' ? 'Bump' : 'bump';
+  return `${prefix}${job.security_fix ? '[Security] ' : ''}${verb} ${job.dependency_name} from ${job.version_in_use} to ${job.target_version}${where}`;
 }
 
 /** `https://github.com/o/r` of a source URL on GitHub (`.git`, trailing slashes and deeper paths dropped), or null. */
@@ -79,9 +82,10 @@ function githubRepo(url: string | null): string | null {
  * The body: what is bumped and where from (the source repository linked when the registry names one), links to the
  * release notes, changelog and commits between the two versions where the registry metadata gives them (commits and
  * releases for sources on GitHub), a note when the target version is `unverified` or fixes an advisory, and the
- * automerge promise when the config's rule allows it.
+ * automerge promise when the config's rule allows it, then the commands a comment may give ({@link commandsSection};
+ * `options.rebases` false when rebases are turned off).
  */
-export function pullRequestBody(job: PullRequestSubject, links: DependencyLinks): string {
+export function pullRequestBody(job: PullRequestSubject, links: DependencyLinks, options: { rebases?: boolean } = {}): string {
   const named = links.sourceUrl ? `[${job.dependency_name}](${links.sourceUrl})` : job.dependency_name;
   const lines = [`Bumps ${named} from ${job.version_in_use} to ${job.target_version}.`, ''];
   const repo = githubRepo(links.sourceUrl);
@@ -105,5 +109,58 @@ export function pullRequestBody(job: PullRequestSubject, links: DependencyLinks)
       '',
     );
   }
+  lines.push(...commandsSection(options.rebases ?? true));
   return `${lines.join('\n').trimEnd()}\n`;
 }
+
+/**
+ * The commands a pull request's body lists, as Dependabot Preview's did ("Dependabot commands and options", its
+ * 2020–21 list without the ones this service does not take, `use these labels` and the like): what each `@dependabot`
+ * comment does, after the sentence on rebases (which says rebases are automatic unless the config or the account turned
+ * them off).
+ */
+export function commandsSection(rebases: boolean): string[] {
+  return [
+    rebases
+      ? "Dependabot will resolve any conflicts with this PR as long as you don't alter it yourself. You can also trigger a rebase manually by commenting `@dependabot rebase`."
+      : 'You can trigger a rebase of this PR by commenting `@dependabot rebase`.',
+    '',
+    '---',
+    '',
+    '<details>',
+    '<summary>Dependabot commands and options</summary>',
+    '<br />',
+    '',
+    'You can trigger Dependabot actions by commenting on this PR:',
+    ...PULL_REQUEST_COMMANDS.map(([command, what]) => `- \`@dependabot ${command}\` ${what}`),
+    '',
+    '</details>',
+  ];
+}
+
+/** Each command a pull request's body lists, with what it does (Dependabot Preview's words). */
+export const PULL_REQUEST_COMMANDS: ReadonlyArray<readonly [string, string]> = [
+  ['rebase', 'will rebase this PR'],
+  ['recreate', 'will recreate this PR, overwriting any edits that have been made to it'],
+  ['merge', 'will merge this PR after your CI passes on it'],
+  ['squash and merge', 'will squash and merge this PR after your CI passes on it'],
+  ['cancel merge', 'will cancel a previously requested merge and block automerging'],
+  ['reopen', 'will reopen this PR if it is closed'],
+  ['close', 'will close this PR and stop Dependabot recreating it. You can achieve the same result by closing it manually'],
+  [
+    'ignore this major version',
+    'will close this PR and stop Dependabot creating any more for this major version (unless you reopen the PR or upgrade to it yourself)',
+  ],
+  [
+    'ignore this minor version',
+    'will close this PR and stop Dependabot creating any more for this minor version (unless you reopen the PR or upgrade to it yourself)',
+  ],
+  [
+    'ignore this patch version',
+    'will close this PR and stop Dependabot creating any more for this patch version (unless you reopen the PR or upgrade to it yourself)',
+  ],
+  [
+    'ignore this dependency',
+    'will close this PR and stop Dependabot creating any more for this dependency (unless you reopen the PR or upgrade to it yourself)',
+  ],
+];

@@ -7,7 +7,7 @@ import {
   type RepoRef,
   transientCodeHostError,
 } from '@switchyard/code-host';
-import { OPEN_PULL_REQUEST_LIMIT, type PullRequestJobStatus } from '@switchyard/contracts';
+import { OPEN_PULL_REQUEST_LIMIT, type PullRequestJobStatus, type UpdateConfigSettings } from '@switchyard/contracts';
 import { ecosystemFor } from '@switchyard/ecosystems';
 import type { RegistryError } from '@switchyard/registries';
 import { type Logger, startLoop } from '@switchyard/service-kit';
@@ -36,6 +36,8 @@ import { findAccountSettings, findConfigLanguage, findScanTargets, settingsRevis
 import { automergeAllowed } from '../decide/decide.policy.ts';
 import { isRegistryError, type RegistryAccess } from '../resolve/registry-access.client.ts';
 import { computeChange, fail, inDirectory, JobOutcome } from './change.service.ts';
+import { applyPullRequestPeople } from './pull-request-people.service.ts';
+import { commitPrefix, openPullRequestLimit, pullRequestLabels } from './pull-request-settings.policy.ts';
 import { branchName, pullRequestBody, pullRequestTitle } from './pull-request-text.policy.ts';
 
 type Db = Kysely<ReleaseDatabase>;
@@ -81,13 +83,15 @@ const statusOf = (pr: CodeHostPullRequest): PullRequestJobStatus => (pr.merged ?
 /**
  * Carries out one pull-request job with the service's own token, as Dependabot did:
  * 1. a job that is no longer `pending`, `queued-limit` or `running` is left alone (a redelivery);
- * 2. when the account limits open pull requests and the config has {@link OPEN_PULL_REQUEST_LIMIT} open already, the job
- *    waits as `queued-limit`;
+ * 2. when the config is at its open pull-request limit (its own `open-pull-requests-limit`, else the account's
+ *    {@link OPEN_PULL_REQUEST_LIMIT} when it limits them), the job waits as `queued-limit`;
  * 3. when its branch (`branchName`) already has a pull request (a job that was `running` when its worker stopped, or
  *    whose branch exists), the job takes it;
  * 4. else the manifests are read at the target branch's head, the dependency's requirement is rewritten
  *    (`Ecosystem.updateManifest`, keeping the file's style), committed in one commit on the job's branch (made from that
- *    head), and the pull request opened with its title, body and the `dependencies` and language labels;
+ *    head), and the pull request opened with its title (with the config's commit-message prefix), body (and the commands
+ *    a comment may give) and labels (the config's, else `dependencies` and the language), its reviewers, assignees and
+ *    milestone (`applyPullRequestPeople`);
  * 5. the open pull requests of older jobs of the same dependency in the same config are closed with a comment naming the
  *    new one (`superseded`).
  * The directory's lockfiles are rewritten with the manifest (`Ecosystem.updateLockfiles`, with the target version as the
@@ -246,7 +250,7 @@ async function openPullRequestOf(
   if (newer) throw new JobOutcome('superseded', supersededReason(newer));
   const older = others.filter((other) => olderThan(job, other.target_version));
   await waitForPersonsPullRequest(deps, job, repo, older);
-  await limitOpenPullRequests(db, job, older.length);
+  await limitOpenPullRequests(db, job, older.length, target.config.settings);
   await markRunning(db, job.id);
 
   const base = host.getBranchCommit
@@ -256,7 +260,8 @@ async function openPullRequestOf(
   const baseHead = base.sha;
   const files = await computeChange(deps, job, target.repo.fullName, baseHead);
 
-  const title = pullRequestTitle(job);
+  const settings = target.config.settings;
+  const title = pullRequestTitle(job, commitPrefix(settings, job));
   const change = {
     branch,
     parentSha: baseHead,
@@ -287,7 +292,10 @@ async function openPullRequestOf(
   const links = await linksOf(deps, job);
   let opened: CodeHostPullRequest;
   try {
-    opened = await host.openPullRequest(token, repo, { head: branch, base: job.target_branch, title, body: pullRequestBody(job, links) });
+    const rebases =
+      settings?.rebaseStrategy !== 'disabled' && (await findAccountSettings(db, job.account_id))?.automaticallyRebasePrs !== false;
+    const body = pullRequestBody(job, links, { rebases });
+    opened = await host.openPullRequest(token, repo, { head: branch, base: job.target_branch, title, body });
   } catch (error) {
     // GitHub's 422 "A pull request already exists for <owner>:<branch>": one was opened meanwhile; it is the job's.
     if (!isCodeHostError(error, 'conflict')) throw error;
@@ -297,15 +305,14 @@ async function openPullRequestOf(
   }
   const language = await findConfigLanguage(db, job.update_config_id);
   // Labels say what the pull request is; one that cannot be put on does not undo the pull request.
-  await host
-    .addLabels?.(token, repo, opened.number, [
-      { name: 'dependencies', color: '0366d6', description: 'Pull requests that update a dependency file' },
-      ...(language ? [language] : []),
-    ])
-    .catch((error: unknown) => {
+  const labels = pullRequestLabels(settings, language);
+  if (labels.length > 0) {
+    await host.addLabels?.(token, repo, opened.number, labels).catch((error: unknown) => {
       if (transientCodeHostError(error) || !(error instanceof CodeHostError)) throw error;
       deps.logger.warn({ err: error, job: job.id }, 'the pull request could not be labelled');
     });
+  }
+  await applyPullRequestPeople(deps, repo, opened.number, settings);
   await supersedeOlder(deps, job, repo, opened);
   const pullRequest = { branch, number: opened.number, nodeId: opened.nodeId, url: opened.htmlUrl, baseSha: baseHead, headSha };
   // A newer version's pull request opened meanwhile (its own superseding did not see this one, not open yet): this one
@@ -385,19 +392,37 @@ async function waitForPersonsPullRequest(
 }
 
 /**
- * The account's `limit-open-pull-requests`: at most {@link OPEN_PULL_REQUEST_LIMIT} open pull requests per config, not
- * counting the `replaced` ones this job's pull request will supersede (older versions of the same dependency): a newer
- * version takes their place rather than waiting behind them.
- * @throws JobOutcome `queued-limit` when the account limits open pull requests and the config is at the limit
+ * The open pull-request limit of the job's config (`openPullRequestLimit`: the config's own `open-pull-requests-limit`,
+ * else the account's `limit-open-pull-requests`, {@link OPEN_PULL_REQUEST_LIMIT}), not counting the `replaced` ones
+ * this job's pull request will supersede (older versions of the same dependency): a newer version takes their place
+ * rather than waiting behind them.
+ * @throws JobOutcome `queued-limit` when the config is at its limit
  */
-async function limitOpenPullRequests(db: Db, job: PullRequestJobRow, replaced: number): Promise<void> {
-  const account = await findAccountSettings(db, job.account_id);
-  if (account && !account.limitOpenPullRequests) return;
+async function limitOpenPullRequests(
+  db: Db,
+  job: PullRequestJobRow,
+  replaced: number,
+  settings: UpdateConfigSettings | undefined,
+): Promise<void> {
+  const limit = await limitOf(db, job.account_id, settings, job.security_fix);
+  if (limit === null) return;
   const open = await openPullRequestCount(db, job.update_config_id, job.id);
-  if (open < OPEN_PULL_REQUEST_LIMIT) return;
-  if (open - replaced >= OPEN_PULL_REQUEST_LIMIT) {
-    throw new JobOutcome('queued-limit', `the config has ${OPEN_PULL_REQUEST_LIMIT} open pull requests, the account's limit`);
+  if (open < limit) return;
+  if (open - replaced >= limit) {
+    const whose = settings?.openPullRequestsLimit == null ? "the account's limit" : "the config's open-pull-requests-limit";
+    throw new JobOutcome('queued-limit', `the config has ${open} open pull requests, ${whose} is ${limit}`);
   }
+}
+
+/** The open pull-request limit of a config of account `accountId`, or null for none (see {@link openPullRequestLimit}). */
+async function limitOf(
+  db: Db,
+  accountId: number,
+  settings: UpdateConfigSettings | undefined,
+  securityFix: boolean,
+): Promise<number | null> {
+  const account = await findAccountSettings(db, accountId);
+  return openPullRequestLimit(settings, account?.limitOpenPullRequests ?? true, securityFix);
 }
 
 /** Whether `version` is older than the job's target version, by its ecosystem's order (else: whether it differs). */
@@ -454,7 +479,12 @@ export async function releaseQueuedJobs(deps: JobExecutorDeps): Promise<number> 
   const room = new Map<number, number>();
   for (const job of waiting) {
     if (!room.has(job.update_config_id)) {
-      room.set(job.update_config_id, OPEN_PULL_REQUEST_LIMIT - (await openPullRequestCount(db, job.update_config_id)));
+      const config = (await findScanTargets(db, [job.update_config_id])).get(job.update_config_id)?.config;
+      const limit = config ? await limitOf(db, config.accountId, config.settings, false) : OPEN_PULL_REQUEST_LIMIT;
+      room.set(
+        job.update_config_id,
+        limit === null ? Number.POSITIVE_INFINITY : limit - (await openPullRequestCount(db, job.update_config_id)),
+      );
     }
     const left = room.get(job.update_config_id) ?? 0;
     if (left <= 0 && !job.inPlaceOf) continue;

@@ -1,0 +1,31 @@
+/**
+ * Directories of update configs: one spelling per directory, so that `/app`, `app` and `/app/` are the same config, and
+ * the glob characters v2 allows in `directories` but not in `directory`
+ * (https://docs.github.com/en/code-security/dependabot/working-with-dependabot/dependabot-options-reference).
+ */
+
+/** Characters that make a directory a glob: `*` and `**` (GitHub's docs), `?`, and the class and brace openers. */
+const GLOB_CHARACTERS = /[*?[{]/;
+
+/** Does `directory` hold glob characters? */
+export function isGlob(directory: string): boolean {
+  return GLOB_CHARACTERS.test(directory);
+}
+
+/**
+ * `directory` as an absolute path from the repository's root: a leading `/`, no trailing `/` (but for `/`), empty and
+ * `.` segments dropped, `..` applied. Undefined when `..` climbs above the root.
+ * `normaliseDirectory('app/')` → `/app`; `normaliseDirectory('/a/./b/../c')` → `/a/c`; `normaliseDirectory('/..')` → undefined.
+ */
+export function normaliseDirectory(directory: string): string | undefined {
+  const segments: string[] = [];
+  for (const segment of directory.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (segments.pop() === undefined) return undefined;
+      continue;
+    }
+    segments.push(segment);
+  }
+  return `/${segments.join('/')}`;
+}

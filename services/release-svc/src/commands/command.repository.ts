@@ -1,0 +1,62 @@
+import { type Kysely, sql } from 'kysely';
+import type { ReleaseDatabase } from '../db/schema.ts';
+import type { PullRequestCommandRow } from './command.table.ts';
+
+type Db = Kysely<ReleaseDatabase>;
+
+/** Records a command from a comment, once per delivery. @returns whether it was new */
+export async function recordCommand(
+  trx: Db,
+  command: Pick<PullRequestCommandRow, 'delivery_id' | 'job_id' | 'comment_id' | 'author' | 'author_is_app' | 'command'>,
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('pull_request_command')
+    .values({ ...command, outcome: null, answer: null, handled_at: null })
+    .onConflict((oc) => oc.column('delivery_id').doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/**
+ * Up to `limit` commands waiting and due, oldest first, each pushed `leaseMs` into the future as it is taken (`FOR
+ * UPDATE SKIP LOCKED`: another worker takes others), so that one whose worker died is taken again after the lease.
+ */
+export async function claimCommands(db: Db, limit: number, leaseMs: number): Promise<PullRequestCommandRow[]> {
+  return db.transaction().execute(async (trx) => {
+    const due = await trx
+      .selectFrom('pull_request_command')
+      .selectAll()
+      .where('outcome', 'is', null)
+      .where('due_at', '<=', sql<Date>`now()`)
+      .orderBy('received_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    if (due.length === 0) return [];
+    await trx
+      .updateTable('pull_request_command')
+      .set({ due_at: new Date(Date.now() + leaseMs), attempts: sql`attempts + 1` })
+      .where(sql<boolean>`delivery_id = any(${sql.val(due.map((c) => c.delivery_id))}::text[])`)
+      .execute();
+    return due;
+  });
+}
+
+/** Records how a command ended, with the answer the bot commented. */
+export async function finishCommand(db: Db, deliveryId: string, outcome: 'done' | 'refused', answer: string | null): Promise<void> {
+  await db
+    .updateTable('pull_request_command')
+    .set({ outcome, answer, handled_at: new Date() })
+    .where('delivery_id', '=', deliveryId)
+    .execute();
+}
+
+/** Puts a command whose handling failed (the code host was away) back, due after `delayMs`. */
+export async function retryCommandLater(db: Db, deliveryId: string, delayMs: number): Promise<void> {
+  await db
+    .updateTable('pull_request_command')
+    .set({ due_at: new Date(Date.now() + delayMs) })
+    .where('delivery_id', '=', deliveryId)
+    .execute();
+}

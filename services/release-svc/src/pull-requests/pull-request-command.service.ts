@@ -1,0 +1,171 @@
+import { type RepoRef, transientCodeHostError } from '@switchyard/code-host';
+import {
+  ignoredAnswer,
+  isCommandName,
+  NO_APPS,
+  NO_PUSH_ACCESS,
+  type PullRequestCommandName,
+  unknownCommand,
+} from '../commands/command.policy.ts';
+import { claimCommands, finishCommand, retryCommandLater } from '../commands/command.repository.ts';
+import type { PullRequestCommandRow } from '../commands/command.table.ts';
+import { findJob, findJobPullRequest, setMergeRequest, setStatus } from '../jobs/job.repository.ts';
+import type { PullRequestJobRow } from '../jobs/job.table.ts';
+import { heldIgnoreText } from '../pipeline/decide/config-rules.policy.ts';
+import type { JobExecutorDeps } from '../pipeline/deliver/pull-request.service.ts';
+import { addConfigIgnore, removeIgnoresOfJob } from '../read-model/config-ignore.repository.ts';
+import type { ConfigIgnoreKind } from '../read-model/config-ignore.table.ts';
+import { findScanTargets } from '../read-model/read-model.repository.ts';
+import { rebaseOnRequest } from './pull-request-maintenance.service.ts';
+
+/** What carrying out a command came to: `done` or `refused`, and the answer commented (null: nothing to say). */
+interface CommandResult {
+  outcome: 'done' | 'refused';
+  answer: string | null;
+}
+
+/** Commands taken a round. */
+const BATCH = 20;
+/** How long a taken command stays with its worker, ms. */
+const LEASE_MS = 120_000;
+/** How long a command waits after the code host failed before it is tried again, ms. */
+const RETRY_MS = 30_000;
+/** Attempts before a command is given up (answered that it could not be carried out). */
+const MAX_ATTEMPTS = 10;
+
+/** The kind of ignore each ignore command makes. */
+const IGNORE_KINDS: Partial<Record<PullRequestCommandName, ConfigIgnoreKind>> = {
+  'ignore this dependency': 'dependency',
+  'ignore this major version': 'major',
+  'ignore this minor version': 'minor',
+  'ignore this patch version': 'patch',
+};
+
+/**
+ * Carries out one `@dependabot` command, as Dependabot did
+ * (https://docs.github.com/code-security/dependabot/working-with-dependabot/managing-pull-requests-for-dependency-updates):
+ * - refused, with Dependabot's answer, from an app or bot account, or from someone without push access (the code host's
+ *   `collaboratorPermission`: write or admin), and for a command it does not know (the answer lists the known ones);
+ * - `rebase` / `recreate`: `rebaseOnRequest`;
+ * - `merge` / `squash and merge`: merged with that method once its checks pass, whatever the automerge rule;
+ *   `cancel merge`: not merged automatically;
+ * - `close`: closed, that version ignored (the answer is the notice of a person's close);
+ * - `reopen`: reopened, the ignores it made removed;
+ * - `ignore this dependency` / `… major|minor|patch version`: the config ignores the dependency, or the target
+ *   version's line, from now on (listed with its source, `command`), and the pull request is closed; reopening it undoes
+ *   that.
+ * @returns the outcome and the answer to comment
+ * @throws CodeHostError when the code host fails (the caller tries again later)
+ */
+export async function carryOutCommand(deps: JobExecutorDeps, command: PullRequestCommandRow): Promise<CommandResult> {
+  const { db, codeHost: host, token } = deps;
+  const job = await findJob(db, command.job_id);
+  const target = job && (await findScanTargets(db, [job.update_config_id])).get(job.update_config_id);
+  if (!job || !target?.repo || job.pull_request_number === null) return { outcome: 'refused', answer: null };
+  const [owner = '', name = ''] = target.repo.fullName.split('/');
+  const repo: RepoRef = { owner, name };
+  if (command.author_is_app) return { outcome: 'refused', answer: NO_APPS };
+  const permission = host.collaboratorPermission ? await host.collaboratorPermission(token, repo, command.author) : 'none';
+  if (permission !== 'write' && permission !== 'admin') return { outcome: 'refused', answer: NO_PUSH_ACCESS };
+  const asked = command.command;
+  if (!isCommandName(asked)) return { outcome: 'refused', answer: unknownCommand(asked) };
+  const number = job.pull_request_number;
+  switch (asked) {
+    case 'rebase':
+    case 'recreate':
+      return rebaseOnRequest(deps, job, asked === 'recreate');
+    case 'merge':
+    case 'squash and merge':
+      if (job.status !== 'open') return { outcome: 'refused', answer: 'This pull request is not open, so it cannot be merged.' };
+      await setMergeRequest(db, job.id, asked === 'merge' ? 'merge' : 'squash');
+      return {
+        outcome: 'done',
+        answer: `OK, I'll ${asked === 'merge' ? 'merge' : 'squash and merge'} this PR once its checks pass.`,
+      };
+    case 'cancel merge':
+      await setMergeRequest(db, job.id, 'blocked');
+      return { outcome: 'done', answer: "OK, I won't merge this PR automatically." };
+    case 'reopen':
+      return reopen(deps, job, repo, number);
+    default: {
+      if (job.status !== 'open') return { outcome: 'refused', answer: 'This pull request is not open, so there is nothing to close.' };
+      const kind = IGNORE_KINDS[asked];
+      const ignore = kind && { dependencyName: job.dependency_name, kind, version: kind === 'dependency' ? null : job.target_version };
+      await db.transaction().execute(async (trx) => {
+        // Marked first: the webhook of this close then finds the job closed by this service, not by a person.
+        await setStatus(trx, job.id, 'closed', `closed with \`@dependabot ${asked}\` by ${command.author}`, undefined, 0, {
+          ignored: true,
+        });
+        await addConfigIgnore(trx, {
+          update_config_id: job.update_config_id,
+          dependency_name: job.dependency_name,
+          kind: ignore?.kind ?? 'version',
+          version: ignore ? ignore.version : job.target_version,
+          source: 'command',
+          job_id: job.id,
+          created_by: command.author,
+        });
+      });
+      await host.closePullRequest?.(token, repo, number);
+      const what = ignore
+        ? ignore.kind === 'dependency'
+          ? job.dependency_name
+          : `version ${heldIgnoreText(ignore).slice(job.dependency_name.length + 1)}`
+        : `${job.dependency_name} ${job.target_version}`;
+      return { outcome: 'done', answer: ignoredAnswer(what) };
+    }
+  }
+}
+
+/** `@dependabot reopen`: a pull request closed unmerged is reopened and its job open again, the ignores it made removed. */
+async function reopen(deps: JobExecutorDeps, job: PullRequestJobRow, repo: RepoRef, number: number): Promise<CommandResult> {
+  const { db, codeHost: host, token } = deps;
+  const pr = await host.getPullRequest?.(token, repo, number);
+  if (!pr) return { outcome: 'refused', answer: 'This pull request is gone from the code host.' };
+  if (pr.merged) return { outcome: 'refused', answer: 'This pull request was merged, so it cannot be reopened.' };
+  if (pr.state === 'open') return { outcome: 'refused', answer: 'This pull request is already open.' };
+  await host.updatePullRequest?.(token, repo, number, { state: 'open' });
+  await db.transaction().execute(async (trx) => {
+    await setStatus(trx, job.id, 'open', null, undefined, 0, { ignored: false });
+    await removeIgnoresOfJob(trx, job.id);
+  });
+  return { outcome: 'done', answer: "OK, I've reopened this PR." };
+}
+
+/**
+ * One round of commands: the due ones (up to 20, leased for 2 minutes), each carried out ({@link carryOutCommand}) and
+ * answered in a comment on its pull request; one the code host failed on is tried again after 30 s, and answered that
+ * it could not be carried out after 10 attempts.
+ * @returns how many were handled
+ */
+export async function handleDueCommands(deps: JobExecutorDeps): Promise<number> {
+  const due = await claimCommands(deps.db, BATCH, LEASE_MS);
+  let handled = 0;
+  for (const command of due) {
+    try {
+      const result = await carryOutCommand(deps, command);
+      await answer(deps, command, result.answer);
+      await finishCommand(deps.db, command.delivery_id, result.outcome, result.answer);
+      handled += 1;
+    } catch (error) {
+      deps.logger.warn({ err: error, command: command.command, job: command.job_id }, 'a pull-request command could not be carried out');
+      if (command.attempts + 1 >= MAX_ATTEMPTS || !transientCodeHostError(error)) {
+        const failed = `Sorry, \`@dependabot ${command.command}\` could not be carried out: ${error instanceof Error ? error.message : String(error)}`;
+        await answer(deps, command, failed).catch(() => {});
+        await finishCommand(deps.db, command.delivery_id, 'refused', failed);
+      } else {
+        await retryCommandLater(deps.db, command.delivery_id, RETRY_MS);
+      }
+    }
+  }
+  return handled;
+}
+
+/** Comments `text` on the command's pull request (nothing when null). */
+async function answer(deps: JobExecutorDeps, command: PullRequestCommandRow, text: string | null): Promise<void> {
+  if (text === null || !deps.codeHost.comment) return;
+  const pull = await findJobPullRequest(deps.db, command.job_id);
+  if (!pull) return;
+  const [owner = '', name = ''] = pull.fullName.split('/');
+  await deps.codeHost.comment(deps.token, { owner, name }, pull.number, text);
+}
