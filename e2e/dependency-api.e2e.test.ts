@@ -3,7 +3,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { EventEnvelope, NO_TOKEN_DETAIL, ReposDocument, UpdateConfigDocument, UpdateConfigState } from '@switchyard/contracts';
+import {
+  DEFAULT_UPDATE_CONFIG_SETTINGS,
+  EventEnvelope,
+  NO_TOKEN_DETAIL,
+  ReposDocument,
+  UpdateConfigDocument,
+  UpdateConfigState,
+} from '@switchyard/contracts';
 import { DEMO_SEED_PATH, generateRepos, parseSeed, type SeedInput, type SeedRepoInput } from '@switchyard/github-emulator';
 import {
   createTestDatabase,
@@ -736,6 +743,8 @@ describe('dependency update API through the gateway, every service its own proce
         automergeRuleDevelopmentDeps: 'never',
         lockfileOnly: false,
         securityUpdatesOnly: false,
+        source: 'api',
+        settings: DEFAULT_UPDATE_CONFIG_SETTINGS,
         revision: 1,
       });
       expect(onUpdate).toEqual({ ...onCreate, updateSchedule: 'weekly', automergeRuleRuntimeDeps: 'semver:patch', revision: 2 });

@@ -1,4 +1,5 @@
 import { ReposDocument, UpdateConfigDocument } from '@switchyard/contracts';
+import { parseConfigFile } from '@switchyard/repo-config';
 import { ProcessStack, waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitHubApi } from './support/github-api.ts';
@@ -217,6 +218,30 @@ describe('repositories steer the service: config files and pull-request commands
       if (proposed !== null) expect(line(proposed, width)).not.toBe(line(ignoredTargets.get(name) as string, width));
     }
 
+    // The ignores are listed on the config with their source, and one removed through the API is no longer applied.
+    type Ignore = { id: string | null; source: string; 'dependency-name': string; versions: string[] };
+    const listed = await waitFor(async () => {
+      const res = await api.send('GET', `/update_configs/${storefrontConfig}`);
+      const ignores = (JSON.parse(res.text) as { data: { attributes: { ignores: Ignore[] } } }).data.attributes.ignores;
+      return ignores.length >= 4 ? ignores : undefined;
+    }, SETTLE_MS);
+    expect(listed.map((i) => [i['dependency-name'], i.source]).sort()).toEqual([
+      ['jest', 'command'],
+      ['react', 'command'],
+      ['react-dom', 'command'],
+      ['typescript', 'command'],
+    ]);
+    expect(listed.find((i) => i['dependency-name'] === 'react')?.versions).toEqual([
+      `>= ${(ignoredTargets.get('react') as string).split('.')[0]}.a, < ${Number((ignoredTargets.get('react') as string).split('.')[0]) + 1}`,
+    ]);
+    const typescript = listed.find((i) => i['dependency-name'] === 'typescript') as Ignore;
+    const removed = await api.send('DELETE', `/update_configs/${storefrontConfig}/ignores/${typescript.id}`);
+    expect(removed.status, removed.text).toBe(204);
+    const afterRemoval = await api.finishedRun((await api.bumpNow(storefrontConfig)).id);
+    expect(afterRemoval.attributes.dependencies.find((d) => d.name === 'typescript')?.reason ?? '').not.toContain(
+      'ignored on the code host',
+    );
+
     // A person reopening the closed pull request undoes the ignore it made.
     await alice.call('PATCH', `/repos/${repo}/pulls/${number('react-dom')}`, { state: 'open' });
     await waitFor(async () => {
@@ -259,5 +284,45 @@ describe('repositories steer the service: config files and pull-request commands
     expect((await pull(OFFICE.fullName, number)).state).toBe('open');
     // An unknown command from a writer is refused with the list of those known.
     await command(bob, OFFICE.fullName, number, 'frobnicate', "Sorry, I don't know how to `frobnicate`");
+  });
+
+  it('the upgrade pull request replaces the v1 file with an equivalent v2 file, which drives the repo once merged', async () => {
+    const asked = await api.send('POST', `/repos/${OFFICE.id}/upgrade`, { token: BOB });
+    expect(asked.status, asked.text).toBe(202);
+    const upgrade = await waitFor(async () => {
+      const res = await api.send('GET', `/repos/${OFFICE.id}/upgrade`, { token: BOB });
+      const data = (JSON.parse(res.text) as { data: { attributes: { status: string; 'pull-request-number': number | null } } }).data;
+      return data.attributes.status === 'opened' ? data.attributes : undefined;
+    }, SETTLE_MS);
+    const number = upgrade['pull-request-number'] as number;
+    const pr = await pull(OFFICE.fullName, number);
+    expect(pr).toMatchObject({ title: 'Upgrade to GitHub-native Dependabot', head: { ref: 'dependabot/add-v2-config-file' } });
+    expect(pr.body).toContain('it replaces `.dependabot/config.yml` with `.github/dependabot.yml`');
+    const files = (await bob.call('GET', `/repos/${OFFICE.fullName}/pulls/${number}/files`)).body as Array<{
+      filename: string;
+      status: string;
+    }>;
+    expect(files.map((f) => [f.filename, f.status]).sort()).toEqual([
+      [V1, 'removed'],
+      [V2, 'added'],
+    ]);
+    const text = (await bob.fileAt(OFFICE.fullName, V2, 'dependabot/add-v2-config-file')) ?? '';
+    const parsed = parseConfigFile(V2, text);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.configs).toEqual([
+      expect.objectContaining({
+        packageManager: 'bundler',
+        directory: '/',
+        updateSchedule: 'daily',
+        labels: ['ruby-deps'],
+        openPullRequestsLimit: 10,
+      }),
+    ]);
+    // Merged, the v2 file governs the repo: the same config, now from it.
+    await bob.call('PUT', `/repos/${OFFICE.fullName}/pulls/${number}/merge`, { merge_method: 'merge' });
+    const { configs } = await fileApplied(OFFICE, BOB, V2, true);
+    expect(configs.map((c) => c.attributes)).toEqual([
+      expect.objectContaining({ 'package-manager': 'bundler', 'update-schedule': 'daily', source: V2 }),
+    ]);
   });
 });

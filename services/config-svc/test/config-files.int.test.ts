@@ -100,6 +100,10 @@ describe('config-svc: update configs from repositories config files', () => {
     expect(repo?.attributes['using-config-file']).toBe(true);
     expect(repo?.attributes['config-file']).toEqual({ path: V2, version: 2, valid: true, problems: [], skipped: [], 'ignored-files': [] });
     expect(doc.included[0]).toMatchObject({ id: takenId, attributes: { 'update-schedule': 'weekly', source: V2 } });
+    // The file's ignore rules are listed on the config, without an id: the file, not the API, changes them.
+    expect(doc.included[0]?.attributes.ignores).toEqual([
+      { id: null, source: V2, 'dependency-name': 'express', versions: ['5.x'], 'update-types': [], 'created-by': null, 'created-at': null },
+    ]);
     const deleted = await h.waitForEvent(
       (e: EventEnvelope) => e.type === 'update_config.deleted' && (e.data as { id: number }).id === otherId,
     );
@@ -112,6 +116,49 @@ describe('config-svc: update configs from repositories config files', () => {
       updateSchedule: 'weekly',
       settings: { labels: ['deps'], ignore: [{ dependencyName: 'express' }] },
     });
+  });
+
+  it('lists the ignores people made on the code host as release-svc publishes them, the newest version only', async () => {
+    const id = Number((await activeRepos()).included[0]?.id);
+    const held = (version: number, names: string[]) => ({
+      updateConfigId: id,
+      version,
+      ignores: names.map((name, index) => ({
+        id: index + 1,
+        dependencyName: name,
+        kind: 'major' as const,
+        version: '7.2.0',
+        source: 'command' as const,
+        pullRequestJobId: 9,
+        createdBy: 'alice',
+        createdAt: '2026-11-29T12:00:00.000Z',
+      })),
+    });
+    await publishEvents(inject('amqpUrl'), h.exchange, 'release-svc', [
+      { type: 'update_config.ignores_changed', data: held(2, ['react', 'lodash']) },
+      { type: 'update_config.ignores_changed', data: held(1, ['stale']) },
+    ]);
+    const doc = await until((d) => (d.included[0]?.attributes.ignores.length ?? 0) === 3);
+    expect(doc.included[0]?.attributes.ignores.slice(1)).toEqual([
+      {
+        id: '1',
+        source: 'command',
+        'dependency-name': 'react',
+        versions: ['>= 7.a, < 8'],
+        'update-types': [],
+        'created-by': 'alice',
+        'created-at': '2026-11-29T12:00:00.000Z',
+      },
+      {
+        id: '2',
+        source: 'command',
+        'dependency-name': 'lodash',
+        versions: ['>= 7.a, < 8'],
+        'update-types': [],
+        'created-by': 'alice',
+        'created-at': '2026-11-29T12:00:00.000Z',
+      },
+    ]);
   });
 
   it('refuses writes through the API to what the file governs, with a 409 naming the file', async () => {

@@ -263,6 +263,7 @@ describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () =
         'security-updates-only': false,
         'next-run-at': expect.any(String),
         source: 'api',
+        ignores: [],
       });
       // Daily: the next weekday at the account's run time (another test may have changed it), within the coming four days.
       const next = new Date(doc.data.attributes['next-run-at'] as string);

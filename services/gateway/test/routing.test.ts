@@ -23,6 +23,8 @@ describe('serviceFor (the routing table)', () => {
       ['/pull_request_jobs', 'release-svc'],
       ['/pull_request_jobs/9', 'release-svc'],
       ['/badges/status', 'release-svc'],
+      ['/repos/3101/upgrade', 'release-svc'],
+      ['/update_configs/5/ignores/3', 'release-svc'],
       ['/emissary/Heartbeat.action', 'peer-svc'],
       ['/WorkSpaceClientEnqueue.action', 'peer-svc'],
       ['/emissary/client-places/demo-pickup/bundles', 'peer-svc'],

@@ -24,6 +24,7 @@ import { startPullRequestLoops } from './pull-requests/pull-requests.loop.ts';
 import { startRegistryWatch } from './registry-watch/registry-watch.loop.ts';
 import { startScheduler } from './schedules/scheduler.loop.ts';
 import { startRunRetention } from './update-runs/run-retention.loop.ts';
+import { startUpgrades } from './upgrades/upgrade.loop.ts';
 
 /** What can be handed to the worker instead of being built from its configuration (the launcher and tests do). */
 export interface ReleaseWorkerOverrides {
@@ -124,6 +125,7 @@ export async function startReleaseWorker(
     if (config.PULL_REQUESTS === 'on') {
       const jobs = { db, codeHost, token, registries, logger, leaseMs: config.PULL_REQUEST_LEASE_MS };
       for (const loop of startPullRequestLoops(jobs, config.SCHEDULER_INTERVAL_MS, logger)) scope.use(loop);
+      scope.use(startUpgrades({ db, codeHost, token, logger }, config.SCHEDULER_INTERVAL_MS, logger));
     }
     scope.use(startRunRetention(db, now, logger));
     scope.use(startConfigFileChecks({ db, codeHost, token, logger }, config.SCHEDULER_INTERVAL_MS, logger));

@@ -88,6 +88,11 @@ export async function deleteConfig(id: string): Promise<void> {
   await api('DELETE', `/update_configs/${encodeURIComponent(id)}`);
 }
 
+/** `DELETE /update_configs/:id/ignores/:ignoreId` (this service's extension): undoes an ignore a person made on the code host. */
+export async function removeIgnore(configId: string, ignoreId: string): Promise<void> {
+  await api('DELETE', `/update_configs/${encodeURIComponent(configId)}/ignores/${encodeURIComponent(ignoreId)}`);
+}
+
 /** How long a request about a config created a moment ago is asked again while the API answers 404, in milliseconds. */
 const NEW_CONFIG_PATIENCE_MS = 15_000;
 

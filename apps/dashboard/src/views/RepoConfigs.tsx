@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { refreshAccounts, useAccount } from '../accounts.ts';
-import { createConfig, deleteConfig, patchConfig, type UpdateConfigResource } from '../api/endpoints.ts';
+import { createConfig, deleteConfig, patchConfig, removeIgnore, type UpdateConfigResource } from '../api/endpoints.ts';
 import { BumpNowButton } from '../components/BumpNowButton.tsx';
 import { ConfigFilePanel } from '../components/ConfigFilePanel.tsx';
 import { ConfigForm } from '../components/ConfigForm.tsx';
 import { ErrorMessage, LoadError, Loading, PageTitle } from '../components/common.tsx';
+import { IgnoreList } from '../components/IgnoreList.tsx';
 import { when } from '../format.ts';
 import { useResource } from '../hooks.ts';
 import { refreshRepoNames } from '../repo-names.ts';
@@ -40,6 +41,19 @@ export function RepoConfigs({ accountId, repoId }: { accountId: string; repoId: 
     try {
       await deleteConfig(config.id);
       setConfigs((previous) => previous.filter((each) => each.id !== config.id));
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+
+  const unignore = async (config: UpdateConfigResource, ignoreId: string) => {
+    setError(undefined);
+    try {
+      await removeIgnore(config.id, ignoreId);
+      const ignores = config.attributes.ignores.filter((each) => each.id !== ignoreId);
+      setConfigs((previous) =>
+        previous.map((each) => (each.id === config.id ? { ...each, attributes: { ...each.attributes, ignores } } : each)),
+      );
     } catch (failure) {
       setError(failure);
     }
@@ -93,6 +107,7 @@ export function RepoConfigs({ accountId, repoId }: { accountId: string; repoId: 
                       {config.attributes['automerge-rule-development-deps']}
                     </dd>
                   </dl>
+                  <IgnoreList ignores={config.attributes.ignores ?? []} onRemove={(ignore) => ignore.id && unignore(config, ignore.id)} />
                   {editing === config.id ? (
                     <ConfigForm
                       idPrefix={`edit-${config.id}`}

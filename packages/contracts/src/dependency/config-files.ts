@@ -162,3 +162,54 @@ export type RepoConfigFileRead = z.infer<typeof RepoConfigFileRead>;
 
 /** `repo_config_file.read` (see {@link RepoConfigFileRead}). */
 export const RepoConfigFileReadEvent = defineEvent('repo_config_file.read', RepoConfigFileRead);
+
+/**
+ * `repo-upgrades` (this service's extension: `POST` and `GET /repos/{id}/upgrade`): the "Upgrade to GitHub-native
+ * Dependabot" pull request asked for a repo: `pending` until a worker opens it, `opened` (its number and address), or
+ * `failed` (`reason`). `id` is the repo's.
+ */
+export const RepoUpgradeResource = z.object({
+  id: z.string(),
+  type: z.literal('repo-upgrades'),
+  attributes: z.object({
+    status: z.enum(['pending', 'opened', 'failed']),
+    reason: z.string().nullable(),
+    'pull-request-number': z.int().nullable(),
+    'pull-request-url': z.string().nullable(),
+    'requested-at': z.string(),
+  }),
+  relationships: z.object({ repo: z.object({ data: z.object({ id: z.string(), type: z.literal('repos') }) }) }),
+});
+export type RepoUpgradeResource = z.infer<typeof RepoUpgradeResource>;
+
+/**
+ * One ignore a person made on the code host, as `update_config.ignores_changed` carries it: of `dependencyName`, every
+ * version (`dependency`), the line of `version` (`major`, `minor`, `patch`: `@dependabot ignore this … version`), or
+ * `version` alone (a pull request closed unmerged, or `@dependabot close`); `source` says which, `pullRequestJobId`
+ * the job whose pull request made it (reopening it removes the ignore), `createdBy` who.
+ */
+export const HeldIgnore = z.object({
+  id: z.int(),
+  dependencyName: z.string(),
+  kind: z.enum(['dependency', 'major', 'minor', 'patch', 'version']),
+  version: z.string().nullable(),
+  source: z.enum(['command', 'closed-pull-request']),
+  pullRequestJobId: z.int().nullable(),
+  createdBy: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type HeldIgnore = z.infer<typeof HeldIgnore>;
+
+/**
+ * `update_config.ignores_changed` (release-svc → config-svc): every ignore people made for the config now, after a
+ * change (`version` grows with each: a consumer applies only a newer one).
+ */
+export const UpdateConfigIgnores = z.object({
+  updateConfigId: z.int(),
+  version: z.int(),
+  ignores: z.array(HeldIgnore).max(1_000),
+});
+export type UpdateConfigIgnores = z.infer<typeof UpdateConfigIgnores>;
+
+/** `update_config.ignores_changed` (see {@link UpdateConfigIgnores}). */
+export const UpdateConfigIgnoresChangedEvent = defineEvent('update_config.ignores_changed', UpdateConfigIgnores);

@@ -1,4 +1,5 @@
 import { jsonContent, jsonSchema } from '../openapi-helpers.ts';
+import { RepoUpgradeResource } from './config-files.ts';
 import { DependencyApiErrors } from './errors.ts';
 import {
   CreateRegistryCredential,
@@ -224,6 +225,62 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
           },
         },
       },
+      '/repos/{id}/upgrade': {
+        post: {
+          tags,
+          security,
+          summary:
+            'Ask for the "Upgrade to GitHub-native Dependabot" pull request of a repo (this service\'s extension): its `.github/dependabot.yml` written from the repo\'s configs and ignores, its `.dependabot/config.yml` deleted',
+          parameters: [idParam],
+          responses: {
+            '202': {
+              description: 'Asked (`pending`); a worker opens it. `Location` is where it stands',
+              content: jsonContent('RepoUpgradeDocument'),
+            },
+            '400': errors('Invalid id'),
+            ...auth,
+            '404': errors('No repo with update configs visible with this token'),
+          },
+        },
+        get: {
+          tags,
+          security,
+          summary: 'Where the upgrade pull request asked for a repo stands: `pending`, `opened` (its number and URL) or `failed` (why)',
+          parameters: [idParam],
+          responses: {
+            '200': { description: 'The upgrade', content: jsonContent('RepoUpgradeDocument') },
+            '400': errors('Invalid id'),
+            ...auth,
+            '404': errors('No upgrade was asked for a repo visible with this token'),
+          },
+        },
+      },
+      '/badges/status': {
+        get: {
+          tags,
+          summary:
+            "Dependabot Preview's status badge of a public repo, without authentication: an SVG (`Dependabot: up to date`, `N updates pending`, `failing`, `enabled`, `inactive`), or `{status, colour}` to a client that asks for JSON",
+          parameters: [
+            { name: 'host', in: 'query', required: true, schema: { type: 'string', enum: ['github'] } },
+            { name: 'repo', in: 'query', schema: { type: 'string', example: 'acme/acme-cli' } },
+            { name: 'identifier', in: 'query', schema: { type: 'string', pattern: '^[0-9]+$' } },
+          ],
+          responses: {
+            '200': {
+              description: 'The badge',
+              content: {
+                'image/svg+xml': { schema: { type: 'string' } },
+                'application/json': {
+                  schema: { type: 'object', properties: { status: { type: 'string' }, colour: { type: 'string' } } },
+                },
+              },
+            },
+            '304': { description: 'Not modified (`If-None-Match`)' },
+            '400': errors('No `repo` nor `identifier`, another host, or a malformed value'),
+            '404': errors('No public repo is known by that name or id (private repos are not shown)'),
+          },
+        },
+      },
       '/update_runs/{id}': {
         get: {
           tags,
@@ -307,6 +364,7 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
       ReleaseNotificationDocument: { type: 'object', properties: { data: jsonSchema(ReleaseNotificationResource) } },
       PullRequestJob: jsonSchema(PullRequestJobResource),
       UpdateRunDocument: jsonSchema(UpdateRunDocument),
+      RepoUpgradeDocument: { type: 'object', properties: { data: jsonSchema(RepoUpgradeResource) } },
       UpdateRunsDocument: jsonSchema(UpdateRunsDocument),
       AccountsDocument: jsonSchema(AccountsDocument),
       AccountDocument: jsonSchema(AccountDocument),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from '../events.ts';
-import { RepoConfigFileReadEvent } from './config-files.ts';
+import { RepoConfigFileReadEvent, UpdateConfigIgnoresChangedEvent } from './config-files.ts';
 import { PageNumber } from './requests.ts';
 import { PACKAGE_MANAGERS } from './resources.ts';
 import { UpdateRunRequestedEvent } from './update-runs.ts';
@@ -208,4 +208,5 @@ export const RELEASE_EVENTS = [
   PullRequestJobCreatedEvent,
   UpdateRunRequestedEvent,
   RepoConfigFileReadEvent,
+  UpdateConfigIgnoresChangedEvent,
 ] as const;

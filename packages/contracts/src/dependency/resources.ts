@@ -117,6 +117,23 @@ export const RepoResource = z.object({
 });
 export type RepoResource = z.infer<typeof RepoResource>;
 
+/**
+ * This service's extension of `update-configs`: one version range the config does not propose. Those its config file
+ * sets (`source` the file's path, `id` null: change the file) and those people made on the code host (`source`
+ * `command` or `closed-pull-request`, `id` set: `DELETE /update_configs/{id}/ignores/{ignore-id}` undoes one).
+ * `versions` in the ecosystem's syntax or dependabot-core's (`>= 7.a, < 8`); none and no `update-types`: every version.
+ */
+export const UpdateConfigIgnoreAttribute = z.object({
+  id: z.string().nullable(),
+  source: z.string(),
+  'dependency-name': z.string(),
+  versions: z.array(z.string()),
+  'update-types': z.array(z.string()),
+  'created-by': z.string().nullable(),
+  'created-at': z.string().nullable(),
+});
+export type UpdateConfigIgnoreAttribute = z.infer<typeof UpdateConfigIgnoreAttribute>;
+
 /** `update-configs` resource. `target-branch` is always present, `null` meaning the repo's default branch. */
 export const UpdateConfigResource = z.object({
   id: z.string(),
@@ -142,6 +159,8 @@ export const UpdateConfigResource = z.object({
      * repository's config file (`.github/dependabot.yml`, `.dependabot/config.yml`), which alone may change it.
      */
     source: z.string(),
+    /** This service's extension: what the config does not propose (see {@link UpdateConfigIgnoreAttribute}). */
+    ignores: z.array(UpdateConfigIgnoreAttribute),
   }),
   relationships: z.object({ repo: z.object({ data: ref('repos') }) }),
 });

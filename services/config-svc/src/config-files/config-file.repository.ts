@@ -1,4 +1,4 @@
-import type { ConfigFileState, FileUpdateConfig } from '@switchyard/contracts';
+import type { ConfigFileState, FileUpdateConfig, HeldIgnore } from '@switchyard/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { ConfigDatabase } from '../db/schema.ts';
 import type {} from '../repos/repo.table.ts';
@@ -73,4 +73,19 @@ export function deleteConfigs(trx: Db, ids: readonly number[]): Promise<UpdateCo
     .where(sql<boolean>`id = any(${sql.val([...ids])}::int[])`)
     .returningAll()
     .execute();
+}
+
+/**
+ * Stores the ignores people made for config `configId` (`update_config.ignores_changed`) unless the stored ones are of
+ * the same or a newer version; the config's revision does not change (they are not its settings).
+ * @returns whether they were stored
+ */
+export async function setHeldIgnores(trx: Db, configId: number, version: number, ignores: readonly HeldIgnore[]): Promise<boolean> {
+  const result = await trx
+    .updateTable('update_config')
+    .set({ held_ignores: JSON.stringify(ignores), held_ignores_version: version })
+    .where('id', '=', configId)
+    .where('held_ignores_version', '<', version)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

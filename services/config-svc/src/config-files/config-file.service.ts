@@ -4,6 +4,7 @@ import {
   type RepoConfigFileRead,
   UpdateConfigCreatedEvent,
   UpdateConfigDeletedEvent,
+  type UpdateConfigIgnores,
   UpdateConfigSettings,
   UpdateConfigUpdatedEvent,
 } from '@switchyard/contracts';
@@ -18,6 +19,7 @@ import {
   insertFileConfig,
   listRepoConfigs,
   lockConfigFileReadAt,
+  setHeldIgnores,
   setRepoConfigFile,
   updateFromFile,
 } from './config-file.repository.ts';
@@ -115,4 +117,14 @@ export async function applyConfigFileRead(db: Db, read: RepoConfigFileRead): Pro
     await configOutbox.append(trx, events);
     return outcome;
   });
+}
+
+/**
+ * Applies `update_config.ignores_changed` (release-svc's): the ignores people made for a config, stored unless those
+ * held are of the same or a newer version (a redelivered or late message changes nothing); listed on the config's
+ * resource (`ignores`).
+ * @returns whether they were stored
+ */
+export function applyIgnoresChanged(db: Db, changed: UpdateConfigIgnores): Promise<boolean> {
+  return setHeldIgnores(db, changed.updateConfigId, changed.version, changed.ignores);
 }

@@ -1,5 +1,14 @@
 import type { CodeHostRepo } from '@switchyard/code-host';
-import type { AccountResource, ConfigFileState, RepoResource, ReposDocument, UpdateConfigResource } from '@switchyard/contracts';
+import {
+  type AccountResource,
+  type ConfigFileState,
+  type RepoResource,
+  type ReposDocument,
+  type UpdateConfigIgnoreAttribute,
+  type UpdateConfigResource,
+  UpdateConfigSettings,
+} from '@switchyard/contracts';
+import { ignoreCondition } from '@switchyard/repo-config';
 import type { z } from 'zod';
 import type { AccountRow } from '../accounts/account.table.ts';
 import type { RepoPage } from '../repo-listing/repo-listing.service.ts';
@@ -92,9 +101,42 @@ export function updateConfigResource({ row, nextRunAt }: ScheduledUpdateConfig):
       'security-updates-only': row.security_updates_only,
       'next-run-at': nextRunAt ? nextRunAt.toISOString() : null,
       source: row.source,
+      ignores: ignoresOf(row),
     },
     relationships: { repo: { data: { id: String(row.repo_id), type: 'repos' } } },
   };
+}
+
+/**
+ * What the config does not propose: its config file's ignore rules (`source` the file, no id), then the ignores people
+ * made on the code host (`command`, `closed-pull-request`: an id to remove them by), each version line written as
+ * dependabot-core writes its conditions (`ignoreCondition`).
+ */
+function ignoresOf(row: ScheduledUpdateConfig['row']): UpdateConfigIgnoreAttribute[] {
+  const fromFile = row.source === 'api' ? [] : UpdateConfigSettings.parse(row.settings).ignore;
+  return [
+    ...fromFile.map((rule) => ({
+      id: null,
+      source: row.source,
+      'dependency-name': rule.dependencyName,
+      versions: rule.versions,
+      'update-types': rule.updateTypes,
+      'created-by': null,
+      'created-at': null,
+    })),
+    ...row.held_ignores.map((held) => {
+      const condition = ignoreCondition(held.kind, held.version);
+      return {
+        id: String(held.id),
+        source: held.source,
+        'dependency-name': held.dependencyName,
+        versions: condition === null ? [] : [condition],
+        'update-types': [],
+        'created-by': held.createdBy,
+        'created-at': held.createdAt,
+      };
+    }),
+  ];
 }
 
 /** A `GET /repos` document: the page's repos, the update configs of the active ones in `included`, and the next page in `meta`. */

@@ -1,4 +1,4 @@
-import type { AutomergeRule, PackageManager, UpdateConfigSettings, UpdateSchedule } from '@switchyard/contracts';
+import type { AutomergeRule, HeldIgnore, PackageManager, UpdateConfigSettings, UpdateSchedule } from '@switchyard/contracts';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /**
@@ -21,6 +21,10 @@ export interface UpdateConfigTable {
   source: Generated<string>;
   /** Its settings beyond the API's attributes (`UpdateConfigSettings`, defaults left out); `{}` for an API-made config. */
   settings: ColumnType<Partial<UpdateConfigSettings>, string | undefined, string | undefined>;
+  /** The ignores people made on the code host (commands, closed pull requests), as release-svc last published them. */
+  held_ignores: ColumnType<HeldIgnore[], string | undefined, string>;
+  /** The version of `held_ignores` (`update_config.ignores_changed`): an older one is not applied. */
+  held_ignores_version: Generated<number>;
   revision: Generated<number>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;

@@ -68,14 +68,18 @@ const prefixRules = compiled.flatMap(({ rule, route }) => rule.prefixes.map((pre
 
 /**
  * "Bump now" (`POST /update_configs/{id}/trigger_update_job`, the original's undocumented endpoint) starts an update run,
- * which release-svc owns, under config-svc's `/update_configs/` prefix: matched before the prefixes.
+ * which release-svc owns, under config-svc's `/update_configs/` prefix; the upgrade pull request of a repo
+ * (`/repos/{id}/upgrade`) and the ignores of a config (`/update_configs/{id}/ignores/{n}`) are release-svc's too: all
+ * matched before the prefixes.
  */
 const TRIGGER_UPDATE_JOB = /^\/update_configs\/[^/]+\/trigger_update_job$/;
+const REPO_UPGRADE = /^\/repos\/[^/]+\/upgrade$/;
+const CONFIG_IGNORE = /^\/update_configs\/[^/]+\/ignores\/[^/]+$/;
 const triggerRoute: Route = { service: 'release-svc', api: 'dependency-api', errors: API_ERROR_FORMATS['dependency-api'] };
 
 /** The route of `path` (no query string): its service and API, or undefined when the gateway answers it itself. */
 export function routeFor(path: string): Route | undefined {
-  if (TRIGGER_UPDATE_JOB.test(path)) return triggerRoute;
+  if (TRIGGER_UPDATE_JOB.test(path) || REPO_UPGRADE.test(path) || CONFIG_IGNORE.test(path)) return triggerRoute;
   const exact = exactPaths.get(path);
   if (exact) return exact;
   for (const [prefix, route] of prefixRules) if (path.startsWith(prefix)) return route;

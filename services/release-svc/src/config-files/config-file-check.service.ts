@@ -1,11 +1,17 @@
 import type { CodeHost } from '@switchyard/code-host';
-import { RepoConfigFileReadEvent } from '@switchyard/contracts';
+import { type RepoConfigFileRead, RepoConfigFileReadEvent } from '@switchyard/contracts';
 import { configFileIssue } from '@switchyard/repo-config';
 import type { Logger } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
 import { releaseOutbox } from '../db/outbox.ts';
 import type { ReleaseDatabase } from '../db/schema.ts';
-import { type ConfigFileCheck, claimConfigFileChecks, finishConfigFileCheck, retryConfigFileCheck } from './config-file.repository.ts';
+import {
+  type ConfigFileCheck,
+  claimConfigFileChecks,
+  finishConfigFileCheck,
+  recordConfigFileRead,
+  retryConfigFileCheck,
+} from './config-file.repository.ts';
 import { reconcileConfigFileIssue } from './config-file-issue.service.ts';
 import { readRepoConfigFiles } from './config-file-read.service.ts';
 
@@ -26,17 +32,25 @@ const LEASE_MS = 120_000;
 const MAX_ATTEMPTS = 8;
 
 /**
- * Handles one request: reads the repository's config files ({@link readRepoConfigFiles}), hands the result to
+ * Handles one request: the repository as the code host describes it (a request a run made carries none: the worker
+ * asks, and drops the request for a repository it cannot see), then reads the repository's config files ({@link readRepoConfigFiles}), hands the result to
  * config-svc (`repo_config_file.read` through the outbox, in the transaction that removes the request), then keeps the
  * issue about an invalid file in step ({@link reconcileConfigFileIssue}; a failure there is logged and does not undo
  * the read: the next read tries again).
  * @throws CodeHostError when the files cannot be read (the caller retries later)
  */
 export async function checkConfigFiles(deps: ConfigFileCheckDeps, check: ConfigFileCheck): Promise<void> {
-  const { read, parsed } = await readRepoConfigFiles(deps.codeHost, deps.token, check.repository);
+  const repository = check.repository ?? (await describeRepo(deps, check.repo_id));
+  if (!repository) {
+    // Gone, or no longer readable with the worker's token: nothing to read.
+    await deps.db.transaction().execute((trx) => finishConfigFileCheck(trx, check));
+    return;
+  }
+  const { read, parsed } = await readRepoConfigFiles(deps.codeHost, deps.token, repository);
   await deps.db.transaction().execute(async (trx) => {
     await releaseOutbox.append(trx, [releaseOutbox.event(RepoConfigFileReadEvent, read)]);
     await finishConfigFileCheck(trx, check);
+    await recordConfigFileRead(trx, check.repo_id);
   });
   const problems = read.file && !read.file.valid ? read.file : null;
   const text = parsed && problems ? configFileIssue(parsed) : problems ? fallbackIssue(problems.path, problems.problems) : null;
@@ -49,6 +63,14 @@ export async function checkConfigFiles(deps: ConfigFileCheckDeps, check: ConfigF
     { repo: read.repo.fullName, file: read.file?.path ?? null, valid: read.file?.valid ?? null, configs: read.configs.length },
     'config files read',
   );
+}
+
+/** Repo `repoId` as the code host describes it to the worker (a request a run made carries none), or undefined. */
+async function describeRepo(deps: ConfigFileCheckDeps, repoId: number): Promise<RepoConfigFileRead['repo'] | undefined> {
+  const repo = await deps.codeHost.getRepo(deps.token, repoId);
+  if (!repo) return undefined;
+  const { permission: _permission, ...described } = repo;
+  return described;
 }
 
 /** The issue of a file that could not be parsed at all (too large to read). */
@@ -73,7 +95,10 @@ export async function checkDueConfigFiles(deps: ConfigFileCheckDeps): Promise<nu
       handled += 1;
     } catch (error) {
       const kept = await retryConfigFileCheck(deps.db, check, error instanceof Error ? error.message : String(error), MAX_ATTEMPTS);
-      deps.logger.warn({ err: error, repo: check.repository.fullName, retried: kept }, 'the config files could not be read');
+      deps.logger.warn(
+        { err: error, repo: check.repository?.fullName ?? check.repo_id, retried: kept },
+        'the config files could not be read',
+      );
     }
   }
   return handled;

@@ -21,8 +21,9 @@ export function resolvedComment(path: string, file: RepoConfigFileRead['file']):
 /**
  * Keeps the issue about repository `read.repo`'s config file in step with the file, as Dependabot Preview did
  * ("Your .dependabot/config.yml contained invalid details", closed once the file is fixed): an invalid file opens the
- * issue (`text`), or updates its body when the problems changed (reopening it if a person closed it meanwhile); a valid
- * file, or none, closes an issue still open with a comment saying why. A repository with issues turned off (the code
+ * issue (`text`), or updates its body when the problems changed or a person closed it meanwhile (reopening it), or opens
+ * another when it is gone from the code host (what this service recorded is checked against the host first); a valid
+ * file, or none, closes an issue still open with a comment saying why (one gone from the host is just forgotten). A repository with issues turned off (the code
  * host answers 410) gets none: the repo resource and the dashboard show the problems all the same.
  * @throws CodeHostError when the code host fails otherwise (the caller retries the whole read later)
  */
@@ -31,19 +32,23 @@ export async function reconcileConfigFileIssue(
   read: RepoConfigFileRead,
   text: ConfigFileIssueText | null,
 ): Promise<void> {
-  const { db, codeHost, token } = deps;
+  const { db, codeHost: host, token } = deps;
   const repo = { owner: read.repo.owner.login, name: read.repo.name };
   const recorded = await findConfigFileIssue(db, read.repo.id);
   if (read.file && !read.file.valid && text) {
-    if (recorded?.open && recorded.body === text.body) return;
-    if (recorded?.open && codeHost.updateIssue) {
-      await codeHost.updateIssue(token, repo, recorded.issue_number, { title: text.title, body: text.body, state: 'open' });
-      await saveConfigFileIssue(db, { ...recorded, path: read.file.path, body: text.body, open: true });
-      return;
+    if (recorded?.open) {
+      // The code host says what became of it: still open, closed by a person, or gone.
+      const current = host.getIssue ? await host.getIssue(token, repo, recorded.issue_number) : undefined;
+      if (current?.state === 'open' && recorded.body === text.body) return;
+      if (current && host.updateIssue) {
+        await host.updateIssue(token, repo, recorded.issue_number, { title: text.title, body: text.body, state: 'open' });
+        await saveConfigFileIssue(db, { ...recorded, path: read.file.path, body: text.body, open: true });
+        return;
+      }
     }
-    if (!codeHost.openIssue) return;
+    if (!host.openIssue) return;
     try {
-      const issue = await codeHost.openIssue(token, repo, text);
+      const issue = await host.openIssue(token, repo, text);
       await saveConfigFileIssue(db, {
         repo_id: read.repo.id,
         path: read.file.path,
@@ -64,7 +69,12 @@ export async function reconcileConfigFileIssue(
     return;
   }
   if (!recorded?.open) return;
-  if (codeHost.comment) await codeHost.comment(token, repo, recorded.issue_number, resolvedComment(recorded.path, read.file));
-  if (codeHost.updateIssue) await codeHost.updateIssue(token, repo, recorded.issue_number, { state: 'closed', stateReason: 'completed' });
+  try {
+    await host.comment?.(token, repo, recorded.issue_number, resolvedComment(recorded.path, read.file));
+    await host.updateIssue?.(token, repo, recorded.issue_number, { state: 'closed', stateReason: 'completed' });
+  } catch (error) {
+    // An issue gone from the code host has nothing left to close.
+    if (!isCodeHostError(error, 'not_found')) throw error;
+  }
   await saveConfigFileIssue(db, { ...recorded, open: false });
 }

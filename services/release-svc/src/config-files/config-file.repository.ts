@@ -25,6 +25,32 @@ export async function requestConfigFileCheck(trx: Db, repository: RepoConfigFile
 }
 
 /**
+ * Asks for repo `repoId`'s config files to be read again when they were last read more than `maxAgeMs` ago (or never),
+ * without the repository's description (the worker asks the code host for it); a request waiting already is left as
+ * it is. A run does this, so a missed push heals within a day.
+ * @returns whether a request was made
+ */
+export async function requestStaleConfigFileCheck(trx: Db, repoId: number, maxAgeMs: number): Promise<boolean> {
+  const read = await trx.selectFrom('config_file_read').select('read_at').where('repo_id', '=', repoId).executeTakeFirst();
+  if (read && Date.now() - read.read_at.getTime() < maxAgeMs) return false;
+  const inserted = await trx
+    .insertInto('config_file_check')
+    .values({ repo_id: repoId, repository: null })
+    .onConflict((oc) => oc.column('repo_id').doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Records that repo `repoId`'s config files were read now. */
+export async function recordConfigFileRead(trx: Db, repoId: number): Promise<void> {
+  await trx
+    .insertInto('config_file_read')
+    .values({ repo_id: repoId, read_at: new Date() })
+    .onConflict((oc) => oc.column('repo_id').doUpdateSet({ read_at: new Date() }))
+    .execute();
+}
+
+/**
  * Up to `limit` due requests, oldest first, each locked for this transaction (`FOR UPDATE SKIP LOCKED`: another
  * worker takes others) and pushed `leaseMs` into the future, so that a worker that dies while reading leaves it due
  * again after the lease.

@@ -8,11 +8,18 @@ import type { ColumnType, Generated } from 'kysely';
  */
 export interface ConfigFileCheckTable {
   repo_id: ColumnType<number, number, never>;
-  repository: ColumnType<RepoConfigFileRead['repo'], string, string>;
+  /** Null for a request a run made: the worker asks the code host for the repository then. */
+  repository: ColumnType<RepoConfigFileRead['repo'] | null, string | null, string | null>;
   requested_at: ColumnType<Date, Date | undefined, Date>;
   due_at: ColumnType<Date, Date | undefined, Date>;
   attempts: Generated<number>;
   last_error: string | null;
+}
+
+/** `release.config_file_read`: when a repository's config files were last read. */
+export interface ConfigFileReadTable {
+  repo_id: ColumnType<number, number, never>;
+  read_at: ColumnType<Date, Date | undefined, Date>;
 }
 
 /** `release.config_file_issue`: the issue opened on a repository about its invalid config file, to update and close. */
@@ -30,5 +37,6 @@ declare module '../db/schema.ts' {
   interface ReleaseDatabase {
     config_file_check: ConfigFileCheckTable;
     config_file_issue: ConfigFileIssueTable;
+    config_file_read: ConfigFileReadTable;
   }
 }

@@ -141,7 +141,9 @@ export interface OpenedPullRequest {
 
 /**
  * Moves a job to `status` (with `reason` and its pull request when given; `ignored` set when given: a person closed it);
- * an open one is looked at again in `lookInMs` ms (default at once), any other is no longer looked at.
+ * an open one is looked at again in `lookInMs` ms (default at once), any other is no longer looked at. With `from`, only
+ * a job whose status is one of them moves (a look that read the job before a webhook moved it changes nothing).
+ * @returns whether the job moved
  */
 export async function setStatus(
   db: Db,
@@ -150,9 +152,9 @@ export async function setStatus(
   reason: string | null,
   pullRequest?: OpenedPullRequest,
   lookInMs = 0,
-  options: { ignored?: boolean; waitsFor?: number } = {},
-): Promise<void> {
-  await db
+  options: { ignored?: boolean; waitsFor?: number; from?: readonly PullRequestJobStatus[] } = {},
+): Promise<boolean> {
+  let query = db
     .updateTable('pull_request_job')
     .set({
       status,
@@ -172,8 +174,10 @@ export async function setStatus(
           }
         : {}),
     })
-    .where('id', '=', id)
-    .execute();
+    .where('id', '=', id);
+  if (options.from) query = query.where('status', 'in', [...options.from]);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /**
@@ -559,4 +563,9 @@ export async function findJobPullRequest(db: Db, id: number): Promise<{ fullName
     .where('pull_request_job.id', '=', id)
     .executeTakeFirst();
   return row && row.pull_request_number !== null ? { fullName: row.full_name, number: row.pull_request_number } : undefined;
+}
+
+/** Sets whether job `id`'s version is ignored for its config (a person closed its pull request), leaving its status. */
+export async function setIgnored(db: Db, id: number, ignored: boolean): Promise<void> {
+  await db.updateTable('pull_request_job').set({ ignored }).where('id', '=', id).execute();
 }

@@ -3,6 +3,7 @@ import type { DependencyUse, SkippedDeclaration } from '@switchyard/ecosystems';
 import { type Logger, runPool } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
 import type { AdvisoryLookup } from '../advisories/advisory-source.service.ts';
+import { requestStaleConfigFileCheck } from '../config-files/config-file.repository.ts';
 import type { ReleaseDatabase } from '../db/schema.ts';
 import { findAccountSettings, findScanTargets } from '../read-model/read-model.repository.ts';
 import type { ScanTarget } from '../read-model/scan-target.model.ts';
@@ -140,13 +141,17 @@ async function decideConfig(
   return decideRelease(readable, scope, { use, resolved, advisories });
 }
 
+/** How old a repository's config files may be read before a run asks for them again, ms (a day). */
+const CONFIG_FILE_MAX_AGE_MS = 86_400_000;
+
 /**
  * Carries out one run of every dependency of a config: reads its files, extracts every direct dependency, then for each,
  * `deps.concurrency` at a time, resolves, decides and records it (`recordDependency`: one transaction per dependency, so
  * progress shows as `dependencies-checked`). A run delivered again goes on from the dependencies it has not decided. The
  * run fails, saying why, when the config is gone or its files cannot be read or parsed (`manifest_unreadable`). A
  * registry that fails is that dependency's error (`registry_unreachable`, `registry_auth_failed`, …), not the run's. A
- * config's first run is limited to {@link INITIAL_RUN_JOB_LIMIT} jobs when its account says so.
+ * config's first run is limited to {@link INITIAL_RUN_JOB_LIMIT} jobs when its account says so. A run also asks for its
+ * repository's config files to be read again when they were last read more than a day ago.
  * @throws TransientRunError when the code host is down or rate-limited (the run stays `running`; delivered again)
  */
 export async function executeRun(deps: PipelineDeps, runId: string, lastAttempt: boolean): Promise<void> {
@@ -162,6 +167,9 @@ export async function executeRun(deps: PipelineDeps, runId: string, lastAttempt:
     });
     return;
   }
+  // The repository's config files are read again once a day, should a push that changed one have been missed.
+  const repoId = readable.config.repoId;
+  await db.transaction().execute((trx) => requestStaleConfigFileCheck(trx, repoId, CONFIG_FILE_MAX_AGE_MS));
   let uses: DependencyUse[];
   let skipped: SkippedDeclaration[];
   try {

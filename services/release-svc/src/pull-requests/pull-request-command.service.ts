@@ -95,6 +95,7 @@ export async function carryOutCommand(deps: JobExecutorDeps, command: PullReques
         // Marked first: the webhook of this close then finds the job closed by this service, not by a person.
         await setStatus(trx, job.id, 'closed', `closed with \`@dependabot ${asked}\` by ${command.author}`, undefined, 0, {
           ignored: true,
+          from: ['open'],
         });
         await addConfigIgnore(trx, {
           update_config_id: job.update_config_id,

@@ -156,7 +156,7 @@ export async function maintainPullRequest(deps: JobExecutorDeps, job: PullReques
   }
   const newer = await newerOpenJob(db, job);
   if (newer && pr.head.sha === job.head_sha) {
-    await setStatus(db, job.id, 'superseded', supersededReason(newer));
+    if (!(await setStatus(db, job.id, 'superseded', supersededReason(newer), undefined, 0, { from: ['open'] }))) return 'unchanged';
     await giveWay(deps, repo, { number, branch: pr.head.ref }, newer);
     return 'superseded';
   }
@@ -243,7 +243,9 @@ async function retarget(
     await setReason(db, job, `not retargeted to ${branch}: a person pushed to its branch`);
     return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
   }
-  await setStatus(db, job.id, 'closed', `closed: the config now targets ${branch}`);
+  if (!(await setStatus(db, job.id, 'closed', `closed: the config now targets ${branch}`, undefined, 0, { from: ['open'] }))) {
+    return 'unchanged';
+  }
   await host.comment?.(token, repo, pr.number, `The configuration now targets \`${branch}\`: a pull request against it replaces this one.`);
   await host.closePullRequest?.(token, repo, pr.number);
   await host.deleteBranch?.(token, repo, pr.head.ref);
@@ -326,7 +328,8 @@ async function rebase(
     if (error instanceof JobOutcome) {
       if (error.status === 'closed') {
         // Marked first: the webhook of this close then finds the job closed by this service, not by a person.
-        await setStatus(db, job.id, 'closed', error.reason);
+        // Only while the job is open: a merge on the code host (its webhook came first) made the target hold the version.
+        if (!(await setStatus(db, job.id, 'closed', error.reason, undefined, 0, { from: ['open'] }))) return 'unchanged';
         await host.comment?.(token, repo, pr.number, `${error.reason}, so this pull request is no longer needed.`);
         await host.closePullRequest?.(token, repo, pr.number);
         await host.deleteBranch?.(token, repo, pr.head.ref);

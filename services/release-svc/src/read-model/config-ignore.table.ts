@@ -23,9 +23,16 @@ export interface ConfigIgnoreTable {
   created_at: ColumnType<Date, Date | undefined, never>;
 }
 
+/** `release.config_ignore_version`: the version of a config's list of ignores, one more at each change. */
+export interface ConfigIgnoreVersionTable {
+  update_config_id: number;
+  version: number;
+}
+
 declare module '../db/schema.ts' {
   interface ReleaseDatabase {
     config_ignore: ConfigIgnoreTable;
+    config_ignore_version: ConfigIgnoreVersionTable;
   }
 }
 

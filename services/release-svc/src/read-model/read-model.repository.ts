@@ -159,6 +159,7 @@ export async function findScanTargets(db: Db, ids: readonly number[]): Promise<M
           automergeRuleDevelopmentDeps: row.automerge_rule_development_deps,
           lockfileOnly: row.lockfile_only,
           securityUpdatesOnly: row.security_updates_only,
+          updateSchedule: row.update_schedule,
           revision: row.revision,
           deleted: row.deleted,
           settings: UpdateConfigSettings.parse(row.settings),
@@ -313,4 +314,37 @@ export async function settingsRevisions(db: Db, configId: number, accountId: num
     db.selectFrom('account').select('revision').where('id', '=', accountId).executeTakeFirst(),
   ]);
   return { config: config?.revision ?? 0, account: account?.revision ?? 0 };
+}
+
+/** The ids of repo `repoId`'s update configs that are not deleted, ascending. */
+export async function listRepoConfigIds(db: Db, repoId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('update_config')
+    .select('id')
+    .where('repo_id', '=', repoId)
+    .where('deleted', '=', false)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Repo `repoId` as the read model knows it (its account, full name and default branch), or undefined. */
+export function findKnownRepo(
+  db: Db,
+  repoId: number,
+): Promise<{ account_id: number; full_name: string; default_branch: string } | undefined> {
+  return db.selectFrom('repo').select(['account_id', 'full_name', 'default_branch']).where('id', '=', repoId).executeTakeFirst();
+}
+
+/** Account `accountId`'s schedule settings: `update-run-time` (`HH:MM`), `weekly-update-run-day` and time zone; undefined when unknown. */
+export async function findAccountSchedule(
+  db: Db,
+  accountId: number,
+): Promise<{ updateRunTime: string; weeklyUpdateRunDay: string; timeZone: string } | undefined> {
+  const row = await db
+    .selectFrom('account')
+    .select(['update_run_time', 'weekly_update_run_day', 'time_zone'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  return row && { updateRunTime: row.update_run_time, weeklyUpdateRunDay: row.weekly_update_run_day, timeZone: row.time_zone };
 }

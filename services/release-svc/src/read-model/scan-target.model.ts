@@ -19,6 +19,8 @@ export type KnownUpdateConfig = Pick<
   | 'securityUpdatesOnly'
   | 'revision'
 > & {
+  /** Its schedule; absent in states made before the read model kept it (`daily` then). */
+  updateSchedule?: UpdateConfigState['updateSchedule'];
   deleted: boolean;
   /** Its settings beyond the API's attributes (allow and ignore rules, …); absent: every default. */
   settings?: UpdateConfigSettings;

@@ -12,6 +12,9 @@ import * as waitForPullRequest from './2026_11_29_0002_wait_for_pull_request.ts'
 import * as skippedDeclarations from './2026_11_29_0003_skipped_declarations.ts';
 import * as repoPrivate from './2026_11_29_0004_repo_private.ts';
 import * as configFiles from './2026_11_29_0005_config_files.ts';
+import * as repoUpgrades from './2026_11_29_0006_repo_upgrades.ts';
+import * as configIgnoreVersions from './2026_11_29_0007_config_ignore_versions.ts';
+import * as configFileReads from './2026_11_29_0008_config_file_reads.ts';
 
 /** Every migration of the `release` schema by name; names sort in the order they apply. */
 export const releaseMigrations: Record<string, Migration> = {
@@ -30,4 +33,7 @@ export const releaseMigrations: Record<string, Migration> = {
   '2026_11_29_0003_skipped_declarations': skippedDeclarations,
   '2026_11_29_0004_repo_private': repoPrivate,
   '2026_11_29_0005_config_files': configFiles,
+  '2026_11_29_0006_repo_upgrades': repoUpgrades,
+  '2026_11_29_0007_config_ignore_versions': configIgnoreVersions,
+  '2026_11_29_0008_config_file_reads': configFileReads,
 };

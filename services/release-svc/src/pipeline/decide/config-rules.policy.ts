@@ -1,6 +1,6 @@
 import type { IgnoreRule, UpdateConfigSettings } from '@switchyard/contracts';
 import type { DependencyUse, Ecosystem } from '@switchyard/ecosystems';
-import { allowsDependency, matchesDependencyName } from '@switchyard/repo-config';
+import { allowsDependency, ignoreCondition, leadingNumbers, matchesDependencyName, meetsIgnoreCondition } from '@switchyard/repo-config';
 import type { HeldIgnore } from '../../read-model/scan-target.model.ts';
 
 /**
@@ -8,17 +8,6 @@ import type { HeldIgnore } from '../../read-model/scan-target.model.ts';
  * the code host (`held`: commands, closed pull requests).
  */
 export type UpdateRules = Pick<UpdateConfigSettings, 'allow' | 'ignore'> & { held?: readonly HeldIgnore[] };
-
-/** The numbers a version starts with (`v7.2.1-rc.1` → 7, 2, 1), at most three; empty when it starts with none. */
-function leadingNumbers(version: string): number[] {
-  const match = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(version.trim());
-  return match
-    ? match
-        .slice(1)
-        .filter((part): part is string => part !== undefined)
-        .map(Number)
-    : [];
-}
 
 /**
  * Whether `candidate` is on the line of `version` an ignore names: the same major (`major`: 7.x.x), major and minor
@@ -34,12 +23,14 @@ export function onIgnoredLine(ecosystem: Ecosystem, ignore: HeldIgnore, candidat
     const scheme = ecosystem.versions;
     return scheme.isValid(candidate) && scheme.isValid(version) && scheme.compare(candidate, version) === 0;
   }
-  const width = ignore.kind === 'major' ? 1 : ignore.kind === 'minor' ? 2 : 3;
-  const a = leadingNumbers(version);
-  const b = leadingNumbers(candidate);
-  if (a.length === 0 || b.length === 0) return false;
-  for (let index = 0; index < width; index++) if ((a[index] ?? 0) !== (b[index] ?? 0)) return false;
-  return true;
+  if (ignore.kind === 'patch') {
+    const a = leadingNumbers(version);
+    const b = leadingNumbers(candidate);
+    return a.length > 0 && b.length > 0 && [0, 1, 2].every((index) => (a[index] ?? 0) === (b[index] ?? 0));
+  }
+  // A major or minor line: dependabot-core's condition for it (`>= 7.a, < 8`).
+  const condition = ignoreCondition(ignore.kind, version);
+  return condition !== null && meetsIgnoreCondition(condition, candidate) === true;
 }
 
 /** How an ignore a person made reads in a reason: `express`, `express 7.x.x`, `express 4.18.2`. */
@@ -76,6 +67,8 @@ function inIgnoredVersions(ecosystem: Ecosystem, rule: IgnoreRule, version: stri
   const scheme = ecosystem.versions;
   return rule.versions.find((range) => {
     if (range.trim() === version) return true;
+    const core = meetsIgnoreCondition(range, version);
+    if (core !== undefined) return core;
     try {
       return scheme.satisfies(version, range);
     } catch {
