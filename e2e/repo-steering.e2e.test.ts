@@ -75,10 +75,16 @@ describe('repositories steer the service: config files and pull-request commands
       ...(sha ? { sha } : {}),
     });
   };
+  /** The account's repos, active and inactive (the first page: the demo organisations have fewer than 100). */
   const repos = async (account: string, token: string): Promise<Repos> => {
-    const res = await api.send('GET', `/repos?account-id=${account}&account-type=org&installation-state=active`, { token });
-    expect(res.status, res.text).toBe(200);
-    return ReposDocument.parse(JSON.parse(res.text));
+    const listed = await Promise.all(
+      ['active', 'inactive'].map(async (state) => {
+        const res = await api.send('GET', `/repos?account-id=${account}&account-type=org&installation-state=${state}`, { token });
+        expect(res.status, res.text).toBe(200);
+        return ReposDocument.parse(JSON.parse(res.text));
+      }),
+    );
+    return { data: listed.flatMap((doc) => doc.data), included: listed.flatMap((doc) => doc.included), meta: { pages: { next: null } } };
   };
   /** Waits until the repo's listing shows a config file at `path` that is valid (or not), and returns the repo and its configs. */
   const fileApplied = (repo: { id: number; account: string }, token: string, path: string, valid: boolean) =>
@@ -119,6 +125,24 @@ describe('repositories steer the service: config files and pull-request commands
     });
   };
   const pull = async (repo: string, number: number) => (await alice.call('GET', `/repos/${repo}/pulls/${number}`)).body;
+  /** The bot's issue about an invalid `path` in `repo`, once it is there. */
+  const invalidFileIssue = (as: typeof alice, repo: string, path: string) =>
+    waitFor(async () => {
+      const issues = (await as.call('GET', `/repos/${repo}/issues?state=all&creator=${BOT}`)).body as Array<{
+        number: number;
+        title: string;
+        state: string;
+        body: string;
+        pull_request?: unknown;
+      }>;
+      return issues.find((i) => !i.pull_request && i.title === `Your ${path} contained invalid details`);
+    }, SETTLE_MS);
+  /** Waits until issue `number` of `repo` is closed. */
+  const closedIssue = (as: typeof alice, repo: string, number: number) =>
+    waitFor(async () => {
+      const now = (await as.call('GET', `/repos/${repo}/issues/${number}`)).body as { state: string };
+      return now.state === 'closed' ? now : undefined;
+    }, SETTLE_MS);
 
   let storefrontConfig = '';
 
@@ -149,26 +173,13 @@ describe('repositories steer the service: config files and pull-request commands
     const { repo, configs } = await fileApplied(STOREFRONT, ALICE, V2, false);
     expect(configs.map((c) => c.id)).toEqual([storefrontConfig]);
     expect(repo.attributes['config-file']?.problems[0]?.pointer).toBe('#/updates/0/schedule/interval');
-    const issue = await waitFor(async () => {
-      const issues = (await alice.call('GET', `/repos/${STOREFRONT.fullName}/issues?state=all&creator=${BOT}`)).body as Array<{
-        number: number;
-        title: string;
-        state: string;
-        body: string;
-        pull_request?: unknown;
-      }>;
-      return issues.find((i) => !i.pull_request && i.title === `Your ${V2} contained invalid details`);
-    }, SETTLE_MS);
+    const issue = await invalidFileIssue(alice, STOREFRONT.fullName, V2);
     expect(issue.state).toBe('open');
     expect(issue.body).toContain("The property '#/updates/0/schedule/interval'");
 
     await putFile(ALICE, STOREFRONT.fullName, V2, V2_FILE);
     await fileApplied(STOREFRONT, ALICE, V2, true);
-    const closed = await waitFor(async () => {
-      const now = (await alice.call('GET', `/repos/${STOREFRONT.fullName}/issues/${issue.number}`)).body as { state: string };
-      return now.state === 'closed' ? now : undefined;
-    }, SETTLE_MS);
-    expect(closed.state).toBe('closed');
+    expect((await closedIssue(alice, STOREFRONT.fullName, issue.number)).state).toBe('closed');
     expect((await botComments(alice, STOREFRONT.fullName, issue.number)).join('\n')).toContain('is valid now');
   });
 
@@ -254,8 +265,16 @@ describe('repositories steer the service: config files and pull-request commands
     expect(reactDom?.outcome).toBe('pr-open');
   });
 
-  it("a v1 file drives the repo's runs, and every command of a reader is refused", async () => {
+  it("a v1 file drives the repo's runs, its invalid version opens and closes the issue, and every command of a reader is refused", async () => {
+    await putFile(BOB, OFFICE.fullName, V1, V1_FILE.replace('update_schedule: "daily"', 'update_schedule: "hourly"'));
+    const invalid = await fileApplied(OFFICE, BOB, V1, false);
+    expect(invalid.repo.attributes['config-file']?.problems[0]?.message).toContain(
+      'The property \'#/update_configs/0/update_schedule\' value "hourly" did not match one of the following values: live, daily, weekly, monthly',
+    );
+    const issue = await invalidFileIssue(bob, OFFICE.fullName, V1);
+    expect(issue.state).toBe('open');
     await putFile(BOB, OFFICE.fullName, V1, V1_FILE);
+    expect((await closedIssue(bob, OFFICE.fullName, issue.number)).state).toBe('closed');
     const { configs } = await fileApplied(OFFICE, BOB, V1, true);
     expect(configs.map((c) => c.attributes)).toEqual([
       expect.objectContaining({ 'package-manager': 'bundler', language: 'ruby', 'update-schedule': 'daily', source: V1 }),
