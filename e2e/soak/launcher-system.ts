@@ -29,6 +29,14 @@ export interface LauncherTuning {
 /** How long a stop by SIGINT may take before the launcher is killed (its own deadline is 30 s). */
 const STOP_WITHIN_MS = 45_000;
 
+/**
+ * How long the launcher runs on after the people's last action before a SIGKILL, real ms. The GitHub emulator runs in
+ * the launcher and saves its world 200 ms after a change: a SIGKILL at once would take a person's merge, comment or
+ * push with it after its webhook reached the service (a merged pull request back open, a command comment gone), which
+ * the real code host never does. The worker's own writes of the moment may still be lost, as a crash of it may lose them.
+ */
+const EMULATOR_SAVE_MS = 1_000;
+
 /** The clock line of the launcher's banner: `  clock      <ISO time> at <rate>× real time …`. */
 const CLOCK_LINE = /^\s*clock\s+(\d{4}-\d\d-\d\dT[\d:.]+Z) at /m;
 
@@ -66,6 +74,7 @@ export class LauncherSystem implements SoakSystem {
 
   async fault(kind: FaultKind): Promise<Omit<FaultRecord, 'atDay'>> {
     if (kind !== 'launcher restart' && kind !== 'launcher kill') throw new Error(`the launcher does not play ${kind}`);
+    if (kind === 'launcher kill') await sleep(EMULATOR_SAVE_MS);
     const began = performance.now();
     const reached = this.clock.stop();
     const how = await this.halt(kind === 'launcher restart' ? 'SIGINT' : 'SIGKILL');
