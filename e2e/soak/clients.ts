@@ -88,6 +88,21 @@ export class GatewayApi {
     return runs;
   }
 
+  /**
+   * `GET /repos` of an organisation's active repositories: each with `using-config-file` and `config-file`, and their
+   * update configs (`included`, each with its `source`).
+   * @throws Unexpected unless 200 (every page)
+   */
+  async repos(accountId: string): Promise<{ data: RepoListed[]; included: Config[] }> {
+    const listed: { data: RepoListed[]; included: Config[] } = { data: [], included: [] };
+    for (let page = 1; ; page++) {
+      const answer = await this.ok('GET', `/repos?account-id=${accountId}&account-type=org&installation-state=active&page=${page}`);
+      listed.data.push(...(answer.body.data ?? []));
+      listed.included.push(...(answer.body.included ?? []));
+      if (answer.body.meta?.pages?.next == null) return listed;
+    }
+  }
+
   /** Every job the token sees (`GET /pull_request_jobs`, every page), newest first; `query` filters (e.g. `status=open`). */
   async jobs(query = ''): Promise<Job[]> {
     const jobs: Job[] = [];
@@ -97,6 +112,33 @@ export class GatewayApi {
       if (answer.body.meta?.pages?.next == null) return jobs;
     }
   }
+}
+
+/** A repository as `GET /repos` lists it (the fields the soak reads). */
+export interface RepoListed {
+  id: string;
+  attributes: {
+    name: string;
+    'using-config-file': boolean;
+    'config-file': { path: string; version: number | null; valid: boolean; problems: { pointer: string; message: string }[] } | null;
+  };
+}
+
+/** A comment on an issue or a pull request as the GitHub API answers it (the fields the soak reads). */
+export interface IssueComment {
+  id: number;
+  body: string;
+  user: { login: string };
+  created_at: string;
+}
+
+/** An issue (or a pull request, with `pull_request`) as the GitHub API lists it (the fields the soak reads). */
+export interface Issue {
+  number: number;
+  title: string;
+  state: 'open' | 'closed';
+  user: { login: string };
+  pull_request?: unknown;
 }
 
 /** A pull request as the GitHub API answers it (the fields the soak reads). */
@@ -202,6 +244,44 @@ export class GitHubApi {
     if (answer.status === 404) return undefined;
     if (answer.status !== 200) throw new Unexpected(`${repo}#${number}`, answer);
     return answer.body;
+  }
+
+  /** Every comment on issue or pull request `number` of `repo`, oldest first. */
+  async comments(repo: string, number: number): Promise<IssueComment[]> {
+    const comments: IssueComment[] = [];
+    for (let page = 1; ; page++) {
+      const answer = await this.ok('GET', `/repos/${repo}/issues/${number}/comments?per_page=100&page=${page}`);
+      comments.push(...answer.body);
+      if (answer.body.length < 100) return comments;
+    }
+  }
+
+  /** Every issue and pull request of `repo` opened by `creator`, in any state. */
+  async issuesBy(repo: string, creator: string): Promise<Issue[]> {
+    const issues: Issue[] = [];
+    for (let page = 1; ; page++) {
+      const answer = await this.ok('GET', `/repos/${repo}/issues?state=all&creator=${creator}&per_page=100&page=${page}`);
+      issues.push(...answer.body);
+      if (answer.body.length < 100) return issues;
+    }
+  }
+
+  /**
+   * Creates or replaces `path` on the default branch of `repo` with `text` (`PUT /contents/{path}`, with the sha of the
+   * file there when there is one): one commit, and a `push` webhook.
+   * @returns the commit
+   * @throws Unexpected when it is refused
+   */
+  async putFile(repo: string, path: string, text: string, message: string): Promise<string> {
+    const found = await this.send('GET', `/repos/${repo}/contents/${path}`);
+    if (found.status !== 200 && found.status !== 404) throw new Unexpected(`${repo}/${path}`, found);
+    const sha = found.status === 200 && !Array.isArray(found.body) ? (found.body.sha as string) : undefined;
+    const answer = await this.ok('PUT', `/repos/${repo}/contents/${path}`, {
+      message,
+      content: Buffer.from(text).toString('base64'),
+      ...(sha ? { sha } : {}),
+    });
+    return answer.body.commit.sha;
   }
 
   /** Every tag of `repo`: its name and commit. */

@@ -6,13 +6,15 @@ import { expectJson } from './http.ts';
 import type { ConfigState, Journal } from './journal.ts';
 import { checkLock, LOCK_FILES } from './lockfiles.ts';
 import type { Registries } from './registries.ts';
+import { type CommandStats, type ConfigFileStats, observeSteering } from './steering.ts';
 import type { SoakUrls } from './system.ts';
 import { ALICE, BOB, BOT_LOGIN, REPOS } from './world.ts';
 
 /**
- * The six invariants of a soak run, each a count whose goal is 0, read once the system has settled, from the code host
- * (the GitHub emulator), the dependency update API (through the gateway, as the demo users) and the registries; with
- * each finding in words, so that a count above 0 says which rows and pull requests to look at.
+ * The twelve invariants of a soak run, each a count whose goal is 0, read once the system has settled, from the code
+ * host (the GitHub emulator), the dependency update API (through the gateway, as the demo users) and the registries;
+ * with each finding in words, so that a count above 0 says which rows and pull requests to look at. The last six, of
+ * what people asked on the code host (commands, config files), are `steering.ts`'s.
  */
 
 /** One invariant: its count, and a line per finding. */
@@ -29,10 +31,14 @@ export interface Observations {
   pullRequests: { opened: number; open: number; mergedByPerson: number; mergedAutomatically: number; closedUnmerged: number };
   /** Update runs of the configs: all, those requested during the simulated days, by trigger and by status. */
   runs: { total: number; duringDays: number; byTrigger: Record<string, number>; byStatus: Record<string, number> };
+  /** The `@dependabot` commands given, and how they were answered. */
+  commands: CommandStats;
+  /** The config files pushed, and the API writes they refused. */
+  configFiles: ConfigFileStats;
   /** Other things seen (not invariants). */
   notes: string[];
-  /** Every job and every pull request of the bot as read, one line each, for report.json (to look into a finding). */
-  evidence: { jobs: string[]; pullRequests: string[] };
+  /** Every job and every pull request of the bot as read, and every command as answered, one line each, for report.json (to look into a finding). */
+  evidence: { jobs: string[]; pullRequests: string[]; commands: string[] };
 }
 
 /** How long after a config change the worker may still hold the config's earlier automerge rules, real ms. */
@@ -114,7 +120,7 @@ export interface ObserveDeps {
 }
 
 /**
- * Reads the system and counts the six invariants:
+ * Reads the system and counts the twelve invariants:
  * 1. jobs whose state differs from their pull request on the code host (`open` ↔ open and the job's; `merged` ↔ merged;
  *    `closed`/`superseded` ↔ closed unmerged; `vanished` ↔ gone or another pull request), and jobs still under way
  *    after settling;
@@ -123,7 +129,11 @@ export interface ObserveDeps {
  * 3. configs with two open pull requests for one dependency (those a person pushed to are theirs now, and left out);
  * 4. merged pull requests whose lockfile at the merge commit disagrees with the registry for the merged version;
  * 5. automatic merges the config's rule in force then forbade, by the ecosystem's update kind;
- * 6. forced updates by the bot that discarded someone else's commits (the emulator's `/_emulator/forced-updates`).
+ * 6. forced updates by the bot that discarded someone else's commits (the emulator's `/_emulator/forced-updates`), but
+ *    those a writer asked for with `@dependabot recreate`;
+ * 7.–12. what people asked on the code host: command comments not answered exactly once as asked, merge commands not
+ *    followed, pull requests for what a command ignored, config-file repos whose configs differ from their file, API
+ *    writes to file-governed configs not refused, invalid config files whose issue is wrong (`steering.ts`).
  * @throws Unexpected / Unreachable when the system does not answer
  */
 export async function observe(deps: ObserveDeps): Promise<Observations> {
@@ -330,14 +340,20 @@ export async function observe(deps: ObserveDeps): Promise<Observations> {
       notes.push(`${label(job)}: the job says ${job.attributes['update-kind']}, the ecosystem ${kind}`);
   }
 
-  // 6. The bot's forced updates that discarded someone else's commits.
+  // 7.–12. Commands and config files (read first: a `recreate` asks for the force-push invariant 6 counts otherwise).
+  const steering = await observeSteering({ urls, journal, jobs, pulls });
+
+  // 6. The bot's forced updates that discarded someone else's commits, but those a writer asked for with
+  // `@dependabot recreate` ("overwriting any edits").
   const forced = (await expectJson('GET', `${urls().codeHost}${FORCED_UPDATES_PATH}`)).body as ForcedUpdates;
-  const overOthers = forced.discardingOthersCommits
-    .filter((u) => u.pusher === BOT_LOGIN)
-    .map(
-      (u) =>
-        `${u.repo} ${u.ref} ${u.before.slice(0, 7)} → ${u.after.slice(0, 7)} at ${u.at}: discarded ${u.othersDiscarded.map((c) => `${c.sha.slice(0, 7)} by ${c.author.email}`).join(', ')}`,
-    );
+  const overOthers: string[] = [];
+  for (const u of forced.discardingOthersCommits.filter((update) => update.pusher === BOT_LOGIN)) {
+    const line = `${u.repo} ${u.ref} ${u.before.slice(0, 7)} → ${u.after.slice(0, 7)} at ${u.at}: discarded ${u.othersDiscarded.map((c) => `${c.sha.slice(0, 7)} by ${c.author.email}`).join(', ')}`;
+    const at = Date.parse(u.at);
+    const asked = steering.recreates.find((r) => r.repo === u.repo && `refs/heads/${r.branch}` === u.ref && at >= r.from && at <= r.until);
+    if (asked) notes.push(`${line}: asked for by ${asked.asked}`);
+    else overOthers.push(line);
+  }
 
   const jobsByStatus: Record<string, number> = {};
   for (const job of jobs) jobsByStatus[job.attributes.status] = (jobsByStatus[job.attributes.status] ?? 0) + 1;
@@ -358,6 +374,7 @@ export async function observe(deps: ObserveDeps): Promise<Observations> {
       },
       { name: 'automatic merges the automerge rule forbade', count: forbidden.length, findings: forbidden },
       { name: "force-pushes by the bot over someone else's commits", count: overOthers.length, findings: overOthers },
+      ...steering.invariants,
     ],
     jobsByStatus,
     pullRequests: {
@@ -368,8 +385,11 @@ export async function observe(deps: ObserveDeps): Promise<Observations> {
       closedUnmerged: botPulls.filter((pr) => pr.state === 'closed' && !pr.merged_at).length,
     },
     runs,
+    commands: steering.commands,
+    configFiles: steering.configFiles,
     notes: [
       ...notes,
+      ...steering.notes,
       `forced updates on the code host: ${forced.forcedUpdates}`,
       `merged pull requests whose lockfile (or pin) was compared with the registry and agreed: ${
         Object.entries(lockChecks)
@@ -392,6 +412,7 @@ export async function observe(deps: ObserveDeps): Promise<Observations> {
               `${repo}#${pr.number} ${pr.state}${pr.merged_at ? ` merged ${pr.merged_at}` : ''}${pr.closed_at && !pr.merged_at ? ` closed ${pr.closed_at}` : ''} ${pr.head.ref} → ${pr.base.ref} "${pr.title}"`,
           ),
       ),
+      commands: steering.evidence,
     },
   };
 }

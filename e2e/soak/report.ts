@@ -52,7 +52,7 @@ export function formatReport(report: SoakReport, findingsPerInvariant = 20): str
   const observations = report.observations;
   if (observations) {
     observations.invariants.forEach((invariant, i) => {
-      lines.push(`  ${i + 1}. ${invariant.name.padEnd(62, ' ')} ${invariant.count}`);
+      lines.push(`  ${String(i + 1).padStart(2, ' ')}. ${invariant.name.padEnd(62, ' ')} ${invariant.count}`);
     });
   } else {
     lines.push('  not read: the run stopped before (see the problems below)');
@@ -79,6 +79,14 @@ export function formatReport(report: SoakReport, findingsPerInvariant = 20): str
     lines.push(`  jobs           ${Object.values(jobsByStatus).reduce((a, b) => a + b, 0)}: ${countsText(jobsByStatus)}`);
     lines.push(
       `  pull requests  ${pr.opened} opened: merged by a person ${pr.mergedByPerson}, merged automatically ${pr.mergedAutomatically}, closed unmerged ${pr.closedUnmerged}, open ${pr.open}`,
+    );
+    const c = observations.commands;
+    lines.push(
+      `  commands       ${c.given} given (${countsText(c.byCommand) || 'none'}; ${c.withoutPushAccess} without push access): answered ${c.answered} (carried out ${c.carriedOut}, declined ${c.declined}, refused for want of push access ${c.refused}), unanswered ${c.unanswered}${c.lost ? `, lost with the code host's state ${c.lost}` : ''}`,
+    );
+    const f = observations.configFiles;
+    lines.push(
+      `  config files   ${f.pushes} pushes (${f.invalid} invalid) on ${f.repos.join(', ') || 'none'}; API writes to their configs ${f.apiWrites}, refused with 409 ${f.apiWritesRefused}`,
     );
   }
   const s = report.seconds;

@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GatewayApi, type Job } from './clients.ts';
+import { GatewayApi, GitHubApi, type Job } from './clients.ts';
 import type { Journal } from './journal.ts';
 import type { SoakUrls } from './system.ts';
 import { ALICE, BOB } from './world.ts';
 
 /**
  * The end of a run: the system is left to settle, with a final reconcile (every open pull request looked at: each
- * config's schedule changed and changed back, which makes its open pull requests due) and a final "bump now" of every
+ * config's schedule changed and changed back, which makes its open pull requests due; a push to the target branches
+ * of the configs a config file governs) and a final "bump now" of every
  * config, each followed by a wait until nothing moves.
  */
 
@@ -123,8 +124,24 @@ export async function settle(settleDeps: SettleDeps): Promise<{ slowJobs: string
   await waitForQuiet(deps, 'after the last day');
 
   // The final reconcile: a change of a config makes its open pull requests due at once. A change that changes nothing
-  // is not an event, so each config's schedule moves and moves back.
-  for (const config of journal.configs) {
+  // is not an event, so each config's schedule moves and moves back. A config file's configs cannot be changed through
+  // the API: a push to their target branches (a note beside the files) makes their open pull requests due instead.
+  const pushed = new Set<string>();
+  for (const config of journal.configs.filter((c) => c.source !== 'api')) {
+    const repo = config.plan.repo;
+    const branch = config.targetBranch ?? repo.defaultBranch;
+    if (pushed.has(`${repo.fullName}@${branch}`)) continue;
+    pushed.add(`${repo.fullName}@${branch}`);
+    const github = new GitHubApi(() => urls().codeHost, repo.person.token);
+    const sha = await github
+      .commit(repo.fullName, branch, { 'NOTES.md': `# Notes\n\nsettled by ${repo.person.login}\n` }, 'A last note')
+      .catch((error: unknown) => {
+        journal.note(`final reconcile of ${repo.fullName}@${branch}: ${(error as Error).message}`);
+        return '';
+      });
+    if (sha) journal.log(`final reconcile: a note pushed to ${repo.fullName}@${branch} (${config.source}) ${sha.slice(0, 7)}`);
+  }
+  for (const config of journal.configs.filter((c) => c.source === 'api')) {
     const gateway = new GatewayApi(() => urls().gateway, config.person.token);
     const other = config.schedule === 'daily' ? 'weekly' : 'daily';
     for (const schedule of [other, config.schedule]) {

@@ -71,6 +71,7 @@ export async function setUpWorld(urls: () => SoakUrls, journal: Journal): Promis
       schedule: plan.schedule,
       targetBranch: null,
       automerge: [{ since, runtime: plan.automerge.runtime, development: plan.automerge.development }],
+      source: 'api',
     });
     journal.log(
       `setup: config ${created.id} ${plan.key} ${plan.schedule}, automerge ${plan.automerge.runtime}/${plan.automerge.development}`,

@@ -4,9 +4,10 @@ import { runSoak } from './soak.ts';
 
 /**
  * `pnpm soak` at CI size: the one-process launcher through two simulated days (a day in 10 s) while new versions of
- * every package manager's dependencies are released, people merge, close, reopen and push, configs and settings
- * change, and the launcher is restarted twice and SIGKILLed once; then, once it has settled, every invariant must be 0
- * and each kind of thing must have happened. The seed is fixed (SOAK_SEED replays another), so the plan is the same on
+ * every package manager's dependencies are released, people merge, close, reopen and push, give `@dependabot`
+ * commands (a reader's refused) and push config files (one invalid for a while), configs and settings change, and the
+ * launcher is restarted twice and SIGKILLed once; then, once it has settled, every invariant must be 0 and each kind of
+ * thing must have happened. The seed is fixed (SOAK_SEED replays another), so the plan is the same on
  * every run; the system's own timing is not.
  *
  * Budget: about 20 s of start and setup, 25 s of days, three restarts of a few seconds each and 20 s of settling on an
@@ -49,6 +50,13 @@ describe('the dependency-update bot left running: two simulated days on the laun
     expect(done('merge'), printed).toBeGreaterThanOrEqual(1);
     expect(done('close unmerged'), printed).toBeGreaterThanOrEqual(1);
     expect(done('push to a target branch'), printed).toBeGreaterThanOrEqual(1);
+    // People steered the service on the code host: commands (one refused for want of push access), config files (one
+    // invalid for a while), and API writes to their configs, refused.
+    expect(observations.commands.answered, printed).toBeGreaterThanOrEqual(3);
+    expect(observations.commands.refused, printed).toBeGreaterThanOrEqual(1);
+    expect(observations.configFiles.pushes, printed).toBeGreaterThanOrEqual(4);
+    expect(observations.configFiles.invalid, printed).toBeGreaterThanOrEqual(1);
+    expect(observations.configFiles.apiWritesRefused, printed).toBeGreaterThanOrEqual(2);
     expect(
       report.faults.map((f) => f.kind),
       printed,

@@ -20,7 +20,7 @@ import { BOT_TOKEN } from './world.ts';
 /**
  * The soak run (`pnpm soak`): the system runs through `days` simulated days on an accelerated clock, while new versions
  * are released (`releases.ts`), people act on the code host and through the gateway (`people.ts`) and the system is
- * restarted and killed (`system.ts`); then it is left to settle (`settle.ts`) and the six invariants are counted
+ * restarted and killed (`system.ts`); then it is left to settle (`settle.ts`) and the twelve invariants are counted
  * (`invariants.ts`). Everything it did is in the journal (`journal.ts`, `soak.log`); the report (`report.ts`) is written
  * to the report folder with the system's logs.
  */
@@ -135,6 +135,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       }
       people.planDay(day);
     }
+    people.planConfigFiles(options.days);
     // People look at the bot's pull requests every three simulated hours.
     const look = (at: Date) =>
       agenda.add(at, 'people look around', async () => {
@@ -151,7 +152,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       agenda.add(clock.atDay(day), kind, async () => {
         log(`fault: ${kind}`);
         const atDay = clock.day();
+        const began = Date.now();
         const done = await system.fault(kind);
+        journal.faultWindows.push({ kind, began, back: Date.now() });
         report.faults.push({ ...done, atDay });
         log(`fault: ${done.detail}; back in ${done.downSeconds.toFixed(1)} s`);
       });
@@ -159,6 +162,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     if (!system.schedulesFollowClock) playSchedules(agenda, clock, journal, urls, options.days);
 
     await agenda.runUntil(clock, end, (event, error) => journal.note(`${event.label} failed: ${(error as Error).message}`), options.signal);
+    people.finish();
     phase('days', since);
     report.clock.end = clock.now().toISOString();
     const daysEndedAt = Date.now();

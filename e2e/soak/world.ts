@@ -53,6 +53,46 @@ const OFFICE_SPACE = onMain(3303, 'initech/office-space', BOB, '2003');
 /** The repositories the soak's configs are on. */
 export const REPOS: readonly RepoPlan[] = [POLYGLOT, STOREFRONT, BILLING, PIPELINE, ANALYTICS, OFFICE_SPACE];
 
+/** Someone who may read a repository of the soak (and comment on its pull requests) but not push to it. */
+export interface Reader {
+  repo: RepoPlan;
+  person: Person;
+}
+
+/**
+ * The readers among the demo users: alice on initech/office-space, a public repository of initech, whose members (bob)
+ * write to its repositories; alice is no member of initech, so she reads it and may comment, without push access.
+ * (The demo seed has no other: bob is no member of acme or globex, whose repositories of the soak are private.)
+ */
+export const READERS: readonly Reader[] = [{ repo: OFFICE_SPACE, person: ALICE }];
+
+/** The paths of the config files the soak pushes: Dependabot Preview's (version 1) and GitHub-native Dependabot's (2). */
+export type ConfigFilePath = '.dependabot/config.yml' | '.github/dependabot.yml';
+
+/**
+ * A repository that gets a config file during the run, pushed by its person, saying what its configs are then (so the
+ * configs stay what the soak knows): when, as a fraction of the run's days, and, for one, an invalid version later,
+ * fixed after a while. The fractions keep clear of the faults' (about a quarter, a half and three quarters in).
+ */
+export interface ConfigFilePlan {
+  repo: RepoPlan;
+  path: ConfigFilePath;
+  /** The fraction of the run at which the file is pushed. */
+  at: number;
+  /** When an invalid version replaces it, and when a valid one replaces that (fractions of the run). */
+  invalid?: { at: number; fixedAt: number };
+}
+
+/**
+ * The config files: acme/billing-api's `.dependabot/config.yml` (version 1, which holds the automerge rules), and
+ * initech/office-space's `.github/dependabot.yml` (version 2, which has none: its config's rules become `never`), made
+ * invalid (an `hourly` schedule) for a while.
+ */
+export const CONFIG_FILES: readonly ConfigFilePlan[] = [
+  { repo: BILLING, path: '.dependabot/config.yml', at: 0.15 },
+  { repo: OFFICE_SPACE, path: '.github/dependabot.yml', at: 0.35, invalid: { at: 0.4, fixedAt: 0.6 } },
+];
+
 /**
  * An organisation, its admin among the demo users (who alone may change its settings: alice is an admin of acme only;
  * globex and initech keep config-svc's defaults, 05:00 UTC and Monday), and the settings it starts with.

@@ -60,6 +60,32 @@ describe("a config's ignore rules", () => {
   });
 });
 
+describe('a config ignoring a submodule', () => {
+  it('skips the head of its branch, as it skips a version of a versioned dependency', () => {
+    const submodules = ecosystemFor('submodules') as Ecosystem;
+    const inUse = 'a'.repeat(40);
+    const head = 'b'.repeat(40);
+    const use: DependencyUse = { name: 'vendor/errors', type: 'runtime', requirement: 'main', version: inUse, manifest: '.gitmodules' };
+    const versions = [{ version: head, yanked: false, deprecated: null, refs: ['main'] }];
+    const whole = rules({ held: [{ dependencyName: 'vendor/errors', kind: 'dependency', version: null }] });
+    const choose = (r: UpdateRules) =>
+      chooseTarget(
+        submodules,
+        use,
+        versions as never,
+        { lockfileOnly: false, securityUpdatesOnly: false, ignored: (v) => ignoredBy(r, submodules, use, v) },
+        [],
+      );
+    expect(choose(rules({})).target).toBe(head);
+    expect(choose(whole)).toMatchObject({ target: null, outcome: 'skipped', reason: 'ignored on the code host: vendor/errors' });
+    expect(choose(rules({ ignore: [ignore('vendor/*')] }))).toMatchObject({
+      target: null,
+      outcome: 'skipped',
+      reason: 'the config ignores vendor/*',
+    });
+  });
+});
+
 describe("a config's allow rules", () => {
   it('take every dependency without rules, and only those a rule names with them', () => {
     expect(notAllowed(DEFAULT_UPDATE_CONFIG_SETTINGS, express)).toBeNull();

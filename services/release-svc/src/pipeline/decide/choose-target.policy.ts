@@ -170,7 +170,8 @@ export function versionInUse(ecosystem: Ecosystem, use: DependencyUse, answer: R
  * The target of a dependency pinned to a commit (an `unordered` scheme), as Dependabot's git_submodules update checker
  * chose it: the head of the branch the requirement names (the version whose `refs` hold it), else the registry's
  * `latest` (the default branch's head); an update when it is another commit than the one in use. Commits have no
- * advisories, so a security-updates-only config skips them.
+ * advisories, so a security-updates-only config skips them; a head the config's ignore rules name (`rules.ignored`:
+ * the dependency ignored whole) is skipped, with the rule's reason.
  */
 export function chooseHead(
   ecosystem: Ecosystem,
@@ -200,6 +201,8 @@ export function chooseHead(
       reason: 'commits have no advisories and the config takes security updates only',
     };
   }
+  const ignored = rules.ignored?.(head) ?? null;
+  if (ignored !== null) return { target: null, outcome: 'skipped', latest: head, reason: ignored };
   const kind = scheme.updateKind(use.version, head);
   return { target: head, kind, inRange: true, fixes: [], latest: head, reason: `${use.version} → ${head} (the head of ${where})` };
 }
