@@ -165,7 +165,9 @@ export async function maintainPullRequest(deps: JobExecutorDeps, job: PullReques
   if (job.target_branch !== branchNow) return retarget(deps, job, repo, pr, config, branchNow);
   const rule = job.dependency_type === 'runtime' ? config.automergeRuleRuntimeDeps : config.automergeRuleDevelopmentDeps;
   // A person's `@dependabot merge` / `squash and merge` / `cancel merge` outranks the config's rule.
-  const requested = job.merge_request;
+  // Read again, not from when this look took the job: a command given meanwhile (`squash and merge`, `cancel merge`)
+  // decides how, or whether, it is merged.
+  const requested = (await findJob(db, job.id))?.merge_request ?? job.merge_request;
   const automerge =
     requested === 'blocked' ? false : requested !== null ? true : automergeAllowed(rule, job.update_kind, job.in_range, job.security_fix);
   if (automerge !== job.automerge) await setAutomerge(db, job.id, automerge);
