@@ -164,6 +164,10 @@ export async function observe(deps: ObserveDeps): Promise<Observations> {
   // 1. Jobs and their pull requests.
   const mismatched: string[] = [];
   const claimed = new Set<string>();
+  // The pull requests jobs name: a later job of the same version (the same branch) may have opened one.
+  const named = new Set(
+    jobs.map((job) => `${repoOf(job)?.fullName ?? ''}#${job.attributes['pull-request-number'] ?? ''}`).filter((key) => !key.endsWith('#')),
+  );
   for (const job of jobs) {
     const repo = repoOf(job);
     const status = job.attributes.status;
@@ -180,7 +184,9 @@ export async function observe(deps: ObserveDeps): Promise<Observations> {
     let wrong: string | undefined;
     if (status === 'pending' || status === 'running') wrong = `still ${status} after settling`;
     else if (number === null) {
-      const open = [...(pulls.get(repo?.fullName ?? '')?.values() ?? [])].find((p) => p.state === 'open' && p.head.ref === branchOf(job));
+      const open = [...(pulls.get(repo?.fullName ?? '')?.values() ?? [])].find(
+        (p) => p.state === 'open' && p.head.ref === branchOf(job) && !named.has(`${repo?.fullName ?? ''}#${p.number}`),
+      );
       if (status === 'open') wrong = 'open without a pull request';
       else if (open) wrong = `its branch has the open pull request #${open.number}, which the job does not name`;
     } else if (status === 'open' && !(theirs && pr?.state === 'open')) wrong = `open, but ${where}`;

@@ -26,13 +26,13 @@ export type JobRecording = { recorded: PullRequestJobRow } | { blockedBy: PullRe
  * superseded when it is carried out, opening nothing.
  * Must run in a transaction: a transaction-scoped advisory lock on the config and dependency makes concurrent runs
  * take turns.
- * @param versions the ecosystem's version scheme, to recognise equal versions spelled differently
+ * @param versions the ecosystem's version scheme, to recognise equal versions spelled differently and newer ones
  * @param inRange whether the update is within the manifest's requirement (kept for the `in_range` automerge rule)
  * @returns the new row, or the earlier job in the way
  */
 export async function insertJobOnce(
   trx: Db,
-  versions: Pick<VersionScheme, 'compare' | 'isValid'> | undefined,
+  versions: Pick<VersionScheme, 'compare' | 'isValid' | 'unordered'> | undefined,
   job: NewJob,
   inRange = false,
 ): Promise<JobRecording> {
@@ -47,8 +47,11 @@ export async function insertJobOnce(
   const same = (a: string) =>
     a === job.targetVersion ||
     (versions?.isValid(a) && versions.isValid(job.targetVersion) && versions.compare(a, job.targetVersion) === 0);
+  // Commit ids (an `unordered` scheme) have no order: an earlier job's commit is not newer than this one's.
   const newer = (a: string) =>
-    versions?.isValid(a) && versions.isValid(job.targetVersion) ? versions.compare(a, job.targetVersion) > 0 : false;
+    versions && !versions.unordered && versions.isValid(a) && versions.isValid(job.targetVersion)
+      ? versions.compare(a, job.targetVersion) > 0
+      : false;
   const ofVersion = earlier.filter((row) => same(row.target_version));
   const live = (row: PullRequestJobRow) => LIVE_STATUSES.includes(row.status) && row.target_branch === job.targetBranch;
   const newerLive = earlier.find((row) => live(row) && newer(row.target_version));

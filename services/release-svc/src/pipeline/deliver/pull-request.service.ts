@@ -248,7 +248,7 @@ async function openPullRequestOf(
   const others = await findOtherOpenJobs(db, job);
   const newer = newerAmong(job, others);
   if (newer) throw new JobOutcome('superseded', supersededReason(newer));
-  const older = others.filter((other) => olderThan(job, other.target_version));
+  const older = others.filter((other) => isOlder(job.package_manager, other, job));
   await waitForPersonsPullRequest(deps, job, repo, older);
   await limitOpenPullRequests(db, job, older.length, target.config.settings);
   await markRunning(db, job.id);
@@ -334,13 +334,11 @@ export async function newerOpenJob(
 }
 
 /** The first of `others` (open jobs of the job's dependency, `findOtherOpenJobs`) whose version is newer than the job's. */
-function newerAmong<T extends Pick<PullRequestJobRow, 'target_version'>>(
-  job: Pick<PullRequestJobRow, 'package_manager' | 'target_version'>,
+function newerAmong<T extends Pick<PullRequestJobRow, 'id' | 'target_version'>>(
+  job: Pick<PullRequestJobRow, 'id' | 'package_manager' | 'target_version'>,
   others: readonly T[],
 ): T | undefined {
-  return others.find((other) =>
-    olderThan({ package_manager: job.package_manager, target_version: other.target_version }, job.target_version),
-  );
+  return others.find((other) => isOlder(job.package_manager, job, other));
 }
 
 /** The `status-reason` of a job whose update a newer version's open pull request replaces. */
@@ -425,12 +423,24 @@ async function limitOf(
   return openPullRequestLimit(settings, account?.limitOpenPullRequests ?? true, securityFix);
 }
 
-/** Whether `version` is older than the job's target version, by its ecosystem's order (else: whether it differs). */
-function olderThan(job: Pick<PullRequestJobRow, 'package_manager' | 'target_version'>, version: string): boolean {
-  const scheme = ecosystemFor(job.package_manager)?.versions;
-  return scheme?.isValid(version) && scheme.isValid(job.target_version)
-    ? scheme.compare(version, job.target_version) < 0
-    : version !== job.target_version;
+/**
+ * Whether job `a`'s target version is older than job `b`'s (two jobs of one dependency and package manager): by the
+ * ecosystem's version order; versions it cannot order (a submodule's commits, whose scheme is `unordered`, or
+ * versions it does not recognise) by the jobs' order, a later job having been made for a later commit. Never true both ways, so of two open pull requests exactly one
+ * gives way.
+ */
+export function isOlder(
+  packageManager: PullRequestJobRow['package_manager'],
+  a: Pick<PullRequestJobRow, 'id' | 'target_version'>,
+  b: Pick<PullRequestJobRow, 'id' | 'target_version'>,
+): boolean {
+  if (a.target_version === b.target_version) return false;
+  const scheme = ecosystemFor(packageManager)?.versions;
+  if (scheme && !scheme.unordered && scheme.isValid(a.target_version) && scheme.isValid(b.target_version)) {
+    const order = scheme.compare(a.target_version, b.target_version);
+    if (order !== 0) return order < 0;
+  }
+  return a.id < b.id;
 }
 
 /** The source and changelog links of the dependency from its registry, or none when the registry cannot say. */
@@ -452,7 +462,7 @@ async function linksOf(deps: JobExecutorDeps, job: PullRequestJobRow): Promise<{
  */
 async function supersedeOlder(deps: JobExecutorDeps, job: PullRequestJobRow, repo: RepoRef, opened: CodeHostPullRequest): Promise<void> {
   const { db, codeHost: host, token } = deps;
-  for (const row of (await findOtherOpenJobs(db, job)).filter((o) => olderThan(job, o.target_version))) {
+  for (const row of (await findOtherOpenJobs(db, job)).filter((o) => isOlder(job.package_manager, o, job))) {
     const number = row.pull_request_number as number;
     const current = await host.getPullRequest?.(token, repo, number);
     if (current && current.head.sha !== row.head_sha) {
