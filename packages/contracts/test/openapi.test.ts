@@ -22,6 +22,35 @@ describe('openApiDocument', () => {
     expect(JSON.stringify(doc.paths['/accounts'])).toContain('#/components/schemas/DependencyApiErrors');
   });
 
+  it('documents the groups member of update config bodies and the groups attribute of update-configs (our extension)', () => {
+    type Schema = { properties?: Record<string, Schema>; items?: Schema; required?: string[]; description?: string };
+    const { schemas } = (openApiDocument() as { components: { schemas: Record<string, Schema> } }).components;
+    for (const body of ['CreateUpdateConfig', 'PatchUpdateConfig']) {
+      const groups = schemas[body]?.properties?.groups;
+      expect(groups?.description, body).toMatch(/first group it matches/);
+      expect(Object.keys(groups?.items?.properties ?? {}), body).toEqual([
+        'name',
+        'patterns',
+        'exclude-patterns',
+        'dependency-type',
+        'update-types',
+        'applies-to',
+      ]);
+      expect(groups?.items?.required, body).toEqual(['name']);
+      expect(schemas[body]?.required ?? [], body).not.toContain('groups');
+    }
+    const attributes = schemas.UpdateConfigDocument?.properties?.data?.properties?.attributes;
+    expect(attributes?.required).toContain('groups');
+    expect(Object.keys(attributes?.properties?.groups?.items?.properties ?? {})).toEqual([
+      'name',
+      'patterns',
+      'exclude-patterns',
+      'dependency-type',
+      'update-types',
+      'applies-to',
+    ]);
+  });
+
   it("describes peer-svc's client-place bundles (GET, Digest) with the JSON answer and the peer API's text errors", () => {
     const doc = openApiDocument() as {
       paths: Record<string, Record<string, { security: unknown; responses: Record<string, { content: Record<string, unknown> }> }>>;

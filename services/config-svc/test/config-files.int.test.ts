@@ -32,6 +32,15 @@ const fileConfig = (over: Partial<RepoConfigFileRead['configs'][number]> = {}): 
     ...DEFAULT_UPDATE_CONFIG_SETTINGS,
     labels: ['deps'],
     ignore: [{ dependencyName: 'express', versions: ['5.x'], updateTypes: [] }],
+    groups: [
+      {
+        name: 'react',
+        patterns: ['react*'],
+        excludePatterns: ['react-native'],
+        updateTypes: ['minor', 'patch'],
+        appliesTo: 'version-updates',
+      },
+    ],
   },
   ...over,
 });
@@ -104,6 +113,17 @@ describe('config-svc: update configs from repositories config files', () => {
     expect(doc.included[0]?.attributes.ignores).toEqual([
       { id: null, source: V2, 'dependency-name': 'express', versions: ['5.x'], 'update-types': [], 'created-by': null, 'created-at': null },
     ]);
+    // So are its groups (the same attribute as an API-made config's `groups` member).
+    expect(doc.included[0]?.attributes.groups).toEqual([
+      {
+        name: 'react',
+        patterns: ['react*'],
+        'exclude-patterns': ['react-native'],
+        'dependency-type': null,
+        'update-types': ['minor', 'patch'],
+        'applies-to': 'version-updates',
+      },
+    ]);
     const deleted = await h.waitForEvent(
       (e: EventEnvelope) => e.type === 'update_config.deleted' && (e.data as { id: number }).id === otherId,
     );
@@ -166,6 +186,9 @@ describe('config-svc: update configs from repositories config files', () => {
     const patch = await call('PATCH', `/update_configs/${id}`, { 'update-schedule': 'daily' });
     expect(patch.status).toBe(409);
     expect(patch.text).toContain('.github/dependabot.yml');
+    const groups = await call('PATCH', `/update_configs/${id}`, { groups: [] });
+    expect(groups.status).toBe(409);
+    expect((await activeRepos()).included[0]?.attributes.groups.map((g) => g.name)).toEqual(['react']);
     const del = await call('DELETE', `/update_configs/${id}`);
     expect(del.status).toBe(409);
     const post = await call('POST', '/update_configs', {

@@ -264,6 +264,7 @@ describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () =
         'next-run-at': expect.any(String),
         source: 'api',
         ignores: [],
+        groups: [],
       });
       // Daily: the next weekday at the account's run time (another test may have changed it), within the coming four days.
       const next = new Date(doc.data.attributes['next-run-at'] as string);
@@ -530,6 +531,160 @@ describe('config-svc on PostgreSQL and RabbitMQ, with the GitHub emulator', () =
       expect((await call('GET', `/update_configs/${daily.body.data.id}`, ALICE)).body.data.attributes['update-schedule']).toBe('daily');
       for (const created of [live, daily])
         expect((await call('DELETE', `/update_configs/${created.body.data.id}`, ALICE)).status).toBe(204);
+    });
+  });
+
+  describe('groups (our extension)', () => {
+    /** The `update_config.*` events of config `id` so far, in arrival order. */
+    const eventsOf = (id: string) =>
+      h.events.filter((e) => e.type.startsWith('update_config.') && (e.data as { id: number }).id === Number(id));
+    const groupsBody = [
+      {
+        name: 'elm-core',
+        patterns: ['elm/*'],
+        'exclude-patterns': ['elm/http'],
+        'dependency-type': 'production',
+        'update-types': ['minor', 'patch'],
+        'group-by': 'dependency-name',
+      },
+      { name: 'everything-else' },
+    ];
+
+    it('stores them on create, shows them dasherized, and publishes them in the settings of update_config.created', async () => {
+      const created = await call(
+        'POST',
+        '/update_configs',
+        ALICE,
+        newConfig(3106, 2001, { 'package-manager': 'elm', directory: '/elm', groups: groupsBody }),
+      );
+      expect(created.status, created.text).toBe(201);
+      const doc = UpdateConfigDocument.parse(created.body);
+      const shown = [
+        {
+          name: 'elm-core',
+          patterns: ['elm/*'],
+          'exclude-patterns': ['elm/http'],
+          'dependency-type': 'production',
+          'update-types': ['minor', 'patch'],
+          'applies-to': 'version-updates',
+        },
+        {
+          name: 'everything-else',
+          patterns: ['*'],
+          'exclude-patterns': [],
+          'dependency-type': null,
+          'update-types': ['major', 'minor', 'patch'],
+          'applies-to': 'version-updates',
+        },
+      ];
+      expect(doc.data.attributes.groups).toEqual(shown);
+      const read = await call('GET', `/update_configs/${doc.data.id}`, ALICE);
+      expect(read.body).toEqual(created.body);
+      const active = ReposDocument.parse(
+        (await call('GET', '/repos?account-id=2001&account-type=org&installation-state=active', ALICE)).body,
+      );
+      expect(active.included.find((c) => c.id === doc.data.id)?.attributes.groups).toEqual(shown);
+      const event = await h.waitForEvent(
+        (e) => e.type === 'update_config.created' && (e.data as { id: number }).id === Number(doc.data.id),
+      );
+      expect((event.data as { settings: { groups: unknown } }).settings.groups).toEqual([
+        {
+          name: 'elm-core',
+          patterns: ['elm/*'],
+          excludePatterns: ['elm/http'],
+          dependencyType: 'production',
+          updateTypes: ['minor', 'patch'],
+          appliesTo: 'version-updates',
+        },
+        {
+          name: 'everything-else',
+          patterns: ['*'],
+          excludePatterns: [],
+          updateTypes: ['major', 'minor', 'patch'],
+          appliesTo: 'version-updates',
+        },
+      ]);
+      expect((await call('DELETE', `/update_configs/${doc.data.id}`, ALICE)).status).toBe(204);
+    });
+
+    it('PATCH replaces them, leaves them when absent, removes them with []; a bad group is 400 naming it and changes nothing', async () => {
+      const created = await call(
+        'POST',
+        '/update_configs',
+        ALICE,
+        newConfig(3106, 2001, { 'package-manager': 'elm', directory: '/elm', groups: groupsBody }),
+      );
+      expect(created.status, created.text).toBe(201);
+      const id: string = created.body.data.id;
+      await h.waitForEvent((e) => e.type === 'update_config.created' && (e.data as { id: number }).id === Number(id));
+
+      const replaced = await call('PATCH', `/update_configs/${id}`, ALICE, {
+        groups: [{ name: 'security', 'applies-to': 'security-updates', patterns: ['elm/json'] }],
+      });
+      expect(replaced.status, replaced.text).toBe(200);
+      const security = {
+        name: 'security',
+        patterns: ['elm/json'],
+        'exclude-patterns': [],
+        'dependency-type': null,
+        'update-types': ['major', 'minor', 'patch'],
+        'applies-to': 'security-updates',
+      };
+      expect(replaced.body.data.attributes.groups).toEqual([security]);
+      const second = await h.waitForEvent(
+        (e) =>
+          e.type === 'update_config.updated' &&
+          (e.data as { id: number; revision: number }).id === Number(id) &&
+          (e.data as { revision: number }).revision === 2,
+      );
+      expect((second.data as { settings: { groups: Array<{ name: string; appliesTo: string }> } }).settings.groups).toMatchObject([
+        { name: 'security', appliesTo: 'security-updates' },
+      ]);
+
+      // Absent: the groups stay.
+      const other = await call('PATCH', `/update_configs/${id}`, ALICE, { 'update-schedule': 'weekly' });
+      expect(other.status, other.text).toBe(200);
+      expect(other.body.data.attributes.groups).toEqual([security]);
+
+      // Invalid: 400, every problem named with its pointer, nothing written or published.
+      const before = await call('GET', `/update_configs/${id}`, ALICE);
+      const bad = await call('PATCH', `/update_configs/${id}`, ALICE, {
+        'update-schedule': 'monthly',
+        groups: [{ name: 'ok' }, { name: 'OK', patterns: [] }, { 'update-types': ['huge'] }],
+      });
+      expectEnvelope(bad, 400);
+      expect(bad.body.errors.map((e: { source: { pointer: string }; detail: string }) => [e.source.pointer, e.detail])).toEqual([
+        ['/groups/1/patterns', 'groups/1/patterns must not be empty: leave it out to take every dependency'],
+        ['/groups/2/name', 'groups/2/name is required'],
+        ['/groups/2/update-types/0', 'groups/2/update-types/0 must be one of major, minor, patch'],
+        ['/groups/1/name', 'groups/1/name must be unique: group 0 is named ok'],
+      ]);
+      expectEnvelope(
+        await call('PATCH', `/update_configs/${id}`, ALICE, { groups: { name: 'deps' } }),
+        400,
+        /groups must be an array of groups/,
+      );
+      expect((await call('GET', `/update_configs/${id}`, ALICE)).body).toEqual(before.body);
+
+      const removed = await call('PATCH', `/update_configs/${id}`, ALICE, { groups: [] });
+      expect(removed.status, removed.text).toBe(200);
+      expect(removed.body.data.attributes.groups).toEqual([]);
+      expect(removed.body.data.attributes['update-schedule']).toBe('weekly');
+      const fourth = await h.waitForEvent(
+        (e) =>
+          e.type === 'update_config.updated' &&
+          (e.data as { id: number }).id === Number(id) &&
+          (e.data as { revision: number }).revision === 4,
+      );
+      expect((fourth.data as { settings: { groups: unknown[] } }).settings.groups).toEqual([]);
+      // Created, replaced, schedule, removed: the refused patches wrote and published nothing.
+      expect(eventsOf(id).map((e) => [e.type, (e.data as { revision: number }).revision])).toEqual([
+        ['update_config.created', 1],
+        ['update_config.updated', 2],
+        ['update_config.updated', 3],
+        ['update_config.updated', 4],
+      ]);
+      expect((await call('DELETE', `/update_configs/${id}`, ALICE)).status).toBe(204);
     });
   });
 

@@ -156,6 +156,7 @@ export function startReleaseHarness(label: string, options: ReleaseHarnessOption
           ...(c.securityUpdatesOnly !== undefined ? { securityUpdatesOnly: c.securityUpdatesOnly } : {}),
           ...(c.revision !== undefined ? { revision: c.revision } : {}),
           ...(c.updateSchedule ? { updateSchedule: c.updateSchedule } : {}),
+          ...(c.settings ? { settings: c.settings } : {}),
         });
         await publish([
           { type: 'account.created', data: orgState(repo.accountId, repo.fullName.split('/')[0] ?? '') },
@@ -221,4 +222,6 @@ export interface TestConfig {
   updateSchedule?: UpdateConfigState['updateSchedule'];
   revision?: number;
   deleted?: boolean;
+  /** Its settings beyond the API's attributes (groups, labels …); default none. */
+  settings?: UpdateConfigState['settings'];
 }

@@ -5,6 +5,7 @@ import { BumpNowButton } from '../components/BumpNowButton.tsx';
 import { ConfigFilePanel } from '../components/ConfigFilePanel.tsx';
 import { ConfigForm } from '../components/ConfigForm.tsx';
 import { ErrorMessage, LoadError, Loading, PageTitle } from '../components/common.tsx';
+import { GroupList } from '../components/GroupList.tsx';
 import { IgnoreList } from '../components/IgnoreList.tsx';
 import { when } from '../format.ts';
 import { useResource } from '../hooks.ts';
@@ -107,6 +108,7 @@ export function RepoConfigs({ accountId, repoId }: { accountId: string; repoId: 
                       {config.attributes['automerge-rule-development-deps']}
                     </dd>
                   </dl>
+                  <GroupList groups={config.attributes.groups ?? []} />
                   <IgnoreList ignores={config.attributes.ignores ?? []} onRemove={(ignore) => ignore.id && unignore(config, ignore.id)} />
                   {editing === config.id ? (
                     <ConfigForm

@@ -122,6 +122,25 @@ export const PullRequestJobResource = z.object({
      */
     unverified: z.boolean(),
     'created-at': z.string(),
+    /**
+     * This service's extension: the dependency group (dependabot.yml `groups`) whose updates the job's one pull request
+     * holds with its updates, or null for one dependency's job; a group's job has the group's name as `dependency-name`
+     * and digests of its updates as versions.
+     */
+    group: z
+      .object({
+        name: z.string(),
+        updates: z.array(
+          z.object({
+            'dependency-name': z.string(),
+            'dependency-type': z.enum(['runtime', 'development']),
+            'version-in-use': z.string(),
+            'target-version': z.string(),
+            'update-kind': z.enum(['patch', 'minor', 'major']),
+          }),
+        ),
+      })
+      .nullable(),
   }),
   relationships: z.object({
     repo: ref('repos'),
@@ -191,6 +210,11 @@ export const PullRequestJobCreated = z.object({
   securityFix: z.boolean(),
   targetBranch: z.string(),
   directory: z.string(),
+  /**
+   * The dependency group (dependabot.yml `groups`) whose updates the job holds in one pull request, or null for one
+   * dependency's job; a group's job has the group's name as `dependencyName` and a digest of its updates as `targetVersion`.
+   */
+  groupName: z.string().nullable().default(null),
 });
 export type PullRequestJobCreated = z.infer<typeof PullRequestJobCreated>;
 

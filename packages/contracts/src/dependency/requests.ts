@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { GroupRule } from './config-files.ts';
 import { ACCOUNT_TYPES, AUTOMERGE_RULES, PACKAGE_MANAGERS, UPDATE_SCHEDULES, WEEKDAYS } from './resources.ts';
 
 /**
@@ -62,6 +63,117 @@ export const BranchName = z
 
 const flag = z.boolean({ error: 'must be true or false' });
 
+/** The most `groups` one update config takes through the API. */
+export const MAX_GROUPS = 50;
+/** The most `patterns` (and `exclude-patterns`) one group takes: as many as a config file's group may hold. */
+const MAX_GROUP_PATTERNS = 200;
+const GROUP_UPDATE_TYPES = ['major', 'minor', 'patch'] as const;
+
+/**
+ * A dependency group's name: 1 to 100 characters, letters, digits, `_`, `-`, `.` and `|`, starting and ending with a
+ * letter or a digit, no `..`. GitHub documents dependabot.yml group names as letters, `|`, `_` and `-`, starting and
+ * ending with a letter; its schema (SchemaStore's `dependabot-2.0.json`, which packages/repo-config validates files
+ * against) takes any key. The name goes into pull request titles and branch names, so the API takes the documented set
+ * widened by digits and `.` (names such as `aws-sdk-v3`, `k8s.io`), every one of which a config file may hold too.
+ */
+export const GroupName = z
+  .string({ error: requiredMessage('a string') })
+  .min(1, { error: 'must not be empty', abort: true })
+  .max(100, { error: 'must be at most 100 characters', abort: true })
+  .regex(
+    /^[A-Za-z0-9](?:[A-Za-z0-9_.|-]*[A-Za-z0-9])?$/,
+    'must hold only letters, digits, _, -, . and |, and start and end with a letter or a digit',
+  )
+  .refine((value) => !value.includes('..'), 'must not contain ..');
+
+/** One dependency name pattern of a group (`*` matches any run of characters): 1 to 1000 characters, no control characters. */
+const GroupPattern = z
+  .string({ error: 'must be a string' })
+  .min(1, 'must not be empty')
+  .max(1_000, 'must be at most 1000 characters')
+  .refine((value) => value.isWellFormed() && !hasControlCharacter(value), 'must be well-formed text without control characters');
+
+/** `values` without repeats, in first-seen order. */
+const distinct = <T>(values: readonly T[]): T[] => [...new Set(values)];
+
+/**
+ * One entry of `groups` (this service's extension of the API; dependabot.yml's `groups.<name>` with its name inside), as
+ * a {@link GroupRule} with the defaults a config file's group gets (packages/repo-config's v2 reading): `patterns`
+ * absent means every dependency (`['*']`), `update-types` absent all three, `applies-to` absent `version-updates`,
+ * `exclude-patterns` absent none, `dependency-type` absent either type. `patterns` and `update-types` may not be empty
+ * (leave them out instead); repeated entries are kept once; unknown members are ignored.
+ * Fails with `name: is required`, `patterns: must not be empty …`, `update-types/0: must be one of major, minor, patch`, …
+ */
+export const DependencyGroupBody = z
+  .object(
+    {
+      name: GroupName,
+      patterns: z
+        .array(GroupPattern, { error: 'must be an array of dependency name patterns' })
+        .min(1, 'must not be empty: leave it out to take every dependency')
+        .max(MAX_GROUP_PATTERNS, `must hold at most ${MAX_GROUP_PATTERNS} patterns`)
+        .optional(),
+      'exclude-patterns': z
+        .array(GroupPattern, { error: 'must be an array of dependency name patterns' })
+        .max(MAX_GROUP_PATTERNS, `must hold at most ${MAX_GROUP_PATTERNS} patterns`)
+        .optional(),
+      'dependency-type': enumOf(['production', 'development'] as const).optional(),
+      'update-types': z
+        .array(enumOf(GROUP_UPDATE_TYPES), { error: 'must be an array of major, minor, patch' })
+        .min(1, 'must not be empty: leave it out for major, minor and patch')
+        .max(10, 'must hold at most 10 entries')
+        .optional(),
+      'applies-to': enumOf(['version-updates', 'security-updates'] as const).optional(),
+    },
+    { error: 'must be an object with a name' },
+  )
+  .transform(
+    (group): GroupRule => ({
+      name: group.name,
+      patterns: distinct(group.patterns ?? ['*']),
+      excludePatterns: distinct(group['exclude-patterns'] ?? []),
+      ...(group['dependency-type'] === undefined ? {} : { dependencyType: group['dependency-type'] }),
+      updateTypes: distinct(group['update-types'] ?? GROUP_UPDATE_TYPES),
+      appliesTo: group['applies-to'] ?? 'version-updates',
+    }),
+  );
+
+/**
+ * `groups` of `POST /update_configs` and `PATCH /update_configs/:id` (this service's extension): at most
+ * {@link MAX_GROUPS} {@link DependencyGroupBody} entries, in the order they are matched (a dependency joins the first
+ * group it matches, as in dependabot.yml), their names unique ignoring case (`Deps` and `deps` would share branch
+ * names). `[]` means no groups. A repeated name is reported on the later entry: `groups/2/name: must be unique: group 0
+ * is named deps`.
+ */
+export const DependencyGroups = z
+  .array(DependencyGroupBody, { error: 'must be an array of groups ([] for none)' })
+  .max(MAX_GROUPS, `must hold at most ${MAX_GROUPS} groups`)
+  .superRefine(
+    (groups, ctx) => {
+      const seen = new Map<string, { index: number; name: string }>();
+      groups.forEach((group, index) => {
+        // Runs also when entries failed their own checks (`when`): such an entry is the value as sent, so its name is
+        // compared only when it is a string.
+        const name = (group as { name?: unknown } | null | undefined)?.name;
+        if (typeof name !== 'string') return;
+        const earlier = seen.get(name.toLowerCase());
+        if (earlier) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'name'],
+            message: `must be unique: group ${earlier.index} is named ${earlier.name}`,
+          });
+        } else {
+          seen.set(name.toLowerCase(), { index, name });
+        }
+      });
+    },
+    { when: (payload) => Array.isArray(payload.value) },
+  );
+
+const GROUPS_DESCRIPTION =
+  "This service's extension: dependency groups, matched in order (a dependency joins the first group it matches, as in dependabot.yml); each group's updates come in one pull request. On PATCH the list replaces the config's, [] removes them, absent leaves them.";
+
 /** Body of `POST /update_configs` (the attribute table of https://github.com/dependabot/api-docs). Unknown members are ignored. */
 export const CreateUpdateConfig = z.object(
   {
@@ -76,12 +188,17 @@ export const CreateUpdateConfig = z.object(
     'security-updates-only': flag.default(false),
     'automerge-rule-development-deps': automergeRule.default('never'),
     'automerge-rule-runtime-deps': automergeRule.default('never'),
+    /** This service's extension: the config's dependency groups (absent: none). */
+    groups: DependencyGroups.optional().describe(GROUPS_DESCRIPTION),
   },
   { error: 'must be a JSON object' },
 );
 export type CreateUpdateConfig = z.output<typeof CreateUpdateConfig>;
 
-/** Body of `PATCH /update_configs/:id`: any of the attributes the seed lists as changeable; others are ignored. */
+/**
+ * Body of `PATCH /update_configs/:id`: any of the attributes the seed lists as changeable, and `groups` (this service's
+ * extension: the new list replaces the config's, `[]` removes them, absent leaves them); others are ignored.
+ */
 export const PatchUpdateConfig = z.object(
   {
     'update-schedule': enumOf(UPDATE_SCHEDULES).optional(),
@@ -90,6 +207,7 @@ export const PatchUpdateConfig = z.object(
     'security-updates-only': flag.optional(),
     'automerge-rule-development-deps': automergeRule.optional(),
     'automerge-rule-runtime-deps': automergeRule.optional(),
+    groups: DependencyGroups.optional().describe(GROUPS_DESCRIPTION),
   },
   { error: 'must be a JSON object' },
 );

@@ -134,6 +134,23 @@ export const UpdateConfigIgnoreAttribute = z.object({
 });
 export type UpdateConfigIgnoreAttribute = z.infer<typeof UpdateConfigIgnoreAttribute>;
 
+/**
+ * This service's extension of `update-configs`: one dependency group, in the order groups are matched (a dependency joins
+ * the first group it matches, as in dependabot.yml). Those of a config made through the API are its `groups` member's;
+ * a config file's are the file's. `patterns` `['*']` takes every dependency; `exclude-patterns` are left out of the
+ * group; `dependency-type` `production`, `development`, or null for either; `update-types` the semver levels it takes;
+ * `applies-to` `version-updates` or `security-updates`.
+ */
+export const UpdateConfigGroupAttribute = z.object({
+  name: z.string(),
+  patterns: z.array(z.string()),
+  'exclude-patterns': z.array(z.string()),
+  'dependency-type': z.enum(['production', 'development']).nullable(),
+  'update-types': z.array(z.enum(['major', 'minor', 'patch'])),
+  'applies-to': z.enum(['version-updates', 'security-updates']),
+});
+export type UpdateConfigGroupAttribute = z.infer<typeof UpdateConfigGroupAttribute>;
+
 /** `update-configs` resource. `target-branch` is always present, `null` meaning the repo's default branch. */
 export const UpdateConfigResource = z.object({
   id: z.string(),
@@ -161,6 +178,12 @@ export const UpdateConfigResource = z.object({
     source: z.string(),
     /** This service's extension: what the config does not propose (see {@link UpdateConfigIgnoreAttribute}). */
     ignores: z.array(UpdateConfigIgnoreAttribute),
+    /** This service's extension: how the config groups its updates into pull requests (see {@link UpdateConfigGroupAttribute}). */
+    groups: z
+      .array(UpdateConfigGroupAttribute)
+      .describe(
+        "This service's extension: the config's dependency groups in matching order (a dependency joins the first it matches); a config file's come from the file.",
+      ),
   }),
   relationships: z.object({ repo: z.object({ data: ref('repos') }) }),
 });

@@ -59,8 +59,10 @@ export const DependencyCheck = z.object({
   'error-kind': z.enum(UPDATE_RUN_ERROR_KINDS).nullable(),
   /** The registry asked last (base URL), or null when none was. */
   registry: z.string().nullable(),
-  /** The job recorded for it, or null. */
+  /** The job recorded for it (a group's job for a dependency in a group), or null. */
   'pull-request-job-id': z.string().nullable(),
+  /** This service's extension: the dependency group (dependabot.yml `groups`) its update went to, or null. */
+  group: z.string().nullable().default(null),
 });
 export type DependencyCheck = z.infer<typeof DependencyCheck>;
 

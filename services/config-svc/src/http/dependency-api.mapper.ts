@@ -2,8 +2,10 @@ import type { CodeHostRepo } from '@switchyard/code-host';
 import {
   type AccountResource,
   type ConfigFileState,
+  type GroupRule,
   type RepoResource,
   type ReposDocument,
+  type UpdateConfigGroupAttribute,
   type UpdateConfigIgnoreAttribute,
   type UpdateConfigResource,
   UpdateConfigSettings,
@@ -83,9 +85,11 @@ export function repoResource(repo: CodeHostRepo, configIds: readonly number[], c
 
 /**
  * An `update-configs` resource; `target-branch` is `null` when unset, never omitted; `next-run-at` (this service's
- * extension) is `nextRunAt` in RFC 3339, UTC, or `null`.
+ * extension) is `nextRunAt` in RFC 3339, UTC, or `null`; `ignores` and `groups` (this service's extensions) from its
+ * settings and held ignores.
  */
 export function updateConfigResource({ row, nextRunAt }: ScheduledUpdateConfig): UpdateConfigResource {
+  const settings = UpdateConfigSettings.parse(row.settings);
   return {
     id: String(row.id),
     type: 'update-configs',
@@ -101,7 +105,8 @@ export function updateConfigResource({ row, nextRunAt }: ScheduledUpdateConfig):
       'security-updates-only': row.security_updates_only,
       'next-run-at': nextRunAt ? nextRunAt.toISOString() : null,
       source: row.source,
-      ignores: ignoresOf(row),
+      ignores: ignoresOf(row, settings),
+      groups: settings.groups.map(groupAttribute),
     },
     relationships: { repo: { data: { id: String(row.repo_id), type: 'repos' } } },
   };
@@ -112,8 +117,8 @@ export function updateConfigResource({ row, nextRunAt }: ScheduledUpdateConfig):
  * made on the code host (`command`, `closed-pull-request`: an id to remove them by), each version line written as
  * dependabot-core writes its conditions (`ignoreCondition`).
  */
-function ignoresOf(row: ScheduledUpdateConfig['row']): UpdateConfigIgnoreAttribute[] {
-  const fromFile = row.source === 'api' ? [] : UpdateConfigSettings.parse(row.settings).ignore;
+function ignoresOf(row: ScheduledUpdateConfig['row'], settings: UpdateConfigSettings): UpdateConfigIgnoreAttribute[] {
+  const fromFile = row.source === 'api' ? [] : settings.ignore;
   return [
     ...fromFile.map((rule) => ({
       id: null,
@@ -137,6 +142,21 @@ function ignoresOf(row: ScheduledUpdateConfig['row']): UpdateConfigIgnoreAttribu
       };
     }),
   ];
+}
+
+/**
+ * One dependency group as the `groups` attribute shows it: dasherized, `dependency-type` null for either type. The same
+ * for a group made through the API (its `groups` member) and one of a config file (the file's `groups`).
+ */
+function groupAttribute(group: GroupRule): UpdateConfigGroupAttribute {
+  return {
+    name: group.name,
+    patterns: group.patterns,
+    'exclude-patterns': group.excludePatterns,
+    'dependency-type': group.dependencyType ?? null,
+    'update-types': group.updateTypes,
+    'applies-to': group.appliesTo,
+  };
 }
 
 /** A `GET /repos` document: the page's repos, the update configs of the active ones in `included`, and the next page in `meta`. */

@@ -1,4 +1,4 @@
-import type { CreateUpdateConfig, PackageManager, PatchUpdateConfig } from '@switchyard/contracts';
+import type { CreateUpdateConfig, GroupRule, PackageManager, PatchUpdateConfig } from '@switchyard/contracts';
 import { LANGUAGE_OF } from '@switchyard/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { ConfigDatabase } from '../db/schema.ts';
@@ -23,7 +23,10 @@ function rethrowDuplicate(error: unknown): never {
   throw error;
 }
 
-/** Inserts a config; `language` follows from the package manager. @throws UpdateConfigExistsError */
+/**
+ * Inserts a config; `language` follows from the package manager; its `settings` hold its `groups` when it has any
+ * (`{}` otherwise: an API-made config's settings leave defaults out). @throws UpdateConfigExistsError
+ */
 export function insertUpdateConfig(db: Db, input: CreateUpdateConfig): Promise<UpdateConfigRow> {
   return db
     .insertInto('update_config')
@@ -38,6 +41,7 @@ export function insertUpdateConfig(db: Db, input: CreateUpdateConfig): Promise<U
       automerge_rule_development_deps: input['automerge-rule-development-deps'],
       lockfile_only: input['lockfile-only'],
       security_updates_only: input['security-updates-only'],
+      ...(input.groups && input.groups.length > 0 ? { settings: JSON.stringify({ groups: input.groups }) } : {}),
     })
     .returningAll()
     .executeTakeFirstOrThrow()
@@ -92,7 +96,8 @@ export function listUpdateConfigsOfRepos(db: Db, repoIds: readonly number[]): Pr
 }
 
 /**
- * Changes the given attributes of config `id` (revision + 1).
+ * Changes the given attributes of config `id` (revision + 1). `groups` replaces `settings.groups` and keeps the other
+ * settings; `[]` removes the key (no groups is the default, which settings leave out).
  * @returns the updated row, or undefined when there is no such config
  * @throws UpdateConfigExistsError when the new target branch collides with another config
  */
@@ -108,6 +113,7 @@ export function patchUpdateConfig(db: Db, id: number, patch: PatchUpdateConfig):
       ...(patch['automerge-rule-development-deps'] === undefined
         ? {}
         : { automerge_rule_development_deps: patch['automerge-rule-development-deps'] }),
+      ...(patch.groups === undefined ? {} : { settings: settingsWithGroups(patch.groups) }),
       revision: sql`revision + 1`,
       updated_at: sql`now()`,
     })
@@ -115,6 +121,13 @@ export function patchUpdateConfig(db: Db, id: number, patch: PatchUpdateConfig):
     .returningAll()
     .executeTakeFirst()
     .catch(rethrowDuplicate);
+}
+
+/** `settings` with `groups` in place of its own, or without the key for none: a jsonb expression of the column. */
+function settingsWithGroups(groups: readonly GroupRule[]) {
+  return groups.length === 0
+    ? sql<string>`settings - 'groups'`
+    : sql<string>`settings || jsonb_build_object('groups', ${JSON.stringify(groups)}::jsonb)`;
 }
 
 /** Deletes config `id`. @returns the deleted row, or undefined when there was none */

@@ -48,7 +48,8 @@ async function refusingDuplicates<T>(change: () => Promise<T>): Promise<T> {
  * manager's files on the config's branch, its target branch or else the repo's default one (`checkConfigDirectory`,
  * through the code host with the caller's token). The config, the repo and
  * account rows it needs and their events (the account's and repo's, then `update_config.created`, written by one
- * insert) are stored in one transaction (one commit a config).
+ * insert) are stored in one transaction (one commit a config). Its `groups` (this service's extension) go into its
+ * `settings.groups`, which the event carries.
  * @returns the stored config, with its next run by its account's schedule settings as stored with it
  * @throws InvalidInput naming `/update-schedule` for `live` with a package manager that cannot be watched
  * @throws NotFound when the account or the repo is not one the caller reaches
@@ -127,7 +128,8 @@ export async function getUpdateConfig(db: Db, view: CodeHostView, caller: Caller
  * `PATCH /update_configs/:id`: changes the attributes given (revision + 1, `update_config.updated`); an empty patch
  * changes and publishes nothing. A new `target-branch` (another branch, or null for the repo's default one) must hold
  * the package manager's files in the config's directory, as on create (`checkConfigDirectory`); the package manager and
- * the directory are the config's identity, which a PATCH does not change.
+ * the directory are the config's identity, which a PATCH does not change. `groups` (this service's extension) replaces
+ * the config's `settings.groups` (`[]` removes them), which the event carries.
  * @returns the config as it is now, with its next run
  * @throws NotFound when there is no such config or the caller may not know of it
  * @throws Forbidden without write permission on its repo

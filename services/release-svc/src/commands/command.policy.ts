@@ -65,6 +65,15 @@ export function ignoredAnswer(what: string): string {
   return `OK, I won't notify you about ${what} again, unless you re-open this PR.`;
 }
 
+/**
+ * The answer to `ignore this …` on a group's pull request, which updates several dependencies: which one would it be?
+ * (Dependabot takes `@dependabot ignore <dependency name>` there instead; this service leaves that to the config's
+ * `ignore` rules.)
+ */
+export function groupIgnoreAnswer(asked: string, group: string): string {
+  return `\`@dependabot ${asked}\` applies to a pull request of one dependency, and this one updates the ${group} group. Close it with \`@dependabot close\` (these updates are then not proposed again), or add an \`ignore\` rule for the dependency to the configuration.`;
+}
+
 /** The answer to `rebase` on a pull request whose branch is up to date with its target (Dependabot's words). */
 export function upToDateAnswer(branch: string): string {
   return `Looks like this PR is already up-to-date with ${branch}! If you'd still like to recreate it from scratch, overwriting any edits, you can request \`@dependabot recreate\`.`;

@@ -66,7 +66,7 @@ export function releaseRouter(db: Kysely<ReleaseDatabase>, view: CodeHostView): 
         status: query.status,
         page: query.page,
       });
-      res.json({ data: page.jobs.map(jobResource), meta: { pages: { next: page.next } } });
+      res.json({ data: page.jobs.map((job) => jobResource(job, page.updates.get(job.id))), meta: { pages: { next: page.next } } });
     })
     .all(methodNotAllowed(['GET']));
 

@@ -1,5 +1,6 @@
 import type { PullRequestJobResource, ReleaseNotificationResource, UpdateRunResource } from '@switchyard/contracts';
 import type { PullRequestJobRow } from '../jobs/job.table.ts';
+import type { PullRequestJobUpdateRow } from '../jobs/job-update.table.ts';
 import type { NotificationView } from '../notifications/notification.service.ts';
 import type { UpdateRunView } from '../update-runs/update-run.service.ts';
 
@@ -51,8 +52,8 @@ export function notificationResource({
   };
 }
 
-/** A `pull-request-jobs` resource. */
-export function jobResource(row: PullRequestJobRow): PullRequestJobResource {
+/** A `pull-request-jobs` resource; a group's job (`group_name` set) with its `updates`, in order. */
+export function jobResource(row: PullRequestJobRow, updates: readonly PullRequestJobUpdateRow[] = []): PullRequestJobResource {
   return {
     id: String(row.id),
     type: 'pull-request-jobs',
@@ -73,6 +74,19 @@ export function jobResource(row: PullRequestJobRow): PullRequestJobResource {
       'pull-request-url': row.pull_request_url,
       unverified: row.unverified,
       'created-at': row.created_at.toISOString(),
+      group:
+        row.group_name === null
+          ? null
+          : {
+              name: row.group_name,
+              updates: updates.map((update) => ({
+                'dependency-name': update.dependency_name,
+                'dependency-type': update.dependency_type,
+                'version-in-use': update.version_in_use,
+                'target-version': update.target_version,
+                'update-kind': update.update_kind,
+              })),
+            },
     },
     relationships: {
       repo: { data: { id: String(row.repo_id), type: 'repos' } },
@@ -116,6 +130,7 @@ export function updateRunResource({ run, dependencies, jobIds }: UpdateRunView):
         'error-kind': d.error_kind,
         registry: d.registry,
         'pull-request-job-id': d.job_id === null ? null : String(d.job_id),
+        group: d.group_name,
       })),
     },
     relationships: {

@@ -9,7 +9,8 @@ import type { PullRequestJobRow } from './job.table.ts';
 type Db = Kysely<ReleaseDatabase>;
 
 /** A job to record: a `pull_request_job.created` event's payload without the job's id (the database assigns it). */
-export type NewJob = Omit<PullRequestJobCreated, 'id'>;
+/** A job to record: a `pull_request_job.created` event's data without its id (`groupName` absent: one dependency's). */
+export type NewJob = Omit<PullRequestJobCreated, 'id' | 'groupName'> & { groupName?: string | null };
 
 /** What {@link insertJobOnce} did: the job recorded, or the earlier job of that version that stands in its way. */
 export type JobRecording = { recorded: PullRequestJobRow } | { blockedBy: PullRequestJobRow };
@@ -24,8 +25,10 @@ export type JobRecording = { recorded: PullRequestJobRow } | { blockedBy: PullRe
  * that order. A job whose pull request vanished, was closed by this service, or was merged does not: the run read the
  * files, and they still call for the update. An older version's job recorded while a newer one is under way is
  * superseded when it is carried out, opening nothing.
- * Must run in a transaction: a transaction-scoped advisory lock on the config and dependency makes concurrent runs
- * take turns.
+ * A group's job (`groupName` set) is compared with the group's earlier jobs alone, its digest (`targetVersion`) as its
+ * version (`versions` undefined: digests have no order).
+ * Must run in a transaction: a transaction-scoped advisory lock on the config and dependency (or group) makes
+ * concurrent runs take turns.
  * @param versions the ecosystem's version scheme, to recognise equal versions spelled differently and newer ones
  * @param inRange whether the update is within the manifest's requirement (kept for the `in_range` automerge rule)
  * @returns the new row, or the earlier job in the way
@@ -36,12 +39,15 @@ export async function insertJobOnce(
   job: NewJob,
   inRange = false,
 ): Promise<JobRecording> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`${job.updateConfigId}:${job.dependencyName}`}, 0))`.execute(trx);
+  const groupName = job.groupName ?? null;
+  const key = groupName === null ? `${job.updateConfigId}:${job.dependencyName}` : `${job.updateConfigId}:group:${groupName}`;
+  await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
   const earlier = await trx
     .selectFrom('pull_request_job')
     .selectAll()
     .where('update_config_id', '=', job.updateConfigId)
     .where('dependency_name', '=', job.dependencyName)
+    .where('group_name', groupName === null ? 'is' : '=', groupName)
     .orderBy('id', 'desc')
     .execute();
   const same = (a: string) =>
@@ -81,6 +87,7 @@ export async function insertJobOnce(
       target_branch: job.targetBranch,
       directory: job.directory,
       in_range: inRange,
+      group_name: groupName,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -287,13 +294,14 @@ export async function openPullRequestCount(db: Db, configId: number, exceptJobId
  */
 export function findOtherOpenJobs(
   db: Db,
-  job: Pick<PullRequestJobRow, 'id' | 'update_config_id' | 'dependency_name'>,
+  job: Pick<PullRequestJobRow, 'id' | 'update_config_id' | 'dependency_name' | 'group_name'>,
 ): Promise<Array<Pick<PullRequestJobRow, 'id' | 'pull_request_number' | 'target_version' | 'branch' | 'head_sha'>>> {
   return db
     .selectFrom('pull_request_job')
     .select(['id', 'pull_request_number', 'target_version', 'branch', 'head_sha'])
     .where('update_config_id', '=', job.update_config_id)
     .where('dependency_name', '=', job.dependency_name)
+    .where('group_name', job.group_name === null ? 'is' : '=', job.group_name)
     .where('id', '!=', job.id)
     .where('status', '=', 'open')
     .where('pull_request_number', 'is not', null)
@@ -460,7 +468,7 @@ export async function setPullRequestStatus(
   trx: Db,
   pull: PullRequestRef,
   change: { status: PullRequestJobStatus; reason: string | null; ignored?: boolean; from: readonly PullRequestJobStatus[] },
-): Promise<Array<{ id: number; update_config_id: number; dependency_name: string; target_version: string }>> {
+): Promise<Array<{ id: number; update_config_id: number; dependency_name: string; target_version: string; group_name: string | null }>> {
   let query = trx
     .updateTable('pull_request_job')
     .set({
@@ -476,7 +484,7 @@ export async function setPullRequestStatus(
   if (pull.nodeId)
     query = query.where((eb) => eb.or([eb('pull_request_node_id', 'is', null), eb('pull_request_node_id', '=', pull.nodeId ?? '')]));
   if (pull.headRef) query = query.where((eb) => eb.or([eb('branch', 'is', null), eb('branch', '=', pull.headRef ?? '')]));
-  return query.returning(['id', 'update_config_id', 'dependency_name', 'target_version']).execute();
+  return query.returning(['id', 'update_config_id', 'dependency_name', 'target_version', 'group_name']).execute();
 }
 
 /** A pull-request job a notification caused, with its pull request once opened. */

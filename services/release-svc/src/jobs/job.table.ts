@@ -55,6 +55,12 @@ export interface PullRequestJobTable {
     'merge' | 'squash' | 'blocked' | null | undefined,
     'merge' | 'squash' | 'blocked' | null
   >;
+  /**
+   * The dependency group (dependabot.yml `groups`) whose updates the job holds (`pull_request_job_update`), or null for
+   * one dependency's job; a group's job has the group's name as `dependency_name` and a digest of its updates as
+   * `target_version` (`groupDigest`).
+   */
+  group_name: ColumnType<string | null, string | null | undefined, string | null>;
   /** The execution that holds the job (a token of its own), or null. */
   claimed_by: string | null;
   /** That execution's last heartbeat; a claim older than the lease is free to take. */

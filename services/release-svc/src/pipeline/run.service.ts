@@ -10,9 +10,11 @@ import type { ScanTarget } from '../read-model/scan-target.model.ts';
 import { decidedDependencies, findRun, finishRun, hadEarlierRun, startRun } from '../runs/update-run.repository.ts';
 import type { UpdateRunRow } from '../runs/update-run.table.ts';
 import { decideDependency, decideRelease, type ScanDecision } from './decide/decide.policy.ts';
+import { groupOf } from './decide/group.policy.ts';
 import { extractDependencies } from './extract/dependencies.policy.ts';
 import { readTargetFiles } from './read/manifest-files.service.ts';
 import { type ReadableTarget, type RunScope, readableTarget } from './read/target.policy.ts';
+import { recordGroupJobs } from './record/group-record.service.ts';
 import { type DecidedConfig, recordDependenciesUsed, recordDependency, recordFanOut } from './record/record.service.ts';
 import { findDecidedConfigIds } from './record/scan-result.repository.ts';
 import type { RegistryAccess } from './resolve/registry-access.client.ts';
@@ -150,8 +152,9 @@ const CONFIG_FILE_MAX_AGE_MS = 86_400_000;
  * progress shows as `dependencies-checked`). A run delivered again goes on from the dependencies it has not decided. The
  * run fails, saying why, when the config is gone or its files cannot be read or parsed (`manifest_unreadable`). A
  * registry that fails is that dependency's error (`registry_unreachable`, `registry_auth_failed`, …), not the run's. A
- * config's first run is limited to {@link INITIAL_RUN_JOB_LIMIT} jobs when its account says so. A run also asks for its
- * repository's config files to be read again when they were last read more than a day ago.
+ * config's first run is limited to {@link INITIAL_RUN_JOB_LIMIT} jobs when its account says so. Updates the config's
+ * dependency groups take (`groupOf`) become one job per group once every dependency is decided (`recordGroupJobs`). A
+ * run also asks for its repository's config files to be read again when they were last read more than a day ago.
  * @throws TransientRunError when the code host is down or rate-limited (the run stays `running`; delivered again)
  */
 export async function executeRun(deps: PipelineDeps, runId: string, lastAttempt: boolean): Promise<void> {
@@ -210,6 +213,7 @@ export async function executeRun(deps: PipelineDeps, runId: string, lastAttempt:
     await finishRun(db, run.id, { error: `the code host did not answer: ${unavailable.message}`, kind: null });
     return;
   }
+  await recordGroupJobs(db, run, readable);
   await finishRun(db, run.id);
 }
 
@@ -238,5 +242,6 @@ async function checkDependency(
   const knowable = use.version !== null || use.requirement !== null;
   const advisories = 'found' in resolved && knowable ? await resolver.advisories(ecosystem, use.name) : [];
   const decided = decideDependency(target, use, resolved, advisories, run.id);
-  await recordDependency(deps.db, { id: run.id, notificationId: run.notification_id }, decided.dependency ?? use, position, decided);
+  const group = decided.job ? groupOf(target.config.settings?.groups ?? [], { name: use.name, ...decided.job }) : null;
+  await recordDependency(deps.db, { id: run.id, notificationId: run.notification_id }, decided.dependency ?? use, position, decided, group);
 }

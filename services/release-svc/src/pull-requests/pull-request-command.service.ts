@@ -1,5 +1,6 @@
 import { type RepoRef, transientCodeHostError } from '@switchyard/code-host';
 import {
+  groupIgnoreAnswer,
   ignoredAnswer,
   isCommandName,
   NO_APPS,
@@ -89,6 +90,7 @@ export async function carryOutCommand(deps: JobExecutorDeps, command: PullReques
       return reopen(deps, job, repo, number);
     default: {
       if (job.status !== 'open') return { outcome: 'refused', answer: 'This pull request is not open, so there is nothing to close.' };
+      if (job.group_name !== null && asked !== 'close') return { outcome: 'refused', answer: groupIgnoreAnswer(asked, job.group_name) };
       const kind = IGNORE_KINDS[asked];
       const ignore = kind && { dependencyName: job.dependency_name, kind, version: kind === 'dependency' ? null : job.target_version };
       await db.transaction().execute(async (trx) => {
@@ -97,6 +99,8 @@ export async function carryOutCommand(deps: JobExecutorDeps, command: PullReques
           ignored: true,
           from: ['open'],
         });
+        // A group's pull request closed: its updates together are not proposed again (the job, `ignored`).
+        if (job.group_name !== null) return;
         await addConfigIgnore(trx, {
           update_config_id: job.update_config_id,
           dependency_name: job.dependency_name,
@@ -108,11 +112,14 @@ export async function carryOutCommand(deps: JobExecutorDeps, command: PullReques
         });
       });
       await host.closePullRequest?.(token, repo, number);
-      const what = ignore
-        ? ignore.kind === 'dependency'
-          ? job.dependency_name
-          : `version ${heldIgnoreText(ignore).slice(job.dependency_name.length + 1)}`
-        : `${job.dependency_name} ${job.target_version}`;
+      const what =
+        job.group_name !== null
+          ? `these updates of the ${job.group_name} group`
+          : ignore
+            ? ignore.kind === 'dependency'
+              ? job.dependency_name
+              : `version ${heldIgnoreText(ignore).slice(job.dependency_name.length + 1)}`
+            : `${job.dependency_name} ${job.target_version}`;
       return { outcome: 'done', answer: ignoredAnswer(what) };
     }
   }

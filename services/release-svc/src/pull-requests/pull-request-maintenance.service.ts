@@ -15,9 +15,9 @@ import {
   takeDueOpenJobs,
 } from '../jobs/job.repository.ts';
 import type { PullRequestJobRow } from '../jobs/job.table.ts';
-import { automergeAllowed } from '../pipeline/decide/decide.policy.ts';
-import { type ChangedFiles, computeChange, inDirectory, JobOutcome } from '../pipeline/deliver/change.service.ts';
+import { computeJobChange, inDirectory, type JobChange, JobOutcome } from '../pipeline/deliver/change.service.ts';
 import {
+  automergeNow,
   giveWay,
   type JobExecutorDeps,
   newerOpenJob,
@@ -25,7 +25,6 @@ import {
   supersededReason,
 } from '../pipeline/deliver/pull-request.service.ts';
 import { commitPrefix } from '../pipeline/deliver/pull-request-settings.policy.ts';
-import { pullRequestTitle } from '../pipeline/deliver/pull-request-text.policy.ts';
 import { isRegistryError } from '../pipeline/resolve/registry-access.client.ts';
 import { addConfigIgnore } from '../read-model/config-ignore.repository.ts';
 import { findAccountSettings, findScanTargets } from '../read-model/read-model.repository.ts';
@@ -140,6 +139,7 @@ export async function maintainPullRequest(deps: JobExecutorDeps, job: PullReques
   if (pr.state === 'closed') {
     await db.transaction().execute(async (trx) => {
       await setStatus(trx, job.id, 'closed', `closed unmerged on the code host: ${IGNORED}`, undefined, 0, { ignored: true });
+      if (job.group_name !== null) return;
       await addConfigIgnore(trx, {
         update_config_id: job.update_config_id,
         dependency_name: job.dependency_name,
@@ -163,13 +163,11 @@ export async function maintainPullRequest(deps: JobExecutorDeps, job: PullReques
   const config = target.config;
   const branchNow = config.targetBranch ?? target.repo.defaultBranch;
   if (job.target_branch !== branchNow) return retarget(deps, job, repo, pr, config, branchNow);
-  const rule = job.dependency_type === 'runtime' ? config.automergeRuleRuntimeDeps : config.automergeRuleDevelopmentDeps;
   // A person's `@dependabot merge` / `squash and merge` / `cancel merge` outranks the config's rule.
   // Read again, not from when this look took the job: a command given meanwhile (`squash and merge`, `cancel merge`)
   // decides how, or whether, it is merged.
   const requested = (await findJob(db, job.id))?.merge_request ?? job.merge_request;
-  const automerge =
-    requested === 'blocked' ? false : requested !== null ? true : automergeAllowed(rule, job.update_kind, job.in_range, job.security_fix);
+  const automerge = requested === 'blocked' ? false : requested !== null ? true : await automergeNow(db, config, job);
   if (automerge !== job.automerge) await setAutomerge(db, job.id, automerge);
   const account = await findAccountSettings(db, job.account_id);
 
@@ -323,9 +321,9 @@ async function rebase(
   prefix: string,
 ): Promise<MaintenanceOutcome> {
   const { db, codeHost: host, token } = deps;
-  let files: ChangedFiles;
+  let change: JobChange;
   try {
-    files = await computeChange(deps, job, repoFullName, baseHead);
+    change = await computeJobChange(deps, job, repoFullName, baseHead, prefix);
   } catch (error) {
     if (error instanceof JobOutcome) {
       if (error.status === 'closed') {
@@ -349,8 +347,8 @@ async function rebase(
   const headSha = await host.commitFiles?.(token, repo, {
     branch: pr.head.ref,
     parentSha: baseHead,
-    message: pullRequestTitle(job, prefix),
-    files: inDirectory(job, files),
+    message: change.message,
+    files: inDirectory(job, change.files),
     force: true,
   });
   await recordRebase(db, job.id, headSha ?? null, baseHead);

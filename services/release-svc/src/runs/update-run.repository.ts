@@ -138,7 +138,7 @@ export async function decidedDependencies(db: Db, runId: string): Promise<Set<st
  * recorded already.
  * @returns whether it was recorded now
  */
-export async function insertDependencyOnce(trx: Db, row: UpdateRunDependencyTable): Promise<boolean> {
+export async function insertDependencyOnce(trx: Db, row: Insertable<UpdateRunDependencyTable>): Promise<boolean> {
   const inserted = await trx
     .insertInto('update_run_dependency')
     .values(row)
@@ -150,7 +150,8 @@ export async function insertDependencyOnce(trx: Db, row: UpdateRunDependencyTabl
     .updateTable('update_run')
     .set((eb) => ({
       dependencies_checked: eb('dependencies_checked', '+', 1),
-      jobs_recorded: row.outcome === 'job-recorded' ? eb('jobs_recorded', '+', 1) : eb.ref('jobs_recorded'),
+      // A dependency decided into a group counts when the group's job is recorded (`linkGroupJob`), once for the group.
+      jobs_recorded: row.outcome === 'job-recorded' && !row.group_name ? eb('jobs_recorded', '+', 1) : eb.ref('jobs_recorded'),
     }))
     .where('id', '=', row.run_id)
     .execute();
@@ -210,7 +211,7 @@ export async function insertFinishedRunsOnce(trx: Db, runs: readonly FinishedRun
 }
 
 /** Records the dependencies of runs recorded finished ({@link insertFinishedRunsOnce}), in one statement. */
-export async function insertRunDependencies(trx: Db, rows: readonly UpdateRunDependencyTable[]): Promise<void> {
+export async function insertRunDependencies(trx: Db, rows: readonly Insertable<UpdateRunDependencyTable>[]): Promise<void> {
   if (rows.length > 0)
     await trx
       .insertInto('update_run_dependency')
@@ -245,6 +246,75 @@ export async function noteRunJobExisted(
       reason: sql<string>`${eb.ref('reason')} || ${`; ${earlier.note}`}`,
       job_id: earlier.outcome === 'pr-open' ? earlier.jobId : null,
     }))
+    .where('run_id', '=', runId)
+    .where('name', '=', name)
+    .execute();
+}
+
+/**
+ * The dependencies a run decided into groups and has not recorded a group's job for yet (`job_id` null), in the
+ * manifests' order: what {@link linkGroupJob} or {@link noteGroupJobExisted} then settles, group by group.
+ */
+export function findGroupedDependencies(db: Db, runId: string): Promise<UpdateRunDependencyRow[]> {
+  return db
+    .selectFrom('update_run_dependency')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .where('group_name', 'is not', null)
+    .where('outcome', '=', 'job-recorded')
+    .where('job_id', 'is', null)
+    .orderBy('position')
+    .execute();
+}
+
+/** Links the job recorded for a run's group to the group's dependencies, and counts it once. */
+export async function linkGroupJob(trx: Db, runId: string, groupName: string, jobId: number): Promise<void> {
+  await trx
+    .updateTable('update_run_dependency')
+    .set({ job_id: jobId })
+    .where('run_id', '=', runId)
+    .where('group_name', '=', groupName)
+    .where('outcome', '=', 'job-recorded')
+    .execute();
+  await trx
+    .updateTable('update_run')
+    .set((eb) => ({ jobs_recorded: eb('jobs_recorded', '+', 1) }))
+    .where('id', '=', runId)
+    .execute();
+}
+
+/**
+ * Records that a run's group gets no job now (an earlier job of the same updates covers it, or the run's job limit was
+ * reached): its dependencies' outcome (`pr-open`, with that job's id, or `skipped`) and `note` added to their reasons.
+ */
+export async function noteGroupJobExisted(
+  trx: Db,
+  runId: string,
+  groupName: string,
+  earlier: { outcome: 'pr-open' | 'skipped'; note: string; jobId: number | null },
+): Promise<void> {
+  await trx
+    .updateTable('update_run_dependency')
+    .set((eb) => ({
+      outcome: earlier.outcome,
+      reason: sql<string>`${eb.ref('reason')} || ${`; ${earlier.note}`}`,
+      job_id: earlier.outcome === 'pr-open' ? earlier.jobId : null,
+    }))
+    .where('run_id', '=', runId)
+    .where('group_name', '=', groupName)
+    .where('outcome', '=', 'job-recorded')
+    .where('job_id', 'is', null)
+    .execute();
+}
+
+/**
+ * Records that a finished run's dependency went to its group (a release notification's run decides one dependency; the
+ * group's job comes from the run of every dependency it requested): the group named and `note` added to its reason.
+ */
+export async function noteRunDependencyGrouped(trx: Db, runId: string, name: string, groupName: string, note: string): Promise<void> {
+  await trx
+    .updateTable('update_run_dependency')
+    .set((eb) => ({ group_name: groupName, reason: sql<string>`${eb.ref('reason')} || ${`; ${note}`}` }))
     .where('run_id', '=', runId)
     .where('name', '=', name)
     .execute();

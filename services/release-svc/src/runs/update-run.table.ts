@@ -45,6 +45,23 @@ export interface UpdateRunDependencyTable {
   error_kind: UpdateRunErrorKind | null;
   registry: string | null;
   job_id: number | null;
+  /** The group (dependabot.yml `groups`) its update was decided into: the run records the group's one job at its end. */
+  group_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** That update as decided (the group's job is made of them), or null. */
+  group_update: ColumnType<GroupedUpdate | null, string | null | undefined, string | null>;
+}
+
+/** One update a run decided into a group, as the group's job records it (`pull_request_job_update`). */
+export interface GroupedUpdate {
+  dependencyType: 'runtime' | 'development';
+  versionInUse: string;
+  targetVersion: string;
+  updateKind: 'major' | 'minor' | 'patch';
+  inRange: boolean;
+  /** Whether the config's automerge rule for its type allows it (a group is merged automatically when all do). */
+  automerge: boolean;
+  securityFix: boolean;
+  unverified: boolean;
 }
 
 declare module '../db/schema.ts' {

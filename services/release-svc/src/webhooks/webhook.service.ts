@@ -96,7 +96,8 @@ export async function applyDelivery(db: Kysely<ReleaseDatabase>, delivery: Webho
             ignored: true,
             from: ['open'],
           });
-          for (const job of closed) {
+          // A group's closed pull request ignores its updates together (the job, `ignored`), not each dependency's version.
+          for (const job of closed.filter((row) => row.group_name === null)) {
             await addConfigIgnore(trx, {
               update_config_id: job.update_config_id,
               dependency_name: job.dependency_name,

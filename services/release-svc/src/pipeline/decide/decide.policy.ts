@@ -10,6 +10,7 @@ import {
 import { assessUpdate, type DependencyUse, ecosystemFor, type UpdateKind } from '@switchyard/ecosystems';
 import type { RegistryError } from '@switchyard/registries';
 import { type AffectedPackage, fixedAdvisories } from '../../advisories/advisory-match.policy.ts';
+import type { KnownUpdateConfig } from '../../read-model/scan-target.model.ts';
 import type { ReadableTarget, RunScope } from '../read/target.policy.ts';
 import type { Resolved } from '../resolve/resolved.model.ts';
 import { chooseTarget, newestStable, notificationTarget, type RegistryAnswer, versionInUse } from './choose-target.policy.ts';
@@ -24,7 +25,7 @@ import { ignoredBy, notAllowed } from './config-rules.policy.ts';
  */
 
 /** The attributes of a pull-request job: a `pull_request_job.created` event's payload without its ids. */
-export type JobAttributes = Omit<PullRequestJobCreated, 'id' | 'notificationId'>;
+export type JobAttributes = Omit<PullRequestJobCreated, 'id' | 'notificationId' | 'groupName'> & { groupName?: string | null };
 
 /**
  * What a scan decided for one update config: `job-recorded` with the job's attributes, or another outcome
@@ -379,4 +380,23 @@ function registryFailure(registry: string, error: RegistryError): string {
     bad_response: 'answered something unreadable',
   }[error.kind];
   return `the registry ${registry} ${what}: ${error.message}`;
+}
+
+/**
+ * Whether a recorded job is merged automatically under its config's automerge rules now ({@link automergeAllowed} with
+ * the rule of the dependency's type); a group's job (`updates` its updates) when the rule of each update's type allows
+ * that update: a group is merged as a whole or not at all.
+ */
+export function jobAutomergeAllowed(
+  config: Pick<KnownUpdateConfig, 'automergeRuleRuntimeDeps' | 'automergeRuleDevelopmentDeps'>,
+  job: { dependency_type: 'runtime' | 'development'; update_kind: UpdateKind; in_range: boolean; security_fix: boolean },
+  updates?: readonly { dependency_type: 'runtime' | 'development'; update_kind: UpdateKind; in_range: boolean }[],
+): boolean {
+  const rule = (type: 'runtime' | 'development') =>
+    type === 'runtime' ? config.automergeRuleRuntimeDeps : config.automergeRuleDevelopmentDeps;
+  if (updates === undefined) return automergeAllowed(rule(job.dependency_type), job.update_kind, job.in_range, job.security_fix);
+  return (
+    updates.length > 0 &&
+    updates.every((update) => automergeAllowed(rule(update.dependency_type), update.update_kind, update.in_range, job.security_fix))
+  );
 }

@@ -9,9 +9,15 @@ import {
   readGitlink,
   repositoryPath,
 } from '@switchyard/ecosystems';
+import type { Kysely } from 'kysely';
+import type { ReleaseDatabase } from '../../db/schema.ts';
 import type { PullRequestJobRow } from '../../jobs/job.table.ts';
+import { findJobUpdates } from '../../jobs/job-update.repository.ts';
+import type { PullRequestJobUpdateRow } from '../../jobs/job-update.table.ts';
 import { readManifestFiles } from '../read/manifest-files.service.ts';
 import type { RegistryAccess } from '../resolve/registry-access.client.ts';
+import { groupTitle } from './group-text.policy.ts';
+import { pullRequestTitle } from './pull-request-text.policy.ts';
 
 /**
  * The deliver stage's change: the files of a job's pull request, computed at a commit of its target branch (the
@@ -123,6 +129,108 @@ export async function computeChange(
   }
 }
 
+/** A job's change with its commit message (also its pull request's title), and for a group's job what it holds. */
+export interface JobChange {
+  files: ChangedFiles;
+  message: string;
+  group?: GroupChange;
+}
+
+/**
+ * The change of a job at commit `baseHead`: one dependency's ({@link computeChange}) titled `pullRequestTitle`, or a
+ * group's ({@link computeGroupChange}, its updates read from `pull_request_job_update`) titled `groupTitle` with the
+ * updates it holds; `prefix` the config's commit-message prefix (`commitPrefix`).
+ * @throws as {@link computeChange} and {@link computeGroupChange}
+ */
+export async function computeJobChange(
+  deps: ChangeDeps & { db: Kysely<ReleaseDatabase> },
+  job: PullRequestJobRow,
+  repoFullName: string,
+  baseHead: string,
+  prefix: string,
+): Promise<JobChange> {
+  if (job.group_name === null) {
+    return { files: await computeChange(deps, job, repoFullName, baseHead), message: pullRequestTitle(job, prefix) };
+  }
+  const updates = (await findJobUpdates(deps.db, [job.id])).get(job.id) ?? [];
+  const group = await computeGroupChange(deps, job, updates, repoFullName, baseHead);
+  return { files: group.files, message: groupTitle(job, group.applied, prefix), group };
+}
+
+/** What a group's change holds: its files, the updates in it, and those left out with why. */
+export interface GroupChange {
+  files: ChangedFiles;
+  applied: PullRequestJobUpdateRow[];
+  left: { name: string; why: string }[];
+}
+
+/**
+ * The files of a group's change at commit `baseHead` (paths in the job's directory → new text): each of `updates` in
+ * turn, as {@link computeChange} makes one dependency's, on the files as the updates before it left them, so the
+ * manifests and lockfiles hold every update at once and agree (one lockfile change). An update that cannot be made (the
+ * dependency gone, its version in use moved on the branch, a requirement that cannot be rewritten, `needs-resolution`)
+ * is left out with why, and the others go on.
+ * @throws JobOutcome `failed` when the files are missing, too large or unparsable, or no update can be made (`closed`
+ *   when every update's version in use moved: they were made on the branch); CodeHostError; RegistryError
+ */
+export async function computeGroupChange(
+  deps: ChangeDeps,
+  job: PullRequestJobRow,
+  updates: readonly PullRequestJobUpdateRow[],
+  repoFullName: string,
+  baseHead: string,
+): Promise<GroupChange> {
+  const ecosystem = ecosystemFor(job.package_manager);
+  if (!ecosystem) throw fail(`package manager ${job.package_manager} is not supported yet`);
+  const read = await readManifestFiles(deps.codeHost, deps.token, repoFullName, job.directory, baseHead, ecosystem);
+  if ('missing' in read) throw fail(read.missing);
+  if ('tooLarge' in read) throw fail(read.tooLarge);
+  let current: Record<string, string> = { ...read.files };
+  const changed: Record<string, string> = {};
+  const applied: PullRequestJobUpdateRow[] = [];
+  const left: { name: string; why: string }[] = [];
+  let moved = 0;
+  for (const update of updates) {
+    const member = {
+      ...job,
+      dependency_name: update.dependency_name,
+      version_in_use: update.version_in_use,
+      target_version: update.target_version,
+    };
+    try {
+      const use = ecosystem.findDependency(current, update.dependency_name);
+      if (!use) throw fail(`no longer a dependency in ${job.directory}`);
+      if (use.version !== null && use.version !== update.version_in_use) {
+        moved++;
+        throw fail(`at ${use.version} on ${job.target_branch} now, not ${update.version_in_use}`);
+      }
+      const described = await deps.registries.describe(job.account_id, job.package_manager, update.dependency_name, update.target_version);
+      const details = described && 'details' in described ? described.details : undefined;
+      const manifest = ecosystem.updateManifest(current, use, update.target_version, details, 'auto');
+      if ('cannot' in manifest) throw fail(`the requirement cannot be rewritten: ${manifest.cannot}`);
+      const manifests = 'files' in manifest ? manifest.files : {};
+      const lockfiles = filesMatching(ecosystem.files.lockfiles, Object.keys(current));
+      const locked =
+        lockfiles.length === 0 ? {} : await updateLockfiles(ecosystem, described, { files: current, manifests, use, lockfiles }, member);
+      const files = { ...manifests, ...locked };
+      if (Object.keys(files).length === 0) throw fail('the files already hold the version');
+      current = { ...current, ...files };
+      Object.assign(changed, files);
+      applied.push(update);
+    } catch (error) {
+      if (error instanceof JobOutcome) left.push({ name: update.dependency_name, why: error.reason });
+      else if (error instanceof ManifestParseError) left.push({ name: update.dependency_name, why: error.message });
+      else throw error;
+    }
+  }
+  if (applied.length === 0) {
+    if (moved === updates.length)
+      throw new JobOutcome('closed', `every update of the ${job.group_name} group is on ${job.target_branch} now`);
+    throw fail(`no update of the ${job.group_name} group could be made: ${left.map(({ name, why }) => `${name}: ${why}`).join('; ')}`);
+  }
+  return { files: withGitlinks(ecosystem, read.files, changed), applied, left };
+}
+
 /**
  * The job's lockfiles rewritten to lock its target version and agree with the updated manifests
  * (`Ecosystem.updateLockfiles`, with the target version as the account's registries described it: `described`).
@@ -134,7 +242,7 @@ async function updateLockfiles(
   ecosystem: Ecosystem,
   described: Awaited<ReturnType<RegistryAccess['describe']>>,
   read: { files: Record<string, string>; manifests: Record<string, string>; use: DependencyUse; lockfiles: string[] },
-  job: PullRequestJobRow,
+  job: Pick<PullRequestJobRow, 'package_manager' | 'dependency_name' | 'target_version'>,
 ): Promise<Record<string, string>> {
   const needsResolution = (why: string) => fail(`needs-resolution: ${why}`);
   if (!ecosystem.updateLockfiles) throw needsResolution(`${read.lockfiles.join(' and ')} cannot be updated yet`);

@@ -73,7 +73,7 @@ export function pullRequestTitle(job: PullRequestSubject, prefix = ''): string {
 }
 
 /** `https://github.com/o/r` of a source URL on GitHub (`.git`, trailing slashes and deeper paths dropped), or null. */
-function githubRepo(url: string | null): string | null {
+export function githubRepo(url: string | null): string | null {
   const match = url === null ? null : /^https:\/\/github\.com\/([^/]+)\/([^/#?]+)/.exec(url);
   return match ? `https://github.com/${match[1]}/${(match[2] as string).replace(/\.git$/, '')}` : null;
 }
@@ -117,9 +117,11 @@ export function pullRequestBody(job: PullRequestSubject, links: DependencyLinks,
  * The commands a pull request's body lists, as Dependabot Preview's did ("Dependabot commands and options", its
  * 2020–21 list without the ones this service does not take, `use these labels` and the like): what each `@dependabot`
  * comment does, after the sentence on rebases (which says rebases are automatic unless the config or the account turned
- * them off).
+ * them off); a group's pull request (`options.group`) lists no `ignore this …` command.
  */
-export function commandsSection(rebases: boolean): string[] {
+export function commandsSection(rebases: boolean, options: { group?: boolean } = {}): string[] {
+  // A group's pull request takes no `ignore this …` command: which of its dependencies would it be?
+  const commands = options.group ? PULL_REQUEST_COMMANDS.filter(([command]) => !command.startsWith('ignore this')) : PULL_REQUEST_COMMANDS;
   return [
     rebases
       ? "Dependabot will resolve any conflicts with this PR as long as you don't alter it yourself. You can also trigger a rebase manually by commenting `@dependabot rebase`."
@@ -132,7 +134,7 @@ export function commandsSection(rebases: boolean): string[] {
     '<br />',
     '',
     'You can trigger Dependabot actions by commenting on this PR:',
-    ...PULL_REQUEST_COMMANDS.map(([command, what]) => `- \`@dependabot ${command}\` ${what}`),
+    ...commands.map(([command, what]) => `- \`@dependabot ${command}\` ${what}`),
     '',
     '</details>',
   ];

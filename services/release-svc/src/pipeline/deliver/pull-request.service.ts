@@ -32,13 +32,16 @@ import {
   setStatus,
 } from '../../jobs/job.repository.ts';
 import type { PullRequestJobRow } from '../../jobs/job.table.ts';
+import { findJobUpdates, findOpenSingleJobsOf } from '../../jobs/job-update.repository.ts';
 import { findAccountSettings, findConfigLanguage, findScanTargets, settingsRevisions } from '../../read-model/read-model.repository.ts';
-import { automergeAllowed } from '../decide/decide.policy.ts';
+import type { KnownUpdateConfig } from '../../read-model/scan-target.model.ts';
+import { jobAutomergeAllowed } from '../decide/decide.policy.ts';
 import { isRegistryError, type RegistryAccess } from '../resolve/registry-access.client.ts';
-import { computeChange, fail, inDirectory, JobOutcome } from './change.service.ts';
+import { computeJobChange, fail, inDirectory, JobOutcome } from './change.service.ts';
+import { groupBody } from './group-text.policy.ts';
 import { applyPullRequestPeople } from './pull-request-people.service.ts';
 import { commitPrefix, openPullRequestLimit, pullRequestLabels } from './pull-request-settings.policy.ts';
-import { branchName, pullRequestBody, pullRequestTitle } from './pull-request-text.policy.ts';
+import { branchName, pullRequestBody } from './pull-request-text.policy.ts';
 
 type Db = Kysely<ReleaseDatabase>;
 
@@ -195,11 +198,23 @@ async function executeClaimed(deps: JobExecutorDeps, job: PullRequestJobRow, las
 async function withCurrentAutomerge(db: Db, job: PullRequestJobRow): Promise<PullRequestJobRow> {
   const config = (await findScanTargets(db, [job.update_config_id])).get(job.update_config_id)?.config;
   if (!config) return job;
-  const rule = job.dependency_type === 'runtime' ? config.automergeRuleRuntimeDeps : config.automergeRuleDevelopmentDeps;
-  const automerge = automergeAllowed(rule, job.update_kind, job.in_range, job.security_fix);
+  const automerge = await automergeNow(db, config, job);
   if (automerge === job.automerge) return job;
   await setAutomerge(db, job.id, automerge);
   return { ...job, automerge };
+}
+
+/**
+ * Whether the config's automerge rules allow the job's update now (`jobAutomergeAllowed`; a group's job with its
+ * updates, read from `pull_request_job_update`).
+ */
+export async function automergeNow(
+  db: Db,
+  config: Pick<KnownUpdateConfig, 'automergeRuleRuntimeDeps' | 'automergeRuleDevelopmentDeps'>,
+  job: PullRequestJobRow,
+): Promise<boolean> {
+  const updates = job.group_name === null ? undefined : ((await findJobUpdates(db, [job.id])).get(job.id) ?? []);
+  return jobAutomergeAllowed(config, job, updates);
 }
 
 /** Steps 2 to 5 of {@link executeJob}. @throws JobOutcome for a job that ends without its own pull request; CodeHostError */
@@ -248,7 +263,7 @@ async function openPullRequestOf(
   const others = await findOtherOpenJobs(db, job);
   const newer = newerAmong(job, others);
   if (newer) throw new JobOutcome('superseded', supersededReason(newer));
-  const older = others.filter((other) => isOlder(job.package_manager, other, job));
+  const older = others.filter((other) => isOlder(orderOf(job), other, job));
   await waitForPersonsPullRequest(deps, job, repo, older);
   await limitOpenPullRequests(db, job, older.length, target.config.settings);
   await markRunning(db, job.id);
@@ -258,16 +273,15 @@ async function openPullRequestOf(
     : await host.getBranchHead(token, repo, job.target_branch).then((sha) => sha && { sha, treeSha: undefined });
   if (!base) throw fail(`the target branch ${job.target_branch} does not exist`);
   const baseHead = base.sha;
-  const files = await computeChange(deps, job, target.repo.fullName, baseHead);
-
   const settings = target.config.settings;
-  const title = pullRequestTitle(job, commitPrefix(settings, job));
+  const computed = await computeJobChange(deps, job, target.repo.fullName, baseHead, commitPrefix(settings, job));
+  const title = computed.message;
   const change = {
     branch,
     parentSha: baseHead,
     ...(base.treeSha ? { parentTreeSha: base.treeSha } : {}),
     message: title,
-    files: inDirectory(job, files),
+    files: inDirectory(job, computed.files),
   };
   let headSha: string;
   try {
@@ -289,12 +303,23 @@ async function openPullRequestOf(
     headSha = await host.commitFiles(token, repo, { ...change, force: true });
   }
   await recordBranchCommit(db, job.id, branch, headSha);
-  const links = await linksOf(deps, job);
   let opened: CodeHostPullRequest;
   try {
     const rebases =
       settings?.rebaseStrategy !== 'disabled' && (await findAccountSettings(db, job.account_id))?.automaticallyRebasePrs !== false;
-    const body = pullRequestBody(job, links, { rebases });
+    const group = computed.group;
+    const body = group
+      ? groupBody(
+          job,
+          await Promise.all(
+            group.applied.map(async (update) => ({
+              ...update,
+              links: await linksOf(deps, { ...job, dependency_name: update.dependency_name }),
+            })),
+          ),
+          { rebases, left: group.left },
+        )
+      : pullRequestBody(job, await linksOf(deps, job), { rebases });
     opened = await host.openPullRequest(token, repo, { head: branch, base: job.target_branch, title, body });
   } catch (error) {
     // GitHub's 422 "A pull request already exists for <owner>:<branch>": one was opened meanwhile; it is the job's.
@@ -313,7 +338,7 @@ async function openPullRequestOf(
     });
   }
   await applyPullRequestPeople(deps, repo, opened.number, settings);
-  await supersedeOlder(deps, job, repo, opened);
+  await supersedeOlder(deps, job, repo, opened, computed.group?.applied.map((update) => update.dependency_name) ?? []);
   const pullRequest = { branch, number: opened.number, nodeId: opened.nodeId, url: opened.htmlUrl, baseSha: baseHead, headSha };
   // A newer version's pull request opened meanwhile (its own superseding did not see this one, not open yet): this one
   // gives way, as it would have had it opened first.
@@ -328,18 +353,22 @@ async function openPullRequestOf(
 /** A newer version's job of the same dependency in the same config whose pull request is open, if any. */
 export async function newerOpenJob(
   db: Db,
-  job: Pick<PullRequestJobRow, 'id' | 'update_config_id' | 'dependency_name' | 'package_manager' | 'target_version'>,
+  job: Pick<PullRequestJobRow, 'id' | 'update_config_id' | 'dependency_name' | 'package_manager' | 'target_version' | 'group_name'>,
 ): Promise<Pick<PullRequestJobRow, 'id' | 'pull_request_number' | 'target_version'> | undefined> {
   return newerAmong(job, await findOtherOpenJobs(db, job));
 }
 
 /** The first of `others` (open jobs of the job's dependency, `findOtherOpenJobs`) whose version is newer than the job's. */
 function newerAmong<T extends Pick<PullRequestJobRow, 'id' | 'target_version'>>(
-  job: Pick<PullRequestJobRow, 'id' | 'package_manager' | 'target_version'>,
+  job: Pick<PullRequestJobRow, 'id' | 'package_manager' | 'target_version' | 'group_name'>,
   others: readonly T[],
 ): T | undefined {
-  return others.find((other) => isOlder(job.package_manager, job, other));
+  return others.find((other) => isOlder(orderOf(job), job, other));
 }
+
+/** The version order a job's versions follow: its package manager's, none for a group's job (its versions are digests). */
+const orderOf = (job: Pick<PullRequestJobRow, 'package_manager' | 'group_name'>): PullRequestJobRow['package_manager'] | null =>
+  job.group_name === null ? job.package_manager : null;
 
 /** The `status-reason` of a job whose update a newer version's open pull request replaces. */
 export const supersededReason = (newer: Pick<PullRequestJobRow, 'pull_request_number' | 'target_version'>): string =>
@@ -425,17 +454,17 @@ async function limitOf(
 
 /**
  * Whether job `a`'s target version is older than job `b`'s (two jobs of one dependency and package manager): by the
- * ecosystem's version order; versions it cannot order (a submodule's commits, whose scheme is `unordered`, or
- * versions it does not recognise) by the jobs' order, a later job having been made for a later commit. Never true both ways, so of two open pull requests exactly one
+ * ecosystem's version order; versions it cannot order (a submodule's commits, whose scheme is `unordered`, versions
+ * it does not recognise, a group's digests: `packageManager` null) by the jobs' order, a later job having been made for a later commit. Never true both ways, so of two open pull requests exactly one
  * gives way.
  */
 export function isOlder(
-  packageManager: PullRequestJobRow['package_manager'],
+  packageManager: PullRequestJobRow['package_manager'] | null,
   a: Pick<PullRequestJobRow, 'id' | 'target_version'>,
   b: Pick<PullRequestJobRow, 'id' | 'target_version'>,
 ): boolean {
   if (a.target_version === b.target_version) return false;
-  const scheme = ecosystemFor(packageManager)?.versions;
+  const scheme = packageManager === null ? undefined : ecosystemFor(packageManager)?.versions;
   if (scheme && !scheme.unordered && scheme.isValid(a.target_version) && scheme.isValid(b.target_version)) {
     const order = scheme.compare(a.target_version, b.target_version);
     if (order !== 0) return order < 0;
@@ -458,19 +487,34 @@ async function linksOf(deps: JobExecutorDeps, job: PullRequestJobRow): Promise<{
  * Closes the open pull requests of older jobs of the same dependency in the same config, saying which replaced them, and
  * deletes their branches. Each job is marked `superseded` before its pull request is closed, so the code host's webhook
  * of that close finds it so (a pull request closed while its job is `open` was closed by a person). A pull request whose
- * branch has a commit that is not this service's (someone pushed to it) is left open and its job says why.
+ * branch has a commit that is not this service's (someone pushed to it) is left open and its job says why. A group's
+ * pull request also replaces the open pull requests of one dependency each of the `grouped` dependencies it updates.
  */
-async function supersedeOlder(deps: JobExecutorDeps, job: PullRequestJobRow, repo: RepoRef, opened: CodeHostPullRequest): Promise<void> {
+async function supersedeOlder(
+  deps: JobExecutorDeps,
+  job: PullRequestJobRow,
+  repo: RepoRef,
+  opened: CodeHostPullRequest,
+  grouped: readonly string[],
+): Promise<void> {
   const { db, codeHost: host, token } = deps;
-  for (const row of (await findOtherOpenJobs(db, job)).filter((o) => isOlder(job.package_manager, o, job))) {
+  const replace = async (row: Pick<PullRequestJobRow, 'id' | 'pull_request_number' | 'branch' | 'head_sha'>, reason: string) => {
     const number = row.pull_request_number as number;
     const current = await host.getPullRequest?.(token, repo, number);
     if (current && current.head.sha !== row.head_sha) {
       await setOpenReason(db, row.id, `not superseded by #${opened.number}: its branch has commits by someone else`);
-      continue;
+      return;
     }
-    await setStatus(db, row.id, 'superseded', `superseded by #${opened.number} (${job.dependency_name} ${job.target_version})`);
+    await setStatus(db, row.id, 'superseded', reason);
     await giveWay(deps, repo, { number, branch: row.branch }, { pull_request_number: opened.number });
+  };
+  for (const row of (await findOtherOpenJobs(db, job)).filter((o) => isOlder(orderOf(job), o, job))) {
+    const what = job.group_name === null ? `${job.dependency_name} ${job.target_version}` : `the ${job.group_name} group`;
+    await replace(row, `superseded by #${opened.number} (${what})`);
+  }
+  // A group's pull request replaces the pull requests of one dependency each that it updates too.
+  for (const row of await findOpenSingleJobsOf(db, job.update_config_id, grouped)) {
+    await replace(row, `superseded by #${opened.number} (the ${job.group_name} group, which updates ${row.dependency_name} too)`);
   }
 }
 

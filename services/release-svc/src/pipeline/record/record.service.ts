@@ -1,10 +1,11 @@
 import { PullRequestJobCreatedEvent } from '@switchyard/contracts';
 import { type DependencyUse, ecosystemFor } from '@switchyard/ecosystems';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { releaseOutbox } from '../../db/outbox.ts';
 import type { ReleaseDatabase } from '../../db/schema.ts';
 import { insertJobOnce } from '../../jobs/job.repository.ts';
 import type { ScanTarget } from '../../read-model/scan-target.model.ts';
+import { requestRun } from '../../runs/run-request.service.ts';
 import {
   type FinishedRun,
   insertDependencyOnce,
@@ -12,10 +13,12 @@ import {
   insertRunDependencies,
   linkRunJob,
   lockRunJobs,
+  noteRunDependencyGrouped,
   noteRunJobExisted,
 } from '../../runs/update-run.repository.ts';
-import type { UpdateRunDependencyTable } from '../../runs/update-run.table.ts';
+import type { GroupedUpdate, UpdateRunDependencyTable } from '../../runs/update-run.table.ts';
 import { type DependencyDecision, type ScanDecision, updateInRange } from '../decide/decide.policy.ts';
+import { groupOf } from '../decide/group.policy.ts';
 import type { RunScope } from '../read/target.policy.ts';
 import { replaceConfigDependencies } from './config-dependency.repository.ts';
 import { earlierJobOutcome } from './earlier-job.policy.ts';
@@ -41,7 +44,8 @@ export interface DecidedConfig {
  * Records what a fan-out batch decided, in one transaction: every config's result (a config that has one for the
  * notification already is left as it is: results are final, so a redelivered batch records nothing twice), the update
  * run of each config the read model knows (`notification:<id>`, finished, with the notified dependency as it checked it),
- * and for each `job-recorded` decision its job with its event. Results and runs go in one statement each, whatever the
+ * and for each `job-recorded` decision its job with its event (for an update a dependency group of the config takes, a
+ * run of every dependency of the config instead, which makes the group's pull request again with it). Results and runs go in one statement each, whatever the
  * batch's size, so a batch costs a few round trips to PostgreSQL instead of six per config. Jobs are recorded in
  * update-config order, so two transactions that take the same jobs' advisory locks take them in the same order.
  * @throws the database's errors (nothing of the batch is then recorded)
@@ -68,10 +72,26 @@ export async function recordFanOut(
     const runs = await recordFinishedRuns(trx, scope, fresh);
     const versions = ecosystemFor(scope.packageManager)?.versions;
     const events = [];
-    for (const { configId, scanned } of [...fresh].sort((a, b) => a.configId - b.configId)) {
+    for (const { configId, target, scanned } of [...fresh].sort((a, b) => a.configId - b.configId)) {
       const { decision, dependency } = scanned;
       if (decision.outcome !== 'job-recorded') continue;
       const runId = runs.get(configId);
+      const group = target ? groupOf(target.config.settings?.groups ?? [], { name: decision.job.dependencyName, ...decision.job }) : null;
+      if (group !== null && target) {
+        // A grouped dependency's release updates its group's pull request: a run of every dependency makes it again.
+        const groupRun = await requestRun(trx, {
+          updateConfigId: configId,
+          repoId: target.config.repoId,
+          accountId: target.config.accountId,
+          trigger: 'notification',
+          triggerKey: `notification:${scope.notificationId}:group`,
+          notificationId: scope.notificationId,
+        });
+        const note = `in the ${group} group: ${groupRun ? `run ${groupRun.id}` : "the config's run"} updates the group's pull request`;
+        await appendToReason(trx, scope.notificationId, configId, ` (${note})`);
+        if (runId && dependency) await noteRunDependencyGrouped(trx, runId, dependency.name, group, note);
+        continue;
+      }
       const data = { notificationId: scope.notificationId, ...decision.job, updateRunId: runId ?? null };
       const inRange = updateInRange(scope.packageManager, dependency, data.targetVersion);
       const recording = await insertJobOnce(trx, versions, data, inRange);
@@ -127,7 +147,7 @@ async function recordFinishedRuns(
   );
   await insertRunDependencies(
     trx,
-    known.flatMap(({ target, scanned: { decision, dependency, registry, latest } }): UpdateRunDependencyTable[] => {
+    known.flatMap(({ target, scanned: { decision, dependency, registry, latest } }): Insertable<UpdateRunDependencyTable>[] => {
       const runId = runs.get(target.config.id);
       if (!runId || !dependency) return [];
       return [
@@ -157,7 +177,8 @@ async function recordFinishedRuns(
  * `dependencies-checked`), unless it was recorded already: an update becomes a job with its event, unless the run's job
  * limit is reached (`skipped`, saying so: the dependencies of a limited run are recorded one at a time, in the
  * manifests' order) or an earlier job to that version stands in the way (`pr-open` while it is under way, `skipped` when a
- * person ignored that version or it failed; `earlierJobOutcome`).
+ * person ignored that version or it failed; `earlierJobOutcome`). An update decided into a dependency group (`group`,
+ * `groupOf`) is recorded with its group and no job: the run records the group's one job at its end.
  * @throws Error when the same dependency of the run was recorded twice at once (a bug: one execution holds a run);
  *   the database's errors
  */
@@ -167,8 +188,9 @@ export async function recordDependency(
   use: DependencyUse,
   position: number,
   decided: DependencyDecision,
+  group: string | null = null,
 ): Promise<void> {
-  const row: UpdateRunDependencyTable = {
+  const row: Insertable<UpdateRunDependencyTable> = {
     run_id: run.id,
     position,
     name: use.name,
@@ -186,6 +208,28 @@ export async function recordDependency(
   const { job } = decided;
   if (!job) {
     await db.transaction().execute((trx) => insertDependencyOnce(trx, row));
+    return;
+  }
+  if (group !== null) {
+    // The group's one job is recorded at the run's end, with every update decided into it (`recordGroupJobs`).
+    const update: GroupedUpdate = {
+      dependencyType: job.dependencyType,
+      versionInUse: job.versionInUse,
+      targetVersion: job.targetVersion,
+      updateKind: job.updateKind,
+      inRange: decided.inRange ?? false,
+      automerge: job.automerge,
+      securityFix: job.securityFix,
+      unverified: job.unverified,
+    };
+    await db.transaction().execute((trx) =>
+      insertDependencyOnce(trx, {
+        ...row,
+        reason: `${decided.reason}; in the ${group} group's pull request`,
+        group_name: group,
+        group_update: JSON.stringify(update),
+      }),
+    );
     return;
   }
   await db.transaction().execute(async (trx) => {
