@@ -153,3 +153,159 @@ describe('grouped updates: one pull request for a group, with one lockfile chang
     expect(comments.map((c) => c.body)).toContain(`Superseded by #${second.attributes['pull-request-number']}.`);
   });
 });
+
+/** How long a test waits for the worker's loops and the webhooks (within a second idle, several beside the suite). */
+const SETTLE_MS = 45_000;
+
+describe('a group pull request is rebased, automerged, limited and closed as a whole', { timeout: SETTLE_MS + 15_000 }, () => {
+  let h: ReleaseHarness;
+  const as = { authorization: `Personal ${ALICE}` };
+  beforeAll(async () => {
+    h = await startReleaseHarness('grouped_maintenance', {
+      webhooks: true,
+      workerEnv: { PULL_REQUESTS: 'on', SCHEDULER_INTERVAL_MS: '300' },
+    });
+  });
+  afterAll(() => h?.close());
+
+  const settings = (groups: GroupRule[], more: Partial<typeof DEFAULT_UPDATE_CONFIG_SETTINGS> = {}) => ({
+    ...DEFAULT_UPDATE_CONFIG_SETTINGS,
+    groups,
+    ...more,
+  });
+  const github = async <T>(path: string, init: { method?: string; body?: unknown; token?: string } = {}): Promise<T> => {
+    const res = await fetch(`${h.codeHostUrl}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { authorization: `token ${init.token ?? BOT}`, accept: 'application/vnd.github+json', 'content-type': 'application/json' },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+    expect(res.status, `${init.method ?? 'GET'} ${path}`).toBeLessThan(300);
+    return (await res.json()) as T;
+  };
+  const fileAt = async (repo: string, path: string, ref: string) =>
+    Buffer.from((await github<{ content: string }>(`/repos/${repo}/contents/${path}?ref=${ref}`)).content, 'base64').toString('utf8');
+  const headOf = async (repo: string, branch: string) =>
+    (await github<{ commit: { sha: string } }>(`/repos/${repo}/branches/${branch}`)).commit.sha;
+  const bumpNow = async (configId: number) => {
+    const res = await request(h.releaseUrl, 'POST', `/update_configs/${configId}/trigger_update_job`, { headers: as });
+    expect(res.status).toBe(202);
+    return waitFor(async () => {
+      const run = UpdateRunResource.parse(
+        (await request(h.releaseUrl, 'GET', `/update_runs/${res.body.data.id}`, { headers: as })).body.data,
+      );
+      return run.attributes.status === 'done' ? run : undefined;
+    }, SETTLE_MS);
+  };
+  const groupJob = (repoId: number, group: string, where: (job: Job) => boolean) =>
+    waitFor(async () => {
+      const jobs: Job[] = (
+        await request(h.releaseUrl, 'GET', `/pull_request_jobs?repo-id=${repoId}&dependency-name=${group}`, { headers: as })
+      ).body.data;
+      return jobs.find((job) => job.attributes.group !== null && where(job));
+    }, SETTLE_MS);
+
+  it('merges a group whose every update the automerge rules allow, all its updates in one commit on the target branch', async () => {
+    await h.configure({
+      id: 711,
+      repoId: 3103,
+      packageManager: 'pip',
+      automergeRuntime: 'all',
+      settings: settings([GroupRule.parse({ name: 'science', patterns: ['numpy', 'pandas'] })]),
+    });
+    await bumpNow(711);
+    const job = await groupJob(3103, 'science', (j) => j.attributes.status === 'merged');
+    expect(job.attributes).toMatchObject({ automerge: true, 'status-reason': 'merged automatically: its checks passed' });
+    const targets = Object.fromEntries((job.attributes.group?.updates ?? []).map((u) => [u['dependency-name'], u['target-version']]));
+    expect(Object.keys(targets)).toEqual(['numpy', 'pandas']);
+    const requirements = await fileAt('acme/data-pipeline', 'requirements.txt', 'main');
+    expect(requirements).toContain(`numpy==${targets.numpy}\n`);
+    expect(requirements).toContain(`pandas==${targets.pandas}\n`);
+  });
+
+  it("rebases a group's pull request as a whole when its target branch moves, and a person's close ignores those updates together", async () => {
+    await h.configure({ id: 712, repoId: 3201, packageManager: 'pip', settings: settings([GroupRule.parse({ name: 'web' })]) });
+    await bumpNow(712);
+    const job = await groupJob(3201, 'web', (j) => j.attributes.status === 'open');
+    const number = job.attributes['pull-request-number'] as number;
+    const branch = `dependabot/pip/web-${job.attributes['target-version']}`;
+    const before = await fileAt('globex/analytics', 'requirements.txt', branch);
+
+    // Someone changes main: the group's one commit is made again on the new head, with every update.
+    const main = await headOf('globex/analytics', 'main');
+    await github('/repos/globex/analytics/contents/NOTES.md', {
+      method: 'PUT',
+      body: { message: 'Add notes', content: Buffer.from('notes\n').toString('base64'), branch: 'main' },
+    });
+    const moved = await headOf('globex/analytics', 'main');
+    expect(moved).not.toBe(main);
+    await waitFor(async () => {
+      const head = await headOf('globex/analytics', branch);
+      const commit = await github<{ parents: Array<{ sha: string }> }>(`/repos/globex/analytics/git/commits/${head}`);
+      return commit.parents[0]?.sha === moved ? true : undefined;
+    }, SETTLE_MS);
+    expect(await fileAt('globex/analytics', 'requirements.txt', branch)).toBe(before);
+    // flask's update fixes an advisory (no security-updates group takes it): sqlalchemy is the group's one update.
+    const pull = await github<Pull>(`/repos/globex/analytics/pulls/${number}`);
+    const [only] = job.attributes.group?.updates ?? [];
+    expect(pull.title).toBe(`Bump sqlalchemy from 1.3.17 to ${only?.['target-version']} in the web group`);
+
+    // A person closes it: the group's updates are not proposed again together, and no dependency is ignored.
+    await github(`/repos/globex/analytics/pulls/${number}`, { method: 'PATCH', body: { state: 'closed' }, token: ALICE });
+    const closed = await groupJob(3201, 'web', (j) => j.id === job.id && j.attributes.status === 'closed');
+    expect(closed.attributes['status-reason']).toContain('closed unmerged on the code host');
+    const ignores = await h.db.selectFrom('config_ignore').selectAll().where('update_config_id', '=', 712).execute();
+    expect(ignores).toEqual([]);
+    const again = await bumpNow(712);
+    const sqlalchemy = again.attributes.dependencies.find((d) => d.name === 'sqlalchemy');
+    expect(sqlalchemy).toMatchObject({ group: 'web', outcome: 'skipped' });
+    expect(sqlalchemy?.reason).toContain(`ignored: pull request #${number}`);
+  });
+
+  it("counts a group's pull request once towards the open pull-request limit: the next group waits", async () => {
+    await h.configure({
+      id: 713,
+      repoId: 3102,
+      packageManager: 'bundler',
+      settings: settings([GroupRule.parse({ name: 'web', patterns: ['puma'] }), GroupRule.parse({ name: 'xml', patterns: ['stripe'] })], {
+        // Only these two are updated (allow rules), and rails, whose update fixes an advisory: three pull requests.
+        openPullRequestsLimit: 2,
+        allow: [{ dependencyName: 'puma' }, { dependencyName: 'stripe' }],
+      }),
+    });
+    await bumpNow(713);
+    const web = await groupJob(3102, 'web', (j) => !['pending', 'running'].includes(j.attributes.status));
+    const xml = await groupJob(3102, 'xml', (j) => !['pending', 'running'].includes(j.attributes.status));
+    const statuses = [web.attributes.status, xml.attributes.status].sort();
+    expect(statuses).toEqual(['open', 'queued-limit']);
+    const waiting = web.attributes.status === 'queued-limit' ? web : xml;
+    expect(waiting.attributes['status-reason']).toBe("the config has 2 open pull requests, the config's open-pull-requests-limit is 2");
+  });
+  it('a group made later replaces the open pull requests of one dependency each that its pull request updates too', async () => {
+    await h.configure({ id: 714, repoId: 3101 });
+    await bumpNow(714);
+    const single = await waitFor(async () => {
+      const jobs: Job[] = (await request(h.releaseUrl, 'GET', '/pull_request_jobs?repo-id=3101&dependency-name=react-dom', { headers: as }))
+        .body.data;
+      return jobs.find((job) => job.attributes.group === null && job.attributes.status === 'open');
+    }, SETTLE_MS);
+    await h.configure({
+      id: 714,
+      repoId: 3101,
+      revision: 2,
+      settings: settings([GroupRule.parse({ name: 'ui', patterns: ['react*'] })]),
+    });
+    await bumpNow(714);
+    const group = await groupJob(3101, 'ui', (j) => j.attributes.status === 'open');
+    expect(group.attributes.group?.updates.map((u) => u['dependency-name'])).toEqual(['react', 'react-dom']);
+    const replaced = await waitFor(async () => {
+      const jobs: Job[] = (await request(h.releaseUrl, 'GET', '/pull_request_jobs?repo-id=3101&dependency-name=react-dom', { headers: as }))
+        .body.data;
+      return jobs.find((job) => job.id === single.id && job.attributes.status === 'superseded');
+    }, SETTLE_MS);
+    expect(replaced.attributes['status-reason']).toBe(
+      `superseded by #${group.attributes['pull-request-number']} (the ui group, which updates react-dom too)`,
+    );
+    const pull = await github<Pull>(`/repos/acme/web-storefront/pulls/${single.attributes['pull-request-number']}`);
+    expect(pull.state).toBe('closed');
+  });
+});

@@ -150,12 +150,30 @@ export function Jobs() {
               const repoId = job.relationships.repo.data.id;
               return {
                 key: job.id,
-                header: <Name value={a['dependency-name']} />,
-                cells: [
+                header: a.group ? (
                   <>
-                    <Text value={a['version-in-use']} /> → <Text value={a['target-version']} /> ({a['update-kind']}
-                    {a['security-fix'] ? ', security' : ''})
-                  </>,
+                    <Name value={a.group.name} /> <span class="muted">group</span>
+                  </>
+                ) : (
+                  <Name value={a['dependency-name']} />
+                ),
+                cells: [
+                  a.group ? (
+                    // A group's job: each of its updates, its versions the updates' own.
+                    <ul class="group-updates">
+                      {a.group.updates.map((u) => (
+                        <li key={u['dependency-name']}>
+                          <Name value={u['dependency-name']} /> <Text value={u['version-in-use']} /> → <Text value={u['target-version']} />{' '}
+                          ({u['update-kind']})
+                        </li>
+                      ))}
+                    </ul>
+                  ) : (
+                    <>
+                      <Text value={a['version-in-use']} /> → <Text value={a['target-version']} /> ({a['update-kind']}
+                      {a['security-fix'] ? ', security' : ''})
+                    </>
+                  ),
                   <>
                     <Name value={names.get(repoId) ?? `repo ${repoId}`} /> <span class="muted">{a.directory}</span>
                   </>,

@@ -236,6 +236,27 @@ export async function markRunning(db: Db, jobId: number): Promise<void> {
 }
 
 /**
+ * Takes one of a config's open pull-request slots for a job: under a transaction-scoped advisory lock on the config, so
+ * two jobs of one config carried out at once (two workers, or a run's jobs and a group's) never both take the last
+ * slot, counts the config's other open or `running` jobs (`openPullRequestCount`) and marks the job `running` when
+ * `fits(count)` says it may go.
+ * @returns the count, and whether the job was marked `running`
+ */
+export async function takePullRequestSlot(
+  db: Db,
+  job: Pick<PullRequestJobRow, 'id' | 'update_config_id'>,
+  fits: (open: number) => boolean,
+): Promise<{ open: number; taken: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`pull-request-slots:${job.update_config_id}`}, 0))`.execute(trx);
+    const open = await openPullRequestCount(trx, job.update_config_id, job.id);
+    if (!fits(open)) return { open, taken: false };
+    await markRunning(trx, job.id);
+    return { open, taken: true };
+  });
+}
+
+/**
  * Keeps the commit this service made on a job's branch (`headSha`, on `branch`) before its pull request is opened: an
  * attempt that later finds the branch without a pull request (its worker stopped in between) knows the branch is its
  * own leftover when the branch's head is still this commit.

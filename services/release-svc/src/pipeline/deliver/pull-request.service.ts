@@ -20,7 +20,6 @@ import {
   listQueuedJobs,
   listStalledJobs,
   lookAgainIn,
-  markRunning,
   type OpenedPullRequest,
   openPullRequestCount,
   pullRequestOfAnotherJob,
@@ -30,6 +29,7 @@ import {
   setAutomerge,
   setOpenReason,
   setStatus,
+  takePullRequestSlot,
 } from '../../jobs/job.repository.ts';
 import type { PullRequestJobRow } from '../../jobs/job.table.ts';
 import { findJobUpdates, findOpenSingleJobsOf } from '../../jobs/job-update.repository.ts';
@@ -265,8 +265,16 @@ async function openPullRequestOf(
   if (newer) throw new JobOutcome('superseded', supersededReason(newer));
   const older = others.filter((other) => isOlder(orderOf(job), other, job));
   await waitForPersonsPullRequest(deps, job, repo, older);
-  await limitOpenPullRequests(db, job, older.length, target.config.settings);
-  await markRunning(db, job.id);
+  // A group's pull request takes the place of the single-dependency pull requests of its updates, too.
+  const singles =
+    job.group_name === null
+      ? []
+      : await findOpenSingleJobsOf(
+          db,
+          job.update_config_id,
+          ((await findJobUpdates(db, [job.id])).get(job.id) ?? []).map((u) => u.dependency_name),
+        );
+  await limitOpenPullRequests(db, job, older.length + singles.length, target.config.settings);
 
   const base = host.getBranchCommit
     ? await host.getBranchCommit(token, repo, job.target_branch)
@@ -422,7 +430,8 @@ async function waitForPersonsPullRequest(
  * The open pull-request limit of the job's config (`openPullRequestLimit`: the config's own `open-pull-requests-limit`,
  * else the account's `limit-open-pull-requests`, {@link OPEN_PULL_REQUEST_LIMIT}), not counting the `replaced` ones
  * this job's pull request will supersede (older versions of the same dependency): a newer version takes their place
- * rather than waiting behind them.
+ * rather than waiting behind them (for a group's job, also the single-dependency ones of its updates). The count and the job's `running` mark are one step under a lock on the config
+ * (`takePullRequestSlot`), so jobs carried out at once never both take the last slot: the job is `running` after it.
  * @throws JobOutcome `queued-limit` when the config is at its limit
  */
 async function limitOpenPullRequests(
@@ -432,10 +441,8 @@ async function limitOpenPullRequests(
   settings: UpdateConfigSettings | undefined,
 ): Promise<void> {
   const limit = await limitOf(db, job.account_id, settings, job.security_fix);
-  if (limit === null) return;
-  const open = await openPullRequestCount(db, job.update_config_id, job.id);
-  if (open < limit) return;
-  if (open - replaced >= limit) {
+  const { open, taken } = await takePullRequestSlot(db, job, (count) => limit === null || count < limit || count - replaced < limit);
+  if (!taken) {
     const whose = settings?.openPullRequestsLimit == null ? "the account's limit" : "the config's open-pull-requests-limit";
     throw new JobOutcome('queued-limit', `the config has ${open} open pull requests, ${whose} is ${limit}`);
   }
