@@ -21,6 +21,7 @@ const ALICE = 'demo-token-alice';
 const BOB = 'demo-token-bob';
 const STOREFRONT = { id: 3101, fullName: 'acme/web-storefront', account: '2001' };
 const OFFICE = { id: 3303, fullName: 'initech/office-space', account: '2003' };
+const PIPELINE = { id: 3103, fullName: 'acme/data-pipeline', account: '2001' };
 const V2 = '.github/dependabot.yml';
 const V1 = '.dependabot/config.yml';
 const BOT = 'switchyard-bot';
@@ -46,6 +47,20 @@ update_configs:
     directory: "/"
     update_schedule: "daily"
     default_labels: ["ruby-deps"]
+`;
+
+/** acme/data-pipeline's v2 file: numpy and pandas in one group; a directory pattern that matches no directory of pip's. */
+const GROUPED_FILE = `version: 2
+updates:
+  - package-ecosystem: pip
+    directories: ["/", "/services/*"]
+    schedule:
+      interval: daily
+    groups:
+      science:
+        patterns:
+          - numpy
+          - pandas
 `;
 
 type Repos = ReturnType<typeof ReposDocument.parse>;
@@ -345,5 +360,32 @@ describe('repositories steer the service: config files and pull-request commands
     expect(configs.map((c) => c.attributes)).toEqual([
       expect.objectContaining({ 'package-manager': 'bundler', 'update-schedule': 'daily', source: V2 }),
     ]);
+  });
+  it("a v2 file's group makes one pull request for its updates, with the requirements of both", async () => {
+    await putFile(ALICE, PIPELINE.fullName, V2, GROUPED_FILE);
+    const { repo, configs } = await fileApplied(PIPELINE, ALICE, V2, true);
+    // The pattern is expanded over the repository's tree, where no directory matches it.
+    expect(repo.attributes['config-file']?.skipped).toEqual([
+      {
+        pointer: '#/updates/0/directories/1',
+        reason: expect.stringContaining('the directory pattern /services/* matches no directory holding'),
+      },
+    ]);
+    expect(configs).toHaveLength(1);
+    const config = configs[0] as (typeof configs)[number];
+    expect(config.attributes.groups).toEqual([expect.objectContaining({ name: 'science', patterns: ['numpy', 'pandas'] })]);
+    const run = await api.finishedRun((await api.bumpNow(config.id)).id);
+    const grouped = run.attributes.dependencies.filter((d) => d.group === 'science').map((d) => d.name);
+    expect(grouped).toEqual(['numpy', 'pandas']);
+    const job = await waitFor(async () => {
+      const jobs = await api.jobs(`repo-id=${PIPELINE.id}&dependency-name=science`);
+      return jobs.find((j) => j.attributes.group !== null && j.attributes.status === 'open');
+    }, SETTLE_MS);
+    const updates = new Map(job.attributes.group?.updates.map((u) => [u['dependency-name'], u['target-version']]));
+    const pr = await pull(PIPELINE.fullName, job.attributes['pull-request-number'] as number);
+    expect(pr.title).toBe('Bump the science group with 2 updates');
+    const requirements = (await alice.fileAt(PIPELINE.fullName, 'requirements.txt', pr.head.ref)) ?? '';
+    expect(requirements).toContain(`numpy==${updates.get('numpy')}\n`);
+    expect(requirements).toContain(`pandas==${updates.get('pandas')}\n`);
   });
 });

@@ -267,11 +267,16 @@ export async function observe(deps: ObserveDeps): Promise<Observations> {
     const pr = pullOf(job);
     const repo = repoOf(job);
     if (!repo || !pr || pr.state !== 'open' || !isTheJobs(job, pr)) continue;
-    const key = `${job.relationships['update-config'].data.id}\u0000${job.attributes['dependency-name']}`;
-    const group = groups.get(key) ?? [];
-    // One pull request named by two jobs is one pull request (invariant 1 counts the second claim).
-    if (!group.some((entry) => entry.repo === repo.fullName && entry.pr.number === pr.number)) group.push({ repo: repo.fullName, pr, job });
-    groups.set(key, group);
+    // A group's pull request counts for each dependency it updates (and for the group, whose newer one replaces it).
+    const names = [job.attributes['dependency-name'], ...(job.attributes.group?.updates.map((u) => u['dependency-name']) ?? [])];
+    for (const name of names) {
+      const key = `${job.relationships['update-config'].data.id}\u0000${name}`;
+      const group = groups.get(key) ?? [];
+      // One pull request named by two jobs is one pull request (invariant 1 counts the second claim).
+      if (!group.some((entry) => entry.repo === repo.fullName && entry.pr.number === pr.number))
+        group.push({ repo: repo.fullName, pr, job });
+      groups.set(key, group);
+    }
   }
   for (const [, group] of groups) {
     if (group.length < 2) continue;
@@ -310,13 +315,21 @@ export async function observe(deps: ObserveDeps): Promise<Observations> {
       const text = await github.file(repo.fullName, `${base}${file}`, pr.merge_commit_sha);
       if (text !== undefined) texts[file] = text;
     }
-    const verdict = await checkLock(pm, texts, job.attributes['dependency-name'], job.attributes['target-version'], {
-      describe: (registry, name, version) => registries.describe(registry, name, version),
-      tagCommit,
-    });
-    if (verdict.compared && verdict.agrees) lockChecks[pm] = (lockChecks[pm] ?? 0) + 1;
-    if (!verdict.agrees)
-      lockDisagreements.push(`${repo.fullName}#${pr.number} at ${pr.merge_commit_sha.slice(0, 7)}, ${label(job)}: ${verdict.detail}`);
+    // A group's pull request: each of its updates (the lockfile holds them all).
+    const updates = job.attributes.group
+      ? job.attributes.group.updates.map((u) => ({ name: u['dependency-name'], version: u['target-version'] }))
+      : [{ name: job.attributes['dependency-name'], version: job.attributes['target-version'] }];
+    for (const update of updates) {
+      const verdict = await checkLock(pm, texts, update.name, update.version, {
+        describe: (registry, name, version) => registries.describe(registry, name, version),
+        tagCommit,
+      });
+      if (verdict.compared && verdict.agrees) lockChecks[pm] = (lockChecks[pm] ?? 0) + 1;
+      if (!verdict.agrees)
+        lockDisagreements.push(
+          `${repo.fullName}#${pr.number} at ${pr.merge_commit_sha.slice(0, 7)}, ${label(job)}${job.attributes.group ? ` (${update.name})` : ''}: ${verdict.detail}`,
+        );
+    }
   }
 
   // 5. Automatic merges the rule in force forbade.
@@ -328,22 +341,35 @@ export async function observe(deps: ObserveDeps): Promise<Observations> {
     const pr = pullOf(job);
     if (!pr?.merged_at) continue;
     const at = Date.parse(pr.merged_at) + 1_000;
-    const kind = updateKind(
-      job.attributes['package-manager'],
-      job.attributes['version-in-use'],
-      job.attributes['target-version'],
-      job.attributes['update-kind'],
-    );
-    const type = job.attributes['dependency-type'];
     const epochs = journal.automergeAround(config, at, AUTOMERGE_GRACE_MS);
-    const rules = epochs.map((e) => (type === 'runtime' ? e.runtime : e.development));
-    if (!rules.some((rule) => automergeAllows(rule, kind))) {
-      forbidden.push(
-        `${label(job)}: ${kind} update (${type}) merged at ${pr.merged_at} as #${pr.number} under ${[...new Set(rules)].join(' / ')}`,
-      );
+    // A group is merged automatically only when the rule of each update's type allows that update.
+    const updates = job.attributes.group
+      ? job.attributes.group.updates.map((u) => ({
+          name: u['dependency-name'],
+          from: u['version-in-use'],
+          to: u['target-version'],
+          said: u['update-kind'],
+          type: u['dependency-type'],
+        }))
+      : [
+          {
+            name: job.attributes['dependency-name'],
+            from: job.attributes['version-in-use'],
+            to: job.attributes['target-version'],
+            said: job.attributes['update-kind'],
+            type: job.attributes['dependency-type'],
+          },
+        ];
+    for (const update of updates) {
+      const kind = updateKind(job.attributes['package-manager'], update.from, update.to, update.said);
+      const rules = epochs.map((e) => (update.type === 'runtime' ? e.runtime : e.development));
+      if (!rules.some((rule) => automergeAllows(rule, kind))) {
+        forbidden.push(
+          `${label(job)}${job.attributes.group ? ` (${update.name})` : ''}: ${kind} update (${update.type}) merged at ${pr.merged_at} as #${pr.number} under ${[...new Set(rules)].join(' / ')}`,
+        );
+      }
+      if (kind !== update.said) notes.push(`${label(job)}: the job says ${update.said} for ${update.name}, the ecosystem ${kind}`);
     }
-    if (kind !== job.attributes['update-kind'])
-      notes.push(`${label(job)}: the job says ${job.attributes['update-kind']}, the ecosystem ${kind}`);
   }
 
   // 7.–12. Commands and config files (read first: a `recreate` asks for the force-push invariant 6 counts otherwise).

@@ -63,6 +63,7 @@ export async function setUpWorld(urls: () => SoakUrls, journal: Journal): Promis
       'package-manager': plan.packageManager,
       'automerge-rule-runtime-deps': plan.automerge.runtime,
       'automerge-rule-development-deps': plan.automerge.development,
+      ...(plan.groups ? { groups: plan.groups } : {}),
     });
     journal.configs.push({
       plan,
@@ -74,7 +75,7 @@ export async function setUpWorld(urls: () => SoakUrls, journal: Journal): Promis
       source: 'api',
     });
     journal.log(
-      `setup: config ${created.id} ${plan.key} ${plan.schedule}, automerge ${plan.automerge.runtime}/${plan.automerge.development}`,
+      `setup: config ${created.id} ${plan.key} ${plan.schedule}, automerge ${plan.automerge.runtime}/${plan.automerge.development}${plan.groups ? `, groups ${plan.groups.map((g) => g.name).join(', ')}` : ''}`,
     );
   }
 }

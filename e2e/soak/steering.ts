@@ -80,6 +80,8 @@ const NO_PUSH_ACCESS = 'Sorry, only users with push access can use that command.
 
 /** The answer of a `close` or an ignore command that closed the pull request. */
 const IGNORED = /^OK, I won't notify you about .+ again, unless you re-open this PR\.$/;
+/** The refusal of an `ignore this …` command on a group's pull request (which of its dependencies would it be?). */
+const GROUP_IGNORE = /^`@dependabot ignore this [a-z ]+` applies to a pull request of one dependency, and this one updates the .+ group\./;
 
 /** Answers any writer's command may get: the pull request is not open or gone, or the code host kept failing. */
 const NOT_DONE = [
@@ -106,10 +108,10 @@ const ANSWERS: Readonly<Record<string, { done: RegExp[]; declined: RegExp[] }>> 
   'squash and merge': { done: [/^OK, I'll squash and merge this PR once its checks pass\.$/], declined: [] },
   'cancel merge': { done: [/^OK, I won't merge this PR automatically\.$/], declined: [] },
   close: { done: [IGNORED], declined: [] },
-  'ignore this dependency': { done: [IGNORED], declined: [] },
-  'ignore this major version': { done: [IGNORED], declined: [] },
-  'ignore this minor version': { done: [IGNORED], declined: [] },
-  'ignore this patch version': { done: [IGNORED], declined: [] },
+  'ignore this dependency': { done: [IGNORED], declined: [GROUP_IGNORE] },
+  'ignore this major version': { done: [IGNORED], declined: [GROUP_IGNORE] },
+  'ignore this minor version': { done: [IGNORED], declined: [GROUP_IGNORE] },
+  'ignore this patch version': { done: [IGNORED], declined: [GROUP_IGNORE] },
   reopen: {
     done: [/^OK, I've reopened this PR\.$/],
     declined: [/^This pull request was merged, so it cannot be reopened\.$/, /^This pull request is already open\.$/],

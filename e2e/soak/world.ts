@@ -122,6 +122,8 @@ export interface ConfigPlan {
   automerge: { runtime: AutomergeRule; development: AutomergeRule };
   /** An e2e fixture directory (e2e/fixtures/pull-requests/<name>) committed at `directory` at setup. */
   fixture?: { name: string; files: readonly string[] };
+  /** Its dependency groups, as the API takes them (`groups`: one pull request per group). */
+  groups?: readonly { name: string; patterns: readonly string[] }[];
 }
 
 const plan = (
@@ -142,11 +144,18 @@ const plan = (
   ...(fixture ? { fixture } : {}),
 });
 
-/** The configs: every package manager at least once, daily and weekly, with a mix of automerge rules. */
+/**
+ * The configs: every package manager at least once, daily and weekly, with a mix of automerge rules; two group some of
+ * their dependencies (React's packages, and numpy with pandas, whose group is merged automatically when its updates
+ * are minor or patch).
+ */
 export const CONFIGS: readonly ConfigPlan[] = [
-  plan(STOREFRONT, 'npm_and_yarn', '/', 'daily', 'semver:patch', 'never'),
+  {
+    ...plan(STOREFRONT, 'npm_and_yarn', '/', 'daily', 'semver:patch', 'never'),
+    groups: [{ name: 'react-packages', patterns: ['react*'] }],
+  },
   plan(BILLING, 'bundler', '/', 'weekly', 'semver:minor', 'all'),
-  plan(PIPELINE, 'pip', '/', 'daily', 'semver:minor', 'never'),
+  { ...plan(PIPELINE, 'pip', '/', 'daily', 'semver:minor', 'never'), groups: [{ name: 'science', patterns: ['numpy', 'pandas'] }] },
   plan(ANALYTICS, 'pip', '/', 'daily', 'all', 'all'),
   plan(OFFICE_SPACE, 'bundler', '/', 'daily', 'never', 'semver:patch'),
   plan(POLYGLOT, 'docker', '/docker', 'daily', 'never', 'never'),

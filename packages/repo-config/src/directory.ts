@@ -1,3 +1,5 @@
+import { minimatch } from 'minimatch';
+
 /**
  * Directories of update configs: one spelling per directory, so that `/app`, `app` and `/app/` are the same config, and
  * the glob characters v2 allows in `directories` but not in `directory`
@@ -28,4 +30,15 @@ export function normaliseDirectory(directory: string): string | undefined {
     segments.push(segment);
   }
   return `/${segments.join('/')}`;
+}
+
+/**
+ * The directories of `directories` (absolute, as {@link normaliseDirectory} spells them: `/`, `/apps/web`) that the v2
+ * `directories` glob `pattern` matches, in their order: `*` any characters of one path segment, `**` any number of
+ * segments, `?`, classes and braces as in a shell glob (minimatch), dot directories included (`/.github/actions/*`).
+ * `expandDirectoryPattern('/lib-*', ['/', '/lib-a', '/lib-a/x'])` → `['/lib-a']`.
+ */
+export function expandDirectoryPattern(pattern: string, directories: readonly string[]): string[] {
+  const absolute = normaliseDirectory(pattern) ?? pattern;
+  return directories.filter((directory) => minimatch(directory, absolute, { dot: true }));
 }

@@ -5,7 +5,7 @@
  */
 export { type AutomergeReading, automergeIncludes, automergeRules } from './automerge.ts';
 export { type ConfigFileChoice, chooseConfigFile, type IgnoredConfigFile } from './choose.ts';
-export { isGlob, normaliseDirectory } from './directory.ts';
+export { expandDirectoryPattern, isGlob, normaliseDirectory } from './directory.ts';
 export { type IgnoredLine, ignoreCondition, leadingNumbers, meetsIgnoreCondition } from './ignore-conditions.ts';
 export { type ConfigFileIssue, type ConfigFileIssueOptions, configFileIssue, MAX_ISSUE_PROBLEMS } from './issue.ts';
 export { allowsDependency, type DependencyFacts, matchesDependencyName } from './match.ts';

@@ -3,8 +3,8 @@ import type { FileUpdateConfig as ReadUpdateConfig } from '@switchyard/repo-conf
 
 /**
  * A config file's entries as `repo_config_file.read` carries them: the API's attributes, and the rest as the config's
- * settings. An entry of v2 `directories` that is a glob (`/packages/*`) is not served: it names directories of the
- * repository's tree, which this read does not list; it goes to `skipped` with that reason.
+ * settings. An entry of v2 `directories` that is still a glob (`/packages/*`: the code host could not list the tree to
+ * expand it, `expandDirectoryGlobs`) is not served; it goes to `skipped` with that reason.
  */
 export function fileUpdateConfigs(configs: readonly ReadUpdateConfig[]): { configs: FileUpdateConfig[]; skipped: ConfigFileSkipped[] } {
   const mapped: FileUpdateConfig[] = [];
@@ -13,7 +13,7 @@ export function fileUpdateConfigs(configs: readonly ReadUpdateConfig[]): { confi
     if (config.directoryGlob) {
       skipped.push({
         pointer: config.pointer,
-        reason: `the directory pattern ${config.directory} is not expanded: list each directory in \`directories\``,
+        reason: `the directory pattern ${config.directory} is not expanded (the code host did not list the repository's tree): list each directory in \`directories\``,
       });
       continue;
     }
