@@ -816,6 +816,7 @@ describe('release notifications through the gateway, every service its own proce
           securityFix: a['security-fix'],
           targetBranch: a['target-branch'],
           directory: a.directory,
+          groupName: a.group?.name ?? null,
         });
       }
       expect(new Set(published().map((e) => e.event.id)).size).toBe(listed.length);

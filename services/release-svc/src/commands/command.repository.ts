@@ -52,6 +52,17 @@ export async function finishCommand(db: Db, deliveryId: string, outcome: 'done' 
     .execute();
 }
 
+/** Pushes the lease of commands a worker still holds (taken in one round, not handled yet) `leaseMs` from now. */
+export async function renewCommandLeases(db: Db, deliveryIds: readonly string[], leaseMs: number): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  await db
+    .updateTable('pull_request_command')
+    .set({ due_at: new Date(Date.now() + leaseMs) })
+    .where(sql<boolean>`delivery_id = any(${sql.val([...deliveryIds])}::text[])`)
+    .where('outcome', 'is', null)
+    .execute();
+}
+
 /** Puts a command whose handling failed (the code host was away) back, due after `delayMs`. */
 export async function retryCommandLater(db: Db, deliveryId: string, delayMs: number): Promise<void> {
   await db

@@ -8,7 +8,7 @@ import {
   type PullRequestCommandName,
   unknownCommand,
 } from '../commands/command.policy.ts';
-import { claimCommands, finishCommand, retryCommandLater } from '../commands/command.repository.ts';
+import { claimCommands, finishCommand, renewCommandLeases, retryCommandLater } from '../commands/command.repository.ts';
 import type { PullRequestCommandRow } from '../commands/command.table.ts';
 import { findJob, findJobPullRequest, setMergeRequest, setStatus } from '../jobs/job.repository.ts';
 import type { PullRequestJobRow } from '../jobs/job.table.ts';
@@ -27,10 +27,13 @@ interface CommandResult {
 
 /** Commands taken a round. */
 const BATCH = 20;
-/** How long a taken command stays with its worker, ms. */
-const LEASE_MS = 120_000;
-/** How long a command waits after the code host failed before it is tried again, ms. */
-const RETRY_MS = 30_000;
+/**
+ * How long a taken command stays with its worker, ms: renewed for the round's others after each one, so a worker that
+ * stopped (a restart, a kill) leaves its commands to the next worker within this.
+ */
+const LEASE_MS = 30_000;
+/** How long a command waits after the code host failed before it is tried again, ms: 5 s, doubling, at most 5 minutes. */
+const retryDelayMs = (attempts: number) => Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 300_000);
 /** Attempts before a command is given up (answered that it could not be carried out). */
 const MAX_ATTEMPTS = 10;
 
@@ -141,15 +144,21 @@ async function reopen(deps: JobExecutorDeps, job: PullRequestJobRow, repo: RepoR
 }
 
 /**
- * One round of commands: the due ones (up to 20, leased for 2 minutes), each carried out ({@link carryOutCommand}) and
- * answered in a comment on its pull request; one the code host failed on is tried again after 30 s, and answered that
- * it could not be carried out after 10 attempts.
+ * One round of commands: the due ones (up to 20, leased for 30 s, the lease of those left renewed after each), each
+ * carried out ({@link carryOutCommand}) and answered in a comment on its pull request; one the code host failed on is
+ * tried again after 5 s, doubling up to 5 minutes, and answered that it could not be carried out after 10 attempts.
  * @returns how many were handled
  */
 export async function handleDueCommands(deps: JobExecutorDeps): Promise<number> {
   const due = await claimCommands(deps.db, BATCH, LEASE_MS);
   let handled = 0;
-  for (const command of due) {
+  for (const [index, command] of due.entries()) {
+    if (index > 0)
+      await renewCommandLeases(
+        deps.db,
+        due.slice(index).map((c) => c.delivery_id),
+        LEASE_MS,
+      );
     try {
       const result = await carryOutCommand(deps, command);
       await answer(deps, command, result.answer);
@@ -162,7 +171,7 @@ export async function handleDueCommands(deps: JobExecutorDeps): Promise<number> 
         await answer(deps, command, failed).catch(() => {});
         await finishCommand(deps.db, command.delivery_id, 'refused', failed);
       } else {
-        await retryCommandLater(deps.db, command.delivery_id, RETRY_MS);
+        await retryCommandLater(deps.db, command.delivery_id, retryDelayMs(command.attempts + 1));
       }
     }
   }
