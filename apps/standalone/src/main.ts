@@ -36,7 +36,8 @@ import { readLauncherSettings } from './settings.ts';
  * With nothing configured it uses embedded PGlite under `DATA_DIR` (default `.data/`), an in-process
  * message bus, the GitHub emulator with its demo data on :8090 (release-svc's worker reads manifests
  * with the demo bot's token) and the package-registry emulator with its demo packages on :8091 (`REGISTRY_PORT`;
- * `REGISTRY_URLS` points update runs at real registries instead). The emulators keep what changes in them under
+ * `REGISTRY_URLS` points update runs at real registries instead; the emulator's host:port joins `REGISTRY_ALLOWED_HOSTS`, so
+ * accounts may register its private registries). The emulators keep what changes in them under
  * `DATA_DIR` too (`code-host/`, `registry/`), so a restart finds the pull requests and versions the services' rows
  * name; `DATA_DIR=memory://` keeps all of it in memory. Without `SECRETS_KEY`, registry credentials are
  * sealed with a key the launcher keeps in `DATA_DIR/secrets.key` (made on first start). `DATABASE_URL`, `AMQP_URL` and `CODE_HOST_API_URL` (with `CODE_HOST_TOKEN` for
@@ -124,6 +125,10 @@ await runService(
         registryUrl = registries.url;
         registryEnv = emulatorRegistryEnv(registries.url);
       }
+      // The outbound guard's allow-list of config-svc (the base URLs accounts register) and of the worker (where it
+      // connects): the operator's REGISTRY_ALLOWED_HOSTS, and the registry emulator's host:port when it runs here, so an
+      // account's private registry on the emulator (`…/private/npm/`) is allowed although it listens on loopback.
+      const registryAllowedHosts = [env.REGISTRY_ALLOWED_HOSTS, registryEnv.REGISTRY_ALLOWED_HOSTS].filter(Boolean).join(',');
       const secretsKey = env.SECRETS_KEY || demoSecretsKey(dataDir);
       // One embedded PGlite for every service, each in its own schema (as they share one PostgreSQL database in compose),
       // opened before them so that it is closed after every service has let go of it.
@@ -144,6 +149,7 @@ await runService(
         HOST: loopback,
         PORT: env.CONFIG_PORT ?? '8081',
         CODE_HOST_API_URL: codeHostUrl,
+        REGISTRY_ALLOWED_HOSTS: registryAllowedHosts,
         // The gateway is in front: its X-Forwarded-For names the client whose failed authentications count.
         TRUST_PROXY: env.TRUST_PROXY ?? '1',
       });
@@ -157,6 +163,7 @@ await runService(
       const releaseConfig = loadReleaseConfig({
         ...env,
         ...registryEnv,
+        REGISTRY_ALLOWED_HOSTS: registryAllowedHosts,
         SECRETS_KEY: secretsKey,
         HOST: loopback,
         PORT: env.RELEASE_PORT ?? '8082',

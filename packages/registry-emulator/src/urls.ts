@@ -1,3 +1,4 @@
+import { allowedHostOf } from '@switchyard/service-kit';
 import { PROTOCOLS } from './serve.ts';
 
 /**
@@ -23,14 +24,19 @@ export function emulatorCratesApiUrl(origin: string): string {
 
 /**
  * The environment a release-svc worker needs to ask the emulator at `origin` instead of the public registries:
- * `REGISTRY_URLS` (`<package manager>=<url>`, comma-separated) and `CRATES_API_URL`.
+ * `REGISTRY_URLS` (`<package manager>=<url>`, comma-separated), `CRATES_API_URL`, and `REGISTRY_ALLOWED_HOSTS`: the
+ * emulator's `host:port` (e.g. `127.0.0.1:8091`), so that an account's private registry on the emulator
+ * (`/private/<prefix>/`, {@link emulatorRegistryUrls} with `scope: 'private'`) passes the outbound guard although the
+ * emulator listens on loopback (the public registries' URLs are allowed without it; config-svc, which checks the URLs
+ * accounts register, needs the same value). A caller with an allow-list of its own joins both with a comma.
  */
-export function emulatorRegistryEnv(origin: string): { REGISTRY_URLS: string; CRATES_API_URL: string } {
+export function emulatorRegistryEnv(origin: string): { REGISTRY_URLS: string; CRATES_API_URL: string; REGISTRY_ALLOWED_HOSTS: string } {
   const urls = emulatorRegistryUrls(origin);
   return {
     REGISTRY_URLS: Object.entries(urls)
       .map(([manager, url]) => `${manager}=${url}`)
       .join(','),
     CRATES_API_URL: emulatorCratesApiUrl(origin),
+    REGISTRY_ALLOWED_HOSTS: allowedHostOf(origin),
   };
 }

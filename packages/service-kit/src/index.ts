@@ -14,6 +14,7 @@ export * from './logger.ts';
 export * from './loop.ts';
 export * from './migrations.ts';
 export * from './node-errors.ts';
+export * from './outbound-guard.ts';
 export * from './pool.ts';
 export * from './problem.ts';
 export * from './request-id.ts';

@@ -1,5 +1,5 @@
 import { createDependencyApiApp, type DependencyApiDeps } from '@switchyard/dependency-api';
-import type { SecretsKey } from '@switchyard/service-kit';
+import { createOutboundGuard, type OutboundGuard, type SecretsKey } from '@switchyard/service-kit';
 import { type Express, Router } from 'express';
 import type { ConfigDatabase } from './db/schema.ts';
 import { dependencyApiRouter } from './http/dependency-api.routes.ts';
@@ -9,6 +9,11 @@ import { registryCredentialsRouter } from './http/registry-credentials.routes.ts
 export interface ConfigAppOptions {
   /** `SECRETS_KEY`, which registry credentials' secrets are sealed with; without it they cannot be stored (503). */
   secretsKey?: SecretsKey | undefined;
+  /**
+   * The outbound guard registry credentials' `base-url`s must pass (`REGISTRY_ALLOWED_HOSTS`); default one with no host
+   * listed: public addresses only.
+   */
+  outboundGuard?: OutboundGuard;
 }
 
 /**
@@ -19,6 +24,6 @@ export interface ConfigAppOptions {
 export function createConfigApp(deps: DependencyApiDeps<ConfigDatabase>, options: ConfigAppOptions = {}): Express {
   const router = Router();
   router.use(dependencyApiRouter(deps.db, deps.view));
-  router.use(registryCredentialsRouter(deps.db, deps.view, options.secretsKey));
+  router.use(registryCredentialsRouter(deps.db, deps.view, options.secretsKey, options.outboundGuard ?? createOutboundGuard()));
   return createDependencyApiApp({ ...deps, router });
 }

@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_RESPONSE_BYTES } from '@switchyard/code-host';
 import { DOMAIN_EVENTS_EXCHANGE } from '@switchyard/contracts';
 import { dependencyApiLimitsEnv } from '@switchyard/dependency-api';
-import { baseServiceEnv, databaseEnv, envPort, parseConfig, secretsKeyEnv } from '@switchyard/service-kit';
+import { baseServiceEnv, databaseEnv, envPort, outboundAllowedHostsEnv, parseConfig, secretsKeyEnv } from '@switchyard/service-kit';
 import { z } from 'zod';
 
 /** Environment of config-svc; every variable is optional. */
@@ -33,6 +33,15 @@ export const ConfigServiceEnv = z.object({
    * stored (503). Another length is a configuration error.
    */
   SECRETS_KEY: secretsKeyEnv,
+  /**
+   * Hosts an account's private registry (`base-url` of a registry credential) may be at besides public addresses
+   * (OWASP API7:2023; the README's "Registry credentials"): comma-separated host names (`registry.corp`), `*.corp.example`
+   * wildcards, IP addresses (`10.1.2.3`, `[fd00::1]`), each with an optional `:port`, and CIDR ranges (`10.20.0.0/16`).
+   * A `base-url` at a loopback, private, link-local (cloud metadata), CGNAT, unique-local or other special address, or a
+   * name resolving to one, is refused with 422 unless listed here. Give release-svc's worker the same value: it checks
+   * every connection the same way.
+   */
+  REGISTRY_ALLOWED_HOSTS: outboundAllowedHostsEnv,
   /** RabbitMQ URL; when unset, events go to an in-process bus (one-process mode). */
   AMQP_URL: z.url({ protocol: /^amqps?$/, error: 'must be an amqp:// or amqps:// URL' }).optional(),
   /** The topic exchange domain events are published to. */

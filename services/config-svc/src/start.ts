@@ -1,5 +1,5 @@
 import { type DependencyApiOverrides, type RunningDependencyApi, startDependencyApi } from '@switchyard/dependency-api';
-import { type Database, type Logger, openServiceDatabase } from '@switchyard/service-kit';
+import { createOutboundGuard, type Database, type Logger, type OutboundResolver, openServiceDatabase } from '@switchyard/service-kit';
 import { createConfigApp } from './app.ts';
 import type { ConfigServiceConfig } from './config.ts';
 import { consumeConfigFiles } from './config-files/config-file.consumer.ts';
@@ -7,8 +7,12 @@ import { configMigrations } from './db/migrations/index.ts';
 import { CONFIG_SCHEMA, type ConfigDatabase } from './db/schema.ts';
 import { consumeReleaseNotifications } from './update-configs/release-notification.consumer.ts';
 
-/** What can be handed to config-svc instead of being built from its configuration: a bus (not closed by the service), a code host. */
-export type ConfigServiceOverrides = DependencyApiOverrides;
+/**
+ * What can be handed to config-svc instead of being built from its configuration: a bus (not closed by the service), a
+ * code host, and the name resolution of the outbound guard that checks registry credentials' `base-url`s (tests make a
+ * name resolve to a refused address; default the system resolver).
+ */
+export type ConfigServiceOverrides = DependencyApiOverrides & { resolveRegistryHost?: OutboundResolver };
 
 /** A running config-svc: its base URL, database and bus, and `close()`. */
 export type RunningConfigService = RunningDependencyApi<ConfigDatabase>;
@@ -35,7 +39,15 @@ export function startConfigService(
       name: 'config-svc',
       schema: CONFIG_SCHEMA,
       migrations: configMigrations,
-      createApp: (deps) => createConfigApp(deps, { secretsKey: config.SECRETS_KEY }),
+      createApp: (deps) =>
+        createConfigApp(deps, {
+          secretsKey: config.SECRETS_KEY,
+          outboundGuard: createOutboundGuard({
+            allowedHosts: config.REGISTRY_ALLOWED_HOSTS,
+            setting: 'REGISTRY_ALLOWED_HOSTS',
+            ...(overrides.resolveRegistryHost ? { resolve: overrides.resolveRegistryHost } : {}),
+          }),
+        }),
       startConsumers: async ({ bus, db }) => [
         await consumeReleaseNotifications(bus, { db, logger, queuePrefix: config.QUEUE_PREFIX }),
         await consumeConfigFiles(bus, { db, logger, queuePrefix: config.QUEUE_PREFIX }),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type CodeHost, createGitHubCodeHost } from '@switchyard/code-host';
 import type { EventEnvelope } from '@switchyard/contracts';
 import { demoSeedInput, generateRepos, parseSeed, type SeedRepoInput, startGitHubEmulator } from '@switchyard/github-emulator';
-import { createLogger, type Logger, startService } from '@switchyard/service-kit';
+import { createLogger, type Logger, type OutboundResolver, startService } from '@switchyard/service-kit';
 import { createTestDatabase, deleteConsumerQueues, tapEvents } from '@switchyard/service-kit/testing';
 import { inject } from 'vitest';
 import { loadConfigServiceConfig } from '../src/config.ts';
@@ -94,6 +94,8 @@ export interface ConfigHarnessOptions {
   logger?: Logger;
   /** Wraps the code host config-svc uses (the GitHub adapter on the emulator), e.g. to change what one method answers. */
   wrapCodeHost?: (inner: CodeHost) => CodeHost;
+  /** The name resolution of the outbound guard of registry credentials' `base-url`s; default the system resolver. */
+  resolveRegistryHost?: OutboundResolver;
 }
 
 /** config-svc in this process on a fresh database and its own exchange, with the GitHub emulator and an event tap that collects every event. */
@@ -140,7 +142,7 @@ export function startConfigHarness(label: string, options: ConfigHarnessOptions 
           ...options.env,
         }),
         logger,
-        { codeHost },
+        { codeHost, ...(options.resolveRegistryHost ? { resolveRegistryHost: options.resolveRegistryHost } : {}) },
       ),
     );
     return {

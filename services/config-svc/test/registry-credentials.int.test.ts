@@ -364,3 +364,125 @@ describe('registry credentials without SECRETS_KEY', () => {
     expect((await call('DELETE', `/registry_credentials/${id}`)).status).toBe(204);
   });
 });
+
+describe('registry credentials at addresses the operator does not allow (OWASP API7:2023, REGISTRY_ALLOWED_HOSTS)', () => {
+  let h: ConfigHarness;
+  beforeAll(async () => {
+    h = await startConfigHarness('config_registry_guard', {
+      env: { SECRETS_KEY: randomBytes(32).toString('base64'), REGISTRY_ALLOWED_HOSTS: '127.0.0.1:4873, registry.corp, 10.20.0.0/16' },
+      // Names this test makes resolve (the system resolver answers localhost only).
+      resolveRegistryHost: async (hostname) => {
+        const records: Record<string, string[]> = {
+          'npm.evil.example': ['127.0.0.1'],
+          'metadata.evil.example': ['93.184.216.34', '169.254.169.254'],
+          'registry.corp': ['10.1.2.3'],
+          'nexus.acme.example': ['10.20.3.4'],
+          'npm.acme.example': ['93.184.216.34'],
+        };
+        const addresses = records[hostname];
+        if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+        return addresses.map((address) => ({ address, family: 4 }));
+      },
+    });
+  });
+  afterAll(() => h?.close());
+
+  const call = (method: string, path: string, body?: unknown, token = ALICE) =>
+    request(h.url, method, path, { headers: as(token), ...(body === undefined ? {} : { body }) });
+  const db = () => h.service.database.db.withSchema('config');
+  const body = (packageManager: string, baseUrl: string) => ({
+    'account-id': ACME,
+    'package-manager': packageManager,
+    'base-url': baseUrl,
+    'auth-type': 'token',
+    token: TOKEN,
+  });
+  /** The answer is 422 in the API's envelope, on /base-url, its detail saying why. */
+  function expectRefused(res: TestResponse, detail: string) {
+    expectEnvelope(res, 422);
+    expect(res.body).toEqual({
+      errors: [{ status: 422, title: 'Unprocessable Entity', detail: `base-url is refused: ${detail}`, source: { pointer: '/base-url' } }],
+    });
+    expect(res.text).not.toContain(TOKEN);
+  }
+  const NOT_ALLOWED = 'which the operator does not allow (REGISTRY_ALLOWED_HOSTS)';
+
+  it('refuses a base-url at a loopback, link-local, private or mapped address, or a name resolving to one, with 422 and stores nothing', async () => {
+    expectRefused(
+      await call('POST', '/registry_credentials', body('npm_and_yarn', 'http://127.0.0.1:9999/')),
+      `127.0.0.1 is a loopback address, ${NOT_ALLOWED}`,
+    );
+    expectRefused(
+      await call('POST', '/registry_credentials', body('npm_and_yarn', 'http://169.254.169.254/latest/meta-data/')),
+      `169.254.169.254 is a link-local address, ${NOT_ALLOWED}`,
+    );
+    expectRefused(
+      await call('POST', '/registry_credentials', body('pip', 'http://192.168.0.10/simple/')),
+      `192.168.0.10 is a private address, ${NOT_ALLOWED}`,
+    );
+    expectRefused(
+      await call('POST', '/registry_credentials', body('pip', 'http://[::ffff:7f00:1]:15672/api/')),
+      `::ffff:7f00:1 (127.0.0.1) is a loopback address, ${NOT_ALLOWED}`,
+    );
+    expectRefused(
+      await call('POST', '/registry_credentials', body('maven', 'http://[fd00::1]/')),
+      `fd00::1 is a unique-local address, ${NOT_ALLOWED}`,
+    );
+    expectRefused(
+      await call('POST', '/registry_credentials', body('cargo', 'http://localhost:15672/')),
+      `localhost is a loopback name, ${NOT_ALLOWED}`,
+    );
+    expectRefused(
+      await call('POST', '/registry_credentials', body('npm_and_yarn', 'http://npm.evil.example:9999/')),
+      `npm.evil.example resolves to 127.0.0.1, a loopback address, ${NOT_ALLOWED}`,
+    );
+    expectRefused(
+      await call('POST', '/registry_credentials', body('npm_and_yarn', 'https://metadata.evil.example/')),
+      `metadata.evil.example resolves to 169.254.169.254, a link-local address, ${NOT_ALLOWED}`,
+    );
+    expect(await db().selectFrom('registry_credential').selectAll().execute()).toEqual([]);
+    expect(h.events.filter((e) => e.type.startsWith('registry_credential.'))).toEqual([]);
+  });
+
+  it('checks only for an admin of the account: anyone else gets 403/404 as before, nothing resolved for them', async () => {
+    expectEnvelope(await call('POST', '/registry_credentials', body('npm_and_yarn', 'http://127.0.0.1:9999/'), 'demo-token-bot'), 403);
+  });
+
+  it('allows public addresses, the hosts, addresses and ranges the operator lists, and names that do not resolve', async () => {
+    const allowed: Array<[string, string]> = [
+      ['npm_and_yarn', 'https://npm.acme.example/'],
+      ['pip', 'http://127.0.0.1:4873/pypi/'],
+      ['maven', 'https://registry.corp/maven2/'],
+      ['bundler', 'https://nexus.acme.example/gems/'],
+      ['composer', 'https://packagist.unresolvable.example/'],
+      ['cargo', 'https://93.184.216.34/index/'],
+    ];
+    for (const [packageManager, baseUrl] of allowed) {
+      const res = await call('POST', '/registry_credentials', body(packageManager, baseUrl));
+      expect(res.status, `${baseUrl}: ${res.text}`).toBe(201);
+    }
+  });
+
+  it('refuses a PATCH that moves the base-url to a refused address, and keeps the stored one', async () => {
+    const created = await call('POST', '/registry_credentials', body('nuget', 'https://npm.acme.example/nuget/v3/index.json'));
+    expect(created.status, created.text).toBe(201);
+    const path = `/registry_credentials/${created.body.data.id}`;
+    expectRefused(
+      await call('PATCH', path, { 'base-url': 'http://npm.evil.example/', token: 'another-token' }),
+      `npm.evil.example resolves to 127.0.0.1, a loopback address, ${NOT_ALLOWED}`,
+    );
+    expectRefused(
+      await call('PATCH', path, { 'base-url': 'http://10.0.0.1/', token: 'another-token' }),
+      `10.0.0.1 is a private address, ${NOT_ALLOWED}`,
+    );
+    const row = await db()
+      .selectFrom('registry_credential')
+      .select(['base_url', 'revision'])
+      .where('id', '=', Number(created.body.data.id))
+      .executeTakeFirst();
+    expect(row).toEqual({ base_url: 'https://npm.acme.example/nuget/v3/index.json', revision: 1 });
+    const moved = await call('PATCH', path, { 'base-url': 'http://10.20.0.9/nuget/v3/index.json', token: 'another-token' });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body.data.attributes['base-url']).toBe('http://10.20.0.9/nuget/v3/index.json');
+  });
+});

@@ -2,7 +2,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from '@switchyard/code-host';
 import { DOMAIN_EVENTS_EXCHANGE } from '@switchyard/contracts';
 import { dependencyApiLimitsEnv } from '@switchyard/dependency-api';
 import { REGISTRY_PACKAGE_MANAGERS, type RegistryPackageManager } from '@switchyard/registries';
-import { baseServiceEnv, databaseEnv, envPort, parseConfig, secretsKeyEnv } from '@switchyard/service-kit';
+import { baseServiceEnv, databaseEnv, envPort, outboundAllowedHostsEnv, parseConfig, secretsKeyEnv } from '@switchyard/service-kit';
 import { z } from 'zod';
 
 /** Environment of release-svc's API and worker; every variable is optional. */
@@ -82,6 +82,15 @@ export const ReleaseEnv = z.object({
       }
       return urls;
     }),
+  /**
+   * Hosts an account's private registry may be at besides public addresses (OWASP API7:2023, see the README's "Outbound
+   * guard"): comma-separated host names (`registry.corp`), `*.corp.example` wildcards, IP addresses (`10.1.2.3`,
+   * `[fd00::1]`), each with an optional `:port`, and CIDR ranges (`10.20.0.0/16`). Every connection to a registry is
+   * checked on the address actually connected to; loopback, private, link-local (cloud metadata), CGNAT, unique-local
+   * and the other special ranges are refused unless listed here. The hosts of REGISTRY_URLS, CRATES_API_URL and
+   * CODE_HOST_API_URL (the operator's own) are allowed for the public registries' clients only. Must match config-svc's.
+   */
+  REGISTRY_ALLOWED_HOSTS: outboundAllowedHostsEnv,
   /** crates.io's web API beside a `cargo` registry of REGISTRY_URLS (release dates, links); none: the index alone. */
   CRATES_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   /**

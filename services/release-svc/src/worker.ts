@@ -2,6 +2,7 @@ import { type CodeHost, createGitHubCodeHost } from '@switchyard/code-host';
 import { type MessageBus, startEventPublishing } from '@switchyard/messaging';
 import {
   ConfigError,
+  createOutboundGuard,
   createServiceApp,
   type Database,
   type Listening,
@@ -105,6 +106,7 @@ export async function startReleaseWorker(
       cratesApiUrl: config.CRATES_API_URL,
       timeoutMs: config.REGISTRY_TIMEOUT_MS,
       privateRegistry: privateRegistries(db, config.SECRETS_KEY),
+      outboundGuard: createOutboundGuard({ allowedHosts: config.REGISTRY_ALLOWED_HOSTS, setting: 'REGISTRY_ALLOWED_HOSTS' }),
     });
     scope.defer(() => registries.close());
     // The code host's global advisories (GitHub's GET /advisories) and the imported OSV records, both.

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { registryCredentialAad, UpdateRunResource } from '@switchyard/contracts';
 import { demoSeedInput, type SeedInput } from '@switchyard/github-emulator';
 import { DEMO_REGISTRY_TOKEN, emulatorRegistryUrls } from '@switchyard/registry-emulator';
@@ -44,9 +46,9 @@ describe('update runs on PostgreSQL and RabbitMQ, against the GitHub and registr
   const as = (token: string) => ({ authorization: `Personal ${token}` });
   const bumpNow = (configId: number, token = ALICE) =>
     request(h.releaseUrl, 'POST', `/update_configs/${configId}/trigger_update_job`, { headers: as(token) });
-  async function finished(id: string): Promise<RunAttributes & { jobs: string[] }> {
+  async function finished(id: string, token = ALICE): Promise<RunAttributes & { jobs: string[] }> {
     return waitFor(async () => {
-      const res = await request(h.releaseUrl, 'GET', `/update_runs/${id}`, { headers: as(ALICE) });
+      const res = await request(h.releaseUrl, 'GET', `/update_runs/${id}`, { headers: as(token) });
       const run = UpdateRunResource.parse(res.body.data);
       return run.attributes.status === 'done' || run.attributes.status === 'failed'
         ? { ...run.attributes, jobs: run.relationships['pull-request-jobs'].data.map((j) => j.id) }
@@ -313,6 +315,53 @@ describe('update runs on PostgreSQL and RabbitMQ, against the GitHub and registr
     expect(dependency(answered, 'lodash')).toMatchObject({ 'error-kind': null });
     expect(dependency(answered, 'lodash')?.registry).toMatch(/\/npm\/$/);
     expect(dependency(answered, 'lodash')?.registry).not.toContain('/private/');
+  });
+
+  it("refuses an account's private registry at an address the operator does not allow: each dependency says why, nothing reaches it", async () => {
+    // A registry on loopback, not in the worker's REGISTRY_ALLOWED_HOSTS (the harness allows the emulator's port only).
+    const seen: string[] = [];
+    const internal = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"internal":"what answered here"}');
+    });
+    await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(internal.address() as AddressInfo).port}`;
+      const baseUrl = `${origin}/`;
+      await h.configure({ id: 141, repoId: 3303, packageManager: 'bundler' });
+      const key = parseSecretsKey(TEST_SECRETS_KEY);
+      await h.publishAsConfigSvc([
+        {
+          type: 'registry_credential.saved',
+          data: {
+            id: 7002,
+            accountId: 2003,
+            packageManager: 'bundler',
+            baseUrl,
+            authType: 'token',
+            username: null,
+            sealedSecret: sealSecret(key, 'tenant-token', registryCredentialAad(2003, 'bundler')),
+            revision: 1,
+          },
+        },
+      ]);
+      await waitFor(
+        async () => (await h.db.selectFrom('registry_credential').select('id').where('id', '=', 7002).executeTakeFirst()) !== undefined,
+        10_000,
+      );
+      const run = await finished(UpdateRunResource.parse((await bumpNow(141, BOB)).body.data).id, BOB);
+      expect(run.dependencies.length).toBeGreaterThan(0);
+      for (const checked of run.dependencies) {
+        expect(checked, checked.name).toMatchObject({ outcome: 'error', 'error-kind': 'registry_unreachable', registry: origin });
+        expect(checked.reason).toBe(
+          `the registry ${origin} could not be reached: address refused: 127.0.0.1 is a loopback address, which the operator does not allow (REGISTRY_ALLOWED_HOSTS)`,
+        );
+      }
+      expect(JSON.stringify(run)).not.toContain('what answered here');
+      expect(seen).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => internal.close(() => resolve()));
+    }
   });
 });
 

@@ -171,6 +171,9 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
             ...auth,
             '404': errors('No such account reachable with this token'),
             '409': errors('The account already has a credential for this package manager'),
+            '422': errors(
+              'The base URL is at an address the operator does not allow (loopback, private, link-local, …, or a name resolving to one; `REGISTRY_ALLOWED_HOSTS`), the reason on `/base-url`',
+            ),
             '503': errors('The service has no `SECRETS_KEY`, so it cannot store secrets; nothing was stored'),
           },
         },
@@ -188,6 +191,7 @@ export function dependencyOpenApi(): { paths: Record<string, unknown>; schemas: 
         notFound: 'No such credential reachable with this token',
         patchErrors: {
           '400': 'Invalid body',
+          '422': 'The new base URL is at an address the operator does not allow (`REGISTRY_ALLOWED_HOSTS`), the reason on `/base-url`',
           '503': 'The service has no `SECRETS_KEY`, so it cannot store secrets; nothing was changed',
         },
       }),

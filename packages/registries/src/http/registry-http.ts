@@ -31,6 +31,14 @@ export interface RegistryHttpOptions {
   cacheMaxBytes?: number;
   /** `User-Agent` header, default `switchyard-registries`. */
   userAgent?: string;
+  /**
+   * Makes the client's connection pool from the options it chose (connect timeout, response timeouts, size cap); default
+   * `new Agent(options)`. A caller that asks URLs a tenant set passes an outbound guard's `agent` (service-kit's
+   * `createOutboundGuard(…).agent`, OWASP API7:2023): every connection the client makes (the base URL's, a redirect's, a
+   * URL a registry's document names) is then checked on the address actually connected to, and a refused one fails
+   * as `unreachable` with `address refused: <why>` (never retried, nothing of any answer in it).
+   */
+  agentFactory?: (options: Agent.Options) => Dispatcher;
 }
 
 /**
@@ -124,6 +132,12 @@ export function isOverSizeLimit(error: unknown): boolean {
   return error instanceof RegistryError && error.cause instanceof errors.ResponseExceededMaxSizeError;
 }
 
+/**
+ * The `code` of the error an outbound guard's connector refuses a connection with (service-kit's `OUTBOUND_REFUSED`;
+ * this package does not depend on service-kit, so it is matched by value).
+ */
+const OUTBOUND_REFUSED = 'ERR_OUTBOUND_REFUSED';
+
 /** The URL without user info, query kept: what errors and logs may show. */
 const shown = (url: URL) => `${url.origin}${url.pathname}${url.search}`;
 
@@ -147,7 +161,8 @@ const headerText = (value: string | string[] | undefined): string | undefined =>
  * the whole document again (nodejs/undici#5505). Concurrent GETs of one URL share one request. Bounded by
  * `cacheMaxBytes`): the registry's `ETag` / `Last-Modified` make an unchanged package a 304. Credentials go only to the
  * base URL's origin. The cache belongs to this instance: one per registry and credentials, so no account's private
- * answers reach another's.
+ * answers reach another's. With {@link RegistryHttpOptions.agentFactory} an outbound guard's agent makes the
+ * connections, so the base URL and every redirect are checked on the address connected to.
  * @throws TypeError for a base URL that is not http(s)
  */
 export function createRegistryHttp(options: RegistryHttpOptions): RegistryHttp {
@@ -162,12 +177,13 @@ export function createRegistryHttp(options: RegistryHttpOptions): RegistryHttp {
     stats.requests++;
     return dispatch(opts, new CountingHandler(handler, stats));
   };
-  const agent = new Agent({
+  const agentOptions: Agent.Options = {
     connect: { timeout: options.connectTimeoutMs ?? 5_000 },
     headersTimeout: responseTimeout,
     bodyTimeout: responseTimeout,
     maxResponseSize: maxResponseBytes,
-  });
+  };
+  const agent = options.agentFactory ? options.agentFactory(agentOptions) : new Agent(agentOptions);
   const dispatcher = agent.compose(
     counting,
     interceptors.retry({
@@ -216,6 +232,10 @@ export function createRegistryHttp(options: RegistryHttpOptions): RegistryHttp {
         throw new RegistryError('bad_response', shown(url), `answer over ${maxResponseBytes} bytes`, { cause: error });
       }
       if (signal?.aborted) throw error;
+      if ((error as { code?: unknown }).code === OUTBOUND_REFUSED) {
+        // The outbound guard refused the address (the base URL's, or a redirect's): no connection was made.
+        throw new RegistryError('unreachable', shown(url), `address refused: ${(error as Error).message}`, { cause: error });
+      }
       throw new RegistryError('unreachable', shown(url), `no answer from ${url.origin}: ${(error as Error).message}`, { cause: error });
     }
     let body: string;

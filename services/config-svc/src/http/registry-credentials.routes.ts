@@ -1,9 +1,10 @@
 import { authenticate, type CodeHostView, callerOf } from '@switchyard/code-host';
 import { CreateRegistryCredential, PatchRegistryCredential, RegistryCredentialId, RegistryCredentialsQuery } from '@switchyard/contracts';
-import { AlreadyExists, HttpProblem, methodNotAllowed, parseInput, type SecretsKey } from '@switchyard/service-kit';
+import { AlreadyExists, HttpProblem, methodNotAllowed, type OutboundGuard, parseInput, type SecretsKey } from '@switchyard/service-kit';
 import { type Request, Router } from 'express';
 import type { Kysely } from 'kysely';
 import type { ConfigDatabase } from '../db/schema.ts';
+import { RegistryBaseUrlRefused } from '../registry-credentials/registry-credential.policy.ts';
 import {
   createRegistryCredential,
   getRegistryCredential,
@@ -20,12 +21,18 @@ import { registryCredentialResource } from './registry-credentials.mapper.ts';
  * `GET`/`PATCH`/`DELETE /registry_credentials/:id`, for the admins of the account only. Bodies are flat like the API's
  * others; the secrets they carry (`token`, `password`) are sealed with `secretsKey` (`SECRETS_KEY`) and never answered.
  * Errors in the API's envelope; a second credential for the same account and package manager is 409 (not the 400 the
- * original gave a duplicate update config: this resource is ours, and 409 tells it apart from an invalid body).
+ * original gave a duplicate update config: this resource is ours, and 409 tells it apart from an invalid body); a
+ * `base-url` that `outboundGuard` (`REGISTRY_ALLOWED_HOSTS`) refuses is 422 ({@link unprocessable}).
  */
-export function registryCredentialsRouter(db: Kysely<ConfigDatabase>, view: CodeHostView, secretsKey: SecretsKey | undefined): Router {
+export function registryCredentialsRouter(
+  db: Kysely<ConfigDatabase>,
+  view: CodeHostView,
+  secretsKey: SecretsKey | undefined,
+  outboundGuard: OutboundGuard,
+): Router {
   const router = Router();
   const auth = authenticate(view);
-  const deps: RegistryCredentialDeps = { db, view, secretsKey };
+  const deps: RegistryCredentialDeps = { db, view, secretsKey, outboundGuard };
 
   router
     .route('/registry_credentials')
@@ -36,7 +43,9 @@ export function registryCredentialsRouter(db: Kysely<ConfigDatabase>, view: Code
     })
     .post(auth, async (req, res) => {
       const input = parseInput(CreateRegistryCredential, bodyOf(req), 'body');
-      const created = registryCredentialResource(await conflictOnDuplicate(() => createRegistryCredential(deps, callerOf(res), input)));
+      const created = registryCredentialResource(
+        await unprocessable(conflictOnDuplicate(() => createRegistryCredential(deps, callerOf(res), input))),
+      );
       res.status(201).location(`/registry_credentials/${created.id}`).set('cache-control', 'no-store').json({ data: created });
     })
     .all(methodNotAllowed(['GET', 'POST']));
@@ -50,7 +59,7 @@ export function registryCredentialsRouter(db: Kysely<ConfigDatabase>, view: Code
     .patch(auth, async (req, res) => {
       const id = credentialId(req);
       const patch = parseInput(PatchRegistryCredential, bodyOf(req), 'body');
-      const row = await patchRegistryCredential(deps, callerOf(res), id, patch);
+      const row = await unprocessable(patchRegistryCredential(deps, callerOf(res), id, patch));
       res.set('cache-control', 'no-store').json({ data: registryCredentialResource(row) });
     })
     .delete(auth, async (req, res) => {
@@ -68,6 +77,23 @@ async function conflictOnDuplicate<T>(create: () => Promise<T>): Promise<T> {
     return await create();
   } catch (error) {
     if (error instanceof AlreadyExists) throw new HttpProblem(409, error.message);
+    throw error;
+  }
+}
+
+/**
+ * `change`'s result, with a {@link RegistryBaseUrlRefused} answered 422 Unprocessable Entity (RFC 9110 section 15.5.21:
+ * the body is well formed, but the operator does not let the worker connect where it points) in the API's envelope, on
+ * the member: `{"errors":[{"status":422,"title":"Unprocessable Entity","detail":"base-url is refused: npm.evil.example
+ * resolves to 127.0.0.1, a loopback address, which the operator does not allow (REGISTRY_ALLOWED_HOSTS)",
+ * "source":{"pointer":"/base-url"}}]}`.
+ * @throws HttpProblem 422 for a RegistryBaseUrlRefused; other errors unchanged
+ */
+async function unprocessable<T>(change: Promise<T>): Promise<T> {
+  try {
+    return await change;
+  } catch (error) {
+    if (error instanceof RegistryBaseUrlRefused) throw new HttpProblem(422, error.message, { errors: error.errors ?? [] });
     throw error;
   }
 }

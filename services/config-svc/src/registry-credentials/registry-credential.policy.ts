@@ -1,5 +1,5 @@
 import type { PatchRegistryCredential, RegistryAuthType } from '@switchyard/contracts';
-import { InvalidInput } from '@switchyard/service-kit';
+import { InvalidInput, type OutboundRefusal } from '@switchyard/service-kit';
 import type { RegistryCredentialRow } from './registry-credential.table.ts';
 
 /** The new state of `row` after `patch`, and its new secret if one was given (before sealing). */
@@ -45,4 +45,21 @@ export function applyPatch(row: RegistryCredentialRow, patch: PatchRegistryCrede
   }
   const username = authType === 'basic' ? (patch.username ?? row.username) : null;
   return { baseUrl, authType, username, secret };
+}
+
+/**
+ * A registry credential's `base-url` that the outbound guard refuses (OWASP API7:2023 Server Side Request Forgery): not
+ * http(s), user info, a literal address the operator does not allow (loopback, private, link-local, …), or a name that
+ * resolves to one. An {@link InvalidInput} on `#/base-url` whose message says why, e.g. `base-url is refused:
+ * npm.evil.example resolves to 127.0.0.1, a loopback address, which the operator does not allow
+ * (REGISTRY_ALLOWED_HOSTS)`; the HTTP layer answers it 422.
+ */
+export class RegistryBaseUrlRefused extends InvalidInput {
+  readonly refusal: OutboundRefusal;
+
+  constructor(refusal: OutboundRefusal) {
+    super(`base-url is refused: ${refusal.message}`, { errors: [{ pointer: '#/base-url', detail: `is refused: ${refusal.message}` }] });
+    this.name = 'RegistryBaseUrlRefused';
+    this.refusal = refusal;
+  }
 }

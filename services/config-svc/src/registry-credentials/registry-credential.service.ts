@@ -6,12 +6,12 @@ import {
   RegistryCredentialSavedEvent,
   registryCredentialAad,
 } from '@switchyard/contracts';
-import { AlreadyExists, NotFound, type SecretsKey, ServiceUnavailable, sealSecret } from '@switchyard/service-kit';
+import { AlreadyExists, NotFound, type OutboundGuard, type SecretsKey, ServiceUnavailable, sealSecret } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
 import { recordAccounts } from '../accounts/account.service.ts';
 import { configOutbox } from '../db/outbox.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
-import { applyPatch } from './registry-credential.policy.ts';
+import { applyPatch, RegistryBaseUrlRefused } from './registry-credential.policy.ts';
 import {
   deleteRegistryCredential,
   findRegistryCredential,
@@ -32,6 +32,19 @@ export interface RegistryCredentialDeps {
   view: CodeHostView;
   /** `SECRETS_KEY`; undefined when unset: secrets cannot be stored (503), the rest works. */
   secretsKey: SecretsKey | undefined;
+  /** The outbound guard of `REGISTRY_ALLOWED_HOSTS`, which every `base-url` registered or changed must pass. */
+  outboundGuard: OutboundGuard;
+}
+
+/**
+ * Checks a `base-url` with the outbound guard, its name resolved (`checkUrlResolved`): the worker will connect there
+ * with the account's secret, so an address the operator does not allow is refused now, with why. A name that does not
+ * resolve here passes (the worker checks every connection it makes, on the address it connects to).
+ * @throws RegistryBaseUrlRefused (422 on the wire)
+ */
+async function checkBaseUrl(deps: RegistryCredentialDeps, baseUrl: string): Promise<void> {
+  const verdict = await deps.outboundGuard.checkUrlResolved(baseUrl);
+  if (!verdict.allowed) throw new RegistryBaseUrlRefused(verdict);
 }
 
 /**
@@ -52,9 +65,12 @@ function sealingKey(deps: RegistryCredentialDeps): SecretsKey {
  * caller must administer ({@link administeredAccount}). The secret (`token`, or the basic `password`) is sealed with
  * `SECRETS_KEY` bound to the account and package manager; the account row (if new), the credential and
  * `registry_credential.saved` (revision 1) are written in one transaction.
+ * The `base-url` must pass the outbound guard ({@link checkBaseUrl}), checked once the caller is known to administer
+ * the account (only an admin makes this service resolve a name).
  * @returns the stored credential
- * @throws NotFound / Forbidden as {@link administeredAccount}; ServiceUnavailable without `SECRETS_KEY`; AlreadyExists
- *   when the account has a credential for the package manager (answered 409)
+ * @throws NotFound / Forbidden as {@link administeredAccount}; RegistryBaseUrlRefused (422) for a `base-url` the
+ *   operator does not allow; ServiceUnavailable without `SECRETS_KEY`; AlreadyExists when the account has a credential
+ *   for the package manager (answered 409)
  */
 export async function createRegistryCredential(
   deps: RegistryCredentialDeps,
@@ -62,6 +78,7 @@ export async function createRegistryCredential(
   input: CreateRegistryCredential,
 ): Promise<RegistryCredentialRow> {
   const account = await administeredAccount(deps.view, caller, input['account-id']);
+  await checkBaseUrl(deps, input['base-url']);
   const packageManager = input['package-manager'];
   const secret = input['auth-type'] === 'token' ? input.token : input.password;
   if (secret === undefined) throw new Error('the body schema lets no credential without its secret through');
@@ -131,8 +148,10 @@ export function getRegistryCredential(deps: RegistryCredentialDeps, caller: Call
  * transaction, the row locked meanwhile; a body that changes nothing writes and publishes nothing (a body with a secret
  * always writes: the secret is sealed afresh).
  * @returns the credential as it is now
- * @throws NotFound / Forbidden as {@link authoriseCredential}; InvalidInput as {@link applyPatch}; ServiceUnavailable
- *   when a secret is given and the service has no `SECRETS_KEY`
+ * A `base-url` in the patch must pass the outbound guard ({@link checkBaseUrl}).
+ * @throws NotFound / Forbidden as {@link authoriseCredential}; RegistryBaseUrlRefused (422) for a `base-url` the
+ *   operator does not allow; InvalidInput as {@link applyPatch}; ServiceUnavailable when a secret is given and the
+ *   service has no `SECRETS_KEY`
  */
 export async function patchRegistryCredential(
   deps: RegistryCredentialDeps,
@@ -141,6 +160,8 @@ export async function patchRegistryCredential(
   patch: PatchRegistryCredential,
 ): Promise<RegistryCredentialRow> {
   await authoriseCredential(deps, caller, id);
+  // Before the transaction: resolving a name must not hold the row's lock.
+  if (patch['base-url'] !== undefined) await checkBaseUrl(deps, patch['base-url']);
   return deps.db.transaction().execute(async (trx) => {
     const row = await lockRegistryCredential(trx, id);
     if (!row) throw new NotFound(`No registry credential ${id}`);

@@ -9,6 +9,7 @@ import {
   type RegistryVersionDetails,
   registryFor,
 } from '@switchyard/registries';
+import { allowedHostOf, createOutboundGuard, type OutboundGuard } from '@switchyard/service-kit';
 import type { FoundPackage, PackageNotFound } from './resolved.model.ts';
 
 /** An account's private registry for one package manager: its base URL and the credentials to send it. */
@@ -37,6 +38,13 @@ export interface RegistryAccessOptions {
   timeoutMs: number;
   /** The private registries of accounts (none when absent). */
   privateRegistry?: PrivateRegistryLookup;
+  /**
+   * The outbound guard every registry connection goes through (`REGISTRY_ALLOWED_HOSTS`; default one with no host
+   * listed: public addresses only). Accounts' private registries get it as it is; the public registries' clients get it
+   * with the hosts of `publicUrls` and `cratesApiUrl` added (the operator's own, e.g. the registry emulator on
+   * loopback), so a URL a registry names or a redirect elsewhere is still checked.
+   */
+  outboundGuard?: OutboundGuard;
 }
 
 /**
@@ -46,13 +54,23 @@ export interface RegistryAccessOptions {
  * is the public registry asked, so a private package name is never resolved on the public registry while its own
  * registry refuses the credentials (a refusal is an error, not a miss). One client per registry and credential
  * (`@switchyard/registries`: conditional requests, a bounded cache, retries), shared by every run of this process.
+ * Every client connects through the outbound guard ({@link RegistryAccessOptions.outboundGuard}): an account's private
+ * registry at an address the operator does not allow fails its dependencies as `registry_unreachable`, the reason
+ * `… could not be reached: address refused: <why>`.
  */
 export class RegistryAccess {
   readonly #options: RegistryAccessOptions;
   readonly #clients = new Map<string, PackageRegistry>();
+  /** The guard of accounts' private registries (tenant-set URLs): the operator's allow-list only. */
+  readonly #privateGuard: OutboundGuard;
+  /** The guard of the public registries: the operator's allow-list and the hosts of the operator's own registry URLs. */
+  readonly #publicGuard: OutboundGuard;
 
   constructor(options: RegistryAccessOptions) {
     this.#options = options;
+    this.#privateGuard = options.outboundGuard ?? createOutboundGuard();
+    const operatorUrls = [...Object.values(options.publicUrls), ...(options.cratesApiUrl ? [options.cratesApiUrl] : [])];
+    this.#publicGuard = this.#privateGuard.allowing(operatorUrls.flatMap((url) => (url && URL.canParse(url) ? [allowedHostOf(url)] : [])));
   }
 
   /**
@@ -150,6 +168,8 @@ export class RegistryAccess {
         ...(packageManager === 'cargo' && cratesApiUrl && !own ? { apiUrl: cratesApiUrl } : {}),
         responseTimeoutMs: timeoutMs,
         userAgent: 'switchyard-release-worker',
+        // Every connection checked on the address connected to: a refused one is the dependency's `registry_unreachable`.
+        agentFactory: (own ? this.#privateGuard : this.#publicGuard).agent,
       });
       if (!client) return undefined;
       this.#clients.set(key, client);
