@@ -7,7 +7,10 @@ type Db = Kysely<ReleaseDatabase>;
 /** Records a command from a comment, once per delivery. @returns whether it was new */
 export async function recordCommand(
   trx: Db,
-  command: Pick<PullRequestCommandRow, 'delivery_id' | 'job_id' | 'comment_id' | 'author' | 'author_is_app' | 'command'>,
+  command: Pick<
+    PullRequestCommandRow,
+    'delivery_id' | 'job_id' | 'repo_id' | 'pull_request_number' | 'comment_id' | 'author' | 'author_is_app' | 'command'
+  >,
 ): Promise<boolean> {
   const inserted = await trx
     .insertInto('pull_request_command')
@@ -48,6 +51,23 @@ export async function finishCommand(db: Db, deliveryId: string, outcome: 'done' 
   await db
     .updateTable('pull_request_command')
     .set({ outcome, answer, handled_at: new Date() })
+    .where('delivery_id', '=', deliveryId)
+    .execute();
+}
+
+/** Records the job a command was given to, found once its pull request's number was recorded. */
+export async function setCommandJob(db: Db, deliveryId: string, jobId: number): Promise<void> {
+  await db.updateTable('pull_request_command').set({ job_id: jobId }).where('delivery_id', '=', deliveryId).execute();
+}
+
+/**
+ * Puts back a command whose job has not recorded its pull request's number yet, due after `delayMs`, its attempts not
+ * counted (waiting for the job is no failure).
+ */
+export async function waitForCommandJob(db: Db, deliveryId: string, delayMs: number): Promise<void> {
+  await db
+    .updateTable('pull_request_command')
+    .set({ due_at: new Date(Date.now() + delayMs), attempts: 0 })
     .where('delivery_id', '=', deliveryId)
     .execute();
 }

@@ -7,7 +7,11 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
  */
 export interface PullRequestCommandTable {
   delivery_id: ColumnType<string, string, never>;
-  job_id: number;
+  /** The job whose pull request it was given on; null until a worker finds it (a comment made as the pull request opened). */
+  job_id: number | null;
+  /** The repository and pull request number it was given on (null in commands recorded before they were kept). */
+  repo_id: ColumnType<number | null, number | null | undefined, never>;
+  pull_request_number: ColumnType<number | null, number | null | undefined, never>;
   comment_id: number;
   author: string;
   /** The comment came from an app or a bot account (GitHub Apps may not give commands). */

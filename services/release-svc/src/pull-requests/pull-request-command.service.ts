@@ -8,9 +8,16 @@ import {
   type PullRequestCommandName,
   unknownCommand,
 } from '../commands/command.policy.ts';
-import { claimCommands, finishCommand, renewCommandLeases, retryCommandLater } from '../commands/command.repository.ts';
+import {
+  claimCommands,
+  finishCommand,
+  renewCommandLeases,
+  retryCommandLater,
+  setCommandJob,
+  waitForCommandJob,
+} from '../commands/command.repository.ts';
 import type { PullRequestCommandRow } from '../commands/command.table.ts';
-import { findJob, findJobPullRequest, setMergeRequest, setStatus } from '../jobs/job.repository.ts';
+import { findJob, findJobOfPullRequest, findJobPullRequest, setMergeRequest, setStatus } from '../jobs/job.repository.ts';
 import type { PullRequestJobRow } from '../jobs/job.table.ts';
 import { heldIgnoreText } from '../pipeline/decide/config-rules.policy.ts';
 import type { JobExecutorDeps } from '../pipeline/deliver/pull-request.service.ts';
@@ -63,7 +70,8 @@ const IGNORE_KINDS: Partial<Record<PullRequestCommandName, ConfigIgnoreKind>> = 
  */
 export async function carryOutCommand(deps: JobExecutorDeps, command: PullRequestCommandRow): Promise<CommandResult> {
   const { db, codeHost: host, token } = deps;
-  const job = await findJob(db, command.job_id);
+  const job = await jobOfCommand(db, command);
+  if (job === 'not yet') throw new JobNotRecordedYet();
   const target = job && (await findScanTargets(db, [job.update_config_id])).get(job.update_config_id);
   if (!job || !target?.repo || job.pull_request_number === null) return { outcome: 'refused', answer: null };
   const [owner = '', name = ''] = target.repo.fullName.split('/');
@@ -128,6 +136,28 @@ export async function carryOutCommand(deps: JobExecutorDeps, command: PullReques
   }
 }
 
+/** How long a command on a pull request that is no job's waits for its job to record the number, ms (it opened moments before). */
+const JOB_WAIT_MS = 120_000;
+
+/** Raised when a command's pull request may be a job's whose number is not recorded yet: taken again in a few seconds. */
+class JobNotRecordedYet extends Error {}
+
+/**
+ * The job of a command: recorded with it, else the job whose pull request it was given on (recorded with the command
+ * then), else `not yet` while the command is young (the pull request opened moments before it), else undefined (a pull
+ * request that is no job's: the command is dropped unanswered).
+ */
+async function jobOfCommand(db: JobExecutorDeps['db'], command: PullRequestCommandRow): Promise<PullRequestJobRow | undefined | 'not yet'> {
+  if (command.job_id !== null) return findJob(db, command.job_id);
+  if (command.repo_id === null || command.pull_request_number === null) return undefined;
+  const job = await findJobOfPullRequest(db, command.repo_id, command.pull_request_number);
+  if (job) {
+    await setCommandJob(db, command.delivery_id, job.id);
+    return job;
+  }
+  return Date.now() - command.received_at.getTime() < JOB_WAIT_MS ? 'not yet' : undefined;
+}
+
 /** `@dependabot reopen`: a pull request closed unmerged is reopened and its job open again, the ignores it made removed. */
 async function reopen(deps: JobExecutorDeps, job: PullRequestJobRow, repo: RepoRef, number: number): Promise<CommandResult> {
   const { db, codeHost: host, token } = deps;
@@ -165,6 +195,10 @@ export async function handleDueCommands(deps: JobExecutorDeps): Promise<number> 
       await finishCommand(deps.db, command.delivery_id, result.outcome, result.answer);
       handled += 1;
     } catch (error) {
+      if (error instanceof JobNotRecordedYet) {
+        await waitForCommandJob(deps.db, command.delivery_id, 5_000);
+        continue;
+      }
       deps.logger.warn({ err: error, command: command.command, job: command.job_id }, 'a pull-request command could not be carried out');
       if (command.attempts + 1 >= MAX_ATTEMPTS || !transientCodeHostError(error)) {
         const failed = `Sorry, \`@dependabot ${command.command}\` could not be carried out: ${error instanceof Error ? error.message : String(error)}`;
@@ -181,8 +215,16 @@ export async function handleDueCommands(deps: JobExecutorDeps): Promise<number> 
 /** Comments `text` on the command's pull request (nothing when null). */
 async function answer(deps: JobExecutorDeps, command: PullRequestCommandRow, text: string | null): Promise<void> {
   if (text === null || !deps.codeHost.comment) return;
-  const pull = await findJobPullRequest(deps.db, command.job_id);
+  const jobId = command.job_id ?? (await findCommandJobId(deps, command));
+  if (jobId === null) return;
+  const pull = await findJobPullRequest(deps.db, jobId);
   if (!pull) return;
   const [owner = '', name = ''] = pull.fullName.split('/');
   await deps.codeHost.comment(deps.token, { owner, name }, pull.number, text);
+}
+
+/** The job of a command recorded without one (`jobOfCommand` found it since), by its pull request, or null. */
+async function findCommandJobId(deps: JobExecutorDeps, command: PullRequestCommandRow): Promise<number | null> {
+  if (command.repo_id === null || command.pull_request_number === null) return null;
+  return (await findJobOfPullRequest(deps.db, command.repo_id, command.pull_request_number))?.id ?? null;
 }

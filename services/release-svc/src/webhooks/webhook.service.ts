@@ -151,8 +151,9 @@ interface CommentEvent {
 
 /**
  * Records the `@dependabot` command of a new comment on one of this service's pull requests (`commandOf`: the first
- * line that starts with the mention), for a worker to carry out or refuse and answer. A comment without a command, on
- * an issue, or on a pull request that is no job's, records nothing.
+ * line that starts with the mention), for a worker to carry out or refuse and answer, with the job whose pull request it
+ * is when that job has recorded the number (else the worker looks for it: the pull request may have opened moments
+ * before). A comment without a command, or on an issue, records nothing.
  * @returns 1 when a command was recorded, else 0
  */
 async function recordCommentCommand(trx: Kysely<ReleaseDatabase>, deliveryId: string, repoId: number, payload: unknown): Promise<number> {
@@ -165,12 +166,14 @@ async function recordCommentCommand(trx: Kysely<ReleaseDatabase>, deliveryId: st
   if (typeof commentId !== 'number' || typeof author !== 'string') return 0;
   const command = commandOf(body);
   if (command === undefined) return 0;
+  // A pull request opened moments ago may not have its number on its job yet: the worker finds the job then.
   const job = await findJobOfPullRequest(trx, repoId, number);
-  if (!job) return 0;
   const isApp = event.comment?.user?.type === 'Bot' || event.comment?.performed_via_github_app != null;
   return (await recordCommand(trx, {
     delivery_id: deliveryId,
-    job_id: job.id,
+    job_id: job?.id ?? null,
+    repo_id: repoId,
+    pull_request_number: number,
     comment_id: commentId,
     author,
     author_is_app: isApp,

@@ -16,6 +16,7 @@ import * as repoUpgrades from './2026_11_29_0006_repo_upgrades.ts';
 import * as configIgnoreVersions from './2026_11_29_0007_config_ignore_versions.ts';
 import * as configFileReads from './2026_11_29_0008_config_file_reads.ts';
 import * as groupedUpdates from './2026_11_29_0009_grouped_updates.ts';
+import * as earlyCommands from './2026_11_29_0010_early_commands.ts';
 
 /** Every migration of the `release` schema by name; names sort in the order they apply. */
 export const releaseMigrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const releaseMigrations: Record<string, Migration> = {
   '2026_11_29_0007_config_ignore_versions': configIgnoreVersions,
   '2026_11_29_0008_config_file_reads': configFileReads,
   '2026_11_29_0009_grouped_updates': groupedUpdates,
+  '2026_11_29_0010_early_commands': earlyCommands,
 };
