@@ -1,6 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import { createServiceApp, type Listening, type Logger, listen } from '@switchyard/service-kit';
 import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
+import { mountAppAdminRoutes } from './apps/admin-routes.ts';
+import { INSTALLATION_TOKEN_TTL_MS } from './apps/installations.ts';
+import { writeAppPrivateKeyFile } from './apps/key-file.ts';
 import { type EmulatorFault, playFaults } from './faults.ts';
 import { mountForcedUpdates } from './forced-updates.ts';
 import { GitHubApiError, notFound, sendError, setCommonHeaders } from './github-http.ts';
@@ -30,10 +33,16 @@ export interface GitHubEmulatorOptions {
   /** The clock for rate limits and the dates of commits, pull requests and statuses, in epoch milliseconds (default `Date.now`). */
   now?: () => number;
   /**
-   * Where `push`, `pull_request`, `status`, `issues` and `issue_comment` webhooks go (`url`, `secret`, tries); none are sent without a `url`. Or a
+   * Where `push`, `pull_request`, `status`, `issues` and `issue_comment` webhooks go, and the GitHub App's
+   * `installation` and `installation_repositories` (`url`, `secret`, tries); none are sent without a `url`. Or a
    * {@link WebhookSender} of the caller's (e.g. to await `settled()` in a test).
    */
   webhooks?: WebhookOptions | WebhookSender;
+  /**
+   * How long an installation access token lives, in ms (default 3,600,000: GitHub's one hour). Shorter lets a test
+   * cross a token's expiry (`CODE_HOST_INSTALLATION_TOKEN_TTL_MS` standalone).
+   */
+  installationTokenTtlMs?: number;
 }
 
 /** The largest JSON request body the emulator takes: 140 MB, room for a 100 MB blob in Base64 (GitHub's blob limit). */
@@ -70,7 +79,10 @@ const githubErrors: ErrorRequestHandler = (error, req, res, _next) => {
  * An express 5 app that answers like GitHub's REST API (https://docs.github.com/rest) for the endpoints the code host
  * port uses, from a seed: `GET /user`, `/user/orgs`, `/user/repos`, `/orgs/{org}/repos`, `/repositories/{id}`,
  * `/repos/{owner}/{repo}/contents/{path}`, `/advisories` (cursor-paginated), `/advisories/{ghsa_id}`,
- * `/user/installations` and `/user/installations/{installation_id}/repositories`; `POST /graphql` for one query
+ * `/user/installations` and `/user/installations/{installation_id}/repositories`; GitHub Apps (`apps/`: the `/app`
+ * endpoints with an App's JWT, installation access tokens minted there and taken by every route, limited to their
+ * installation's repositories and permissions and acting as the App's bot user, `/installation/repositories`, and the
+ * test hooks under `/_emulator/apps` that install, suspend and re-select with their webhooks); `POST /graphql` for one query
  * shape (blobs of a repository by expression, `graphql-query.ts`); and, on in-memory state of this
  * instance (git data built from the seed's files, tags and gitlinks, pull requests, issues, milestones, labels,
  * comments, statuses), the git data API, file writes (`PUT`/`DELETE /contents/{path}`), branches, tags, releases, pull
@@ -93,7 +105,7 @@ const githubErrors: ErrorRequestHandler = (error, req, res, _next) => {
  */
 export function createGitHubEmulator(options: GitHubEmulatorOptions): Express {
   const seed = parseSeed(options.seed);
-  return assemble(options, seed, new EmulatorState(options.now ?? Date.now));
+  return assemble(options, seed, new EmulatorState(options.now ?? Date.now, undefined, seed));
 }
 
 /** The app of {@link createGitHubEmulator} on a given world (`seed`, `state`); `onChange` hears of every write request answered. */
@@ -115,6 +127,7 @@ function assemble(options: GitHubEmulatorOptions, seed: ParsedSeed, state: Emula
     graphqlLimiter: createRateLimiter(seed.rateLimit.limit, seed.rateLimit.windowSeconds, now),
     anonymousLimiter: createRateLimiter(ANONYMOUS_LIMIT, 3_600, now),
     htmlBaseUrl: (options.htmlBaseUrl ?? 'https://github.com').replace(/\/+$/, ''),
+    installationTokenTtlMs: options.installationTokenTtlMs ?? INSTALLATION_TOKEN_TTL_MS,
   };
   return createServiceApp({
     logger,
@@ -125,6 +138,8 @@ function assemble(options: GitHubEmulatorOptions, seed: ParsedSeed, state: Emula
       mountRequestCounter(app);
       mountForcedUpdates(app, state, context.world);
       if (onChange) app.use(noteWrites(onChange));
+      // Test hooks of GitHub Apps (install, uninstall, suspend, select repositories): not GitHub's, no faults played.
+      mountAppAdminRoutes(app, context);
       // The web pages get neither the API's headers nor its faults.
       app.use(forWebPages(false, commonHeaders));
       app.use(forWebPages(false, playFaults(options.faults ?? [], now)));
@@ -152,6 +167,13 @@ export interface StartGitHubEmulatorOptions extends GitHubEmulatorOptions {
    * in memory only.
    */
   dataDir?: string;
+  /**
+   * Where to write the private key (PEM) of the seed's first App that has one (the demo App's with the demo seed),
+   * before listening, so that a client (the worker running as that App) can sign its JWTs with it
+   * (`CODE_HOST_APP_PRIVATE_KEY_FILE` standalone). Written with mode 0600; its folder is made when missing. Without it,
+   * nothing is written.
+   */
+  appPrivateKeyFile?: string;
 }
 
 /**
@@ -168,20 +190,33 @@ function noteWrites(onChange: () => void): RequestHandler {
 /**
  * Starts {@link createGitHubEmulator} on `host:port` (default `127.0.0.1`, port 0 = a free port); the returned
  * `url` is the `baseUrl` to give `createGitHubCodeHost`. With `dataDir` the world is loaded from and saved to that
- * folder (`persistence/world-store.ts`). Close it with `close()`, which (with `dataDir`) saves the world last.
+ * folder (`persistence/world-store.ts`); with `appPrivateKeyFile` the seed's App private key is written there first.
+ * Close it with `close()`, which (with `dataDir`) saves the world last.
  * @throws SeedError when the seed (or a saved world's seed) is invalid; SavedStateError when the saved world cannot be
- *   read back; the file system's errors; the listen error (e.g. `EADDRINUSE`)
+ *   read back; Error when `appPrivateKeyFile` is given and no App of the seed has a private key; the file system's
+ *   errors; the listen error (e.g. `EADDRINUSE`)
  */
 export async function startGitHubEmulator(options: StartGitHubEmulatorOptions): Promise<Listening> {
   const port = options.port ?? 0;
   const host = options.host ?? '127.0.0.1';
-  if (options.dataDir === undefined) return listen(createGitHubEmulator(options), port, host);
+  if (options.dataDir === undefined) {
+    if (options.appPrivateKeyFile !== undefined) await writeAppPrivateKeyFile(parseSeed(options.seed), options.appPrivateKeyFile);
+    return listen(createGitHubEmulator(options), port, host);
+  }
   const world = await openWorld({
     dataDir: options.dataDir,
     seed: parseSeed(options.seed),
     now: options.now ?? Date.now,
     logger: options.logger.child({ component: 'github-emulator-state' }),
   });
+  if (options.appPrivateKeyFile !== undefined) {
+    try {
+      await writeAppPrivateKeyFile(world.seed, options.appPrivateKeyFile);
+    } catch (error) {
+      await world.saver.close();
+      throw error;
+    }
+  }
   const app = assemble(options, world.seed, world.state, () => world.saver.changed());
   let listening: Listening;
   try {

@@ -1,11 +1,13 @@
 import type { Express } from 'express';
+import { APP_MESSAGES } from './apps/messages.ts';
+import { grants } from './apps/permissions.ts';
 import { filePrefix, fileSize } from './files.ts';
 import type { GitBlob } from './git/objects.ts';
 import { badCredentials, GitHubApiError, sendError, tokenOf } from './github-http.ts';
 import { type BlobField, GraphQLQueryError, parseReadFilesQuery, type ReadFilesQuery } from './graphql-query.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
 import { LARGEST_INLINE_FILE_BYTES } from './representations.ts';
-import { type RouteContext, visible } from './route-helpers.ts';
+import { type RouteContext, rateLimitKeyOf, resolveCredential, visible } from './route-helpers.ts';
 
 /** `documentation_url` of GraphQL error bodies. */
 const GRAPHQL_DOCS = 'https://docs.github.com/graphql';
@@ -39,24 +41,31 @@ function blobObject(blob: GitBlob, fields: readonly BlobField[]): Record<string,
  * 401 `Bad credentials` without a valid token; a repository the token cannot see is `repository: null` with a
  * `NOT_FOUND` error; an expression naming nothing is `null`, one naming a tree or commit `{}` (the `Blob` fragment does
  * not apply); the query costs one point of the user's GraphQL rate limit (`x-ratelimit-resource: graphql`, the seed's
- * limit), over which the answer is a `RATE_LIMITED` error with `x-ratelimit-remaining: 0`. A query of another shape is
+ * limit; an installation access token's per installation), over which the answer is a `RATE_LIMITED` error with
+ * `x-ratelimit-remaining: 0`. An installation access token reads the repositories it covers with `contents` read (else a
+ * `FORBIDDEN` error, `Resource not accessible by integration`) and other public ones. A query of another shape is
  * answered with an error naming what was not understood.
  */
 export function mountGraphQLRoutes(app: Express, context: RouteContext): void {
   app.post('/graphql', (req, res) => {
-    const token = tokenOf(req);
-    const credential = token === undefined ? undefined : context.world.credential(token);
+    const resolved = resolveCredential(context, tokenOf(req));
+    if (resolved instanceof GitHubApiError) {
+      sendError(res, new GitHubApiError(resolved.status, resolved.message, GRAPHQL_DOCS));
+      return;
+    }
+    const credential = resolved;
     if (!credential) {
       res.set(rateLimitHeaders(context.anonymousLimiter.take(`ip:${req.ip}`)));
       const error = badCredentials();
       sendError(res, new GitHubApiError(error.status, error.message, GRAPHQL_DOCS));
       return;
     }
-    const state = context.graphqlLimiter.take(`user:${credential.user.id}`);
+    const limit = rateLimitKeyOf(credential);
+    const state = context.graphqlLimiter.take(limit.key);
     res.set(rateLimitHeaders(state, 'graphql'));
     const send = (body: unknown) => res.status(200).type('application/json; charset=utf-8').send(JSON.stringify(body));
     if (state.exceeded) {
-      send({ errors: [{ type: 'RATE_LIMITED', message: `API rate limit exceeded for user ID ${credential.user.id}.` }] });
+      send({ errors: [{ type: 'RATE_LIMITED', message: limit.exceeded }] });
       return;
     }
     const body = (req.body ?? {}) as { query?: unknown; variables?: unknown };
@@ -79,6 +88,14 @@ export function mountGraphQLRoutes(app: Express, context: RouteContext): void {
             message: `Could not resolve to a Repository with the name '${query.owner}/${query.name}'.`,
           },
         ],
+      });
+      return;
+    }
+    const { grant } = credential;
+    if (grant.kind === 'installation' && grant.covers(found.repo) && !grants(grant.permissions, { names: ['contents'], level: 'read' })) {
+      send({
+        data: { repository: null },
+        errors: [{ type: 'FORBIDDEN', path: ['repository'], message: APP_MESSAGES.notAccessibleByIntegration }],
       });
       return;
     }

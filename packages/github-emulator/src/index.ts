@@ -1,4 +1,17 @@
 export * from './app.ts';
+export { APPS_ADMIN_PATH } from './apps/admin-routes.ts';
+export { INSTALLATION_TOKEN_TTL_MS } from './apps/installations.ts';
+export {
+  type AppJwtClaims,
+  appJwtAt,
+  JWT_CLOCK_SKEW_SECONDS,
+  JWT_MAX_LIFETIME_SECONDS,
+  type JwtCheck,
+  signAppJwt,
+  verifyAppJwt,
+} from './apps/jwt.ts';
+export { appWithPrivateKey, writeAppPrivateKeyFile } from './apps/key-file.ts';
+export { APP_MESSAGES } from './apps/messages.ts';
 export * from './config.ts';
 export type { EmulatorFault } from './faults.ts';
 export { GeneratedFile, type GeneratedFileInput, MAX_GENERATED_FILE_BYTES } from './files.ts';
@@ -8,4 +21,15 @@ export { SavedStateError } from './persistence/saved-state-error.ts';
 export { REQUEST_COUNTER_PATH, type RequestCounts } from './request-counter.ts';
 export * from './scale-seed.ts';
 export * from './seed.ts';
+export {
+  AppPermissions,
+  botLoginOf,
+  botUserIdOf,
+  clientIdOf,
+  type EmulatedApp,
+  LEGACY_INSTALLATION_PERMISSIONS,
+  PermissionLevel,
+  SeedApp,
+} from './seed-apps.ts';
+export { DEFAULT_APP } from './seed-installations.ts';
 export { createWebhookSender, type WebhookEvent, type WebhookOptions, type WebhookSender, webhookSignature } from './webhooks.ts';

@@ -18,6 +18,10 @@ await runService('github-emulator', async () => {
     port: config.PORT,
     host: config.HOST,
     ...(dataDir === undefined ? {} : { dataDir }),
+    ...(config.CODE_HOST_INSTALLATION_TOKEN_TTL_MS === undefined
+      ? {}
+      : { installationTokenTtlMs: config.CODE_HOST_INSTALLATION_TOKEN_TTL_MS }),
+    ...(config.CODE_HOST_APP_PRIVATE_KEY_FILE === undefined ? {} : { appPrivateKeyFile: config.CODE_HOST_APP_PRIVATE_KEY_FILE }),
   });
   logger.info(
     {
@@ -27,6 +31,8 @@ await runService('github-emulator', async () => {
       repos: seed.repos.length,
       webhooks: config.CODE_HOST_WEBHOOK_URL ?? null,
       dataDir: dataDir ?? null,
+      apps: seed.apps.map((app) => ({ id: app.id, slug: app.slug })),
+      appPrivateKeyFile: config.CODE_HOST_APP_PRIVATE_KEY_FILE ?? null,
     },
     'GitHub emulator listening',
   );

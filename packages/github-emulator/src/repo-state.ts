@@ -1,6 +1,8 @@
+import { AppsState, type AppsStateInit, appsFromSeed } from './apps/installations.ts';
 import { FileDiffs } from './diff/file-diffs.ts';
 import { type GitRepository, GitStore } from './git/repository-store.ts';
 import { newWorldId, type WorldObjectKind, worldNodeId } from './node-ids.ts';
+import type { ParsedSeed } from './seed.ts';
 import type { EmulatedRepo, EmulatedUser } from './world.ts';
 
 /**
@@ -196,17 +198,22 @@ export function issueEntry(records: Pick<RepoRecords, 'pulls' | 'issues'>, numbe
   return issue ? { kind: 'issue', record: issue } : undefined;
 }
 
-/** A world as saved (`persistence/`): its id, the next id to hand out, and each repository's git data and records. */
+/**
+ * A world as saved (`persistence/`): its id, the next id to hand out, each repository's git data and records, and its
+ * GitHub App installations and tokens (absent in worlds saved before they were kept: the seed's then).
+ */
 export interface WorldStateInit {
   worldId: string;
   nextId: number;
   repos: ReadonlyMap<number, RepoRecords & { git: GitRepository }>;
+  apps?: AppsStateInit;
 }
 
 /**
  * The writable state of one emulator world, in memory: its id (random, made with the world, see `node-ids.ts`), per
- * repository a {@link RepoState} (made on first use, its git data from the seed), and the ids of new pull requests,
- * issues, milestones, labels, comments and statuses. A new instance starts a new world from the seed, unless given a saved one (`init`).
+ * repository a {@link RepoState} (made on first use, its git data from the seed), the ids of new pull requests,
+ * issues, milestones, labels, comments and statuses, and the GitHub App installations and their tokens (`apps`). A new
+ * instance starts a new world from the seed, unless given a saved one (`init`).
  */
 export class EmulatorState {
   private readonly git = new GitStore();
@@ -219,8 +226,17 @@ export class EmulatorState {
   /** The world's id: 16 base64url characters, kept with its saved state. */
   readonly worldId: string;
 
-  constructor(now: () => number, init?: WorldStateInit) {
+  /** The GitHub App installations and installation access tokens of this world. */
+  readonly apps: AppsState;
+
+  /**
+   * @param now the clock, epoch milliseconds
+   * @param init a saved world to go on with
+   * @param seed the seed whose installations a world starts with when `init` has none (none without it)
+   */
+  constructor(now: () => number, init?: WorldStateInit, seed?: ParsedSeed) {
     this.now = now;
+    this.apps = new AppsState(init?.apps ?? (seed ? appsFromSeed(seed) : { nextInstallationId: 1, installations: [], tokens: [] }));
     this.worldId = init?.worldId ?? newWorldId();
     this.nextIdValue = init?.nextId ?? 1;
     for (const [id, records] of init?.repos ?? []) this.repos.set(id, { ...records, diffs: this.diffs });

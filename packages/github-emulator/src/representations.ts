@@ -1,7 +1,7 @@
 import type { EmulatedAdvisory } from './advisory-query.ts';
 import { type FileContent, fileBytes, fileSize, isGitlink } from './files.ts';
 import type { RepoRole } from './seed.ts';
-import type { EmulatedInstallation, EmulatedOrg, EmulatedRepo, EmulatedUser } from './world.ts';
+import type { EmulatedOrg, EmulatedRepo, EmulatedUser } from './world.ts';
 
 /**
  * Builders of GitHub's REST JSON objects from seed entries, with every field GitHub's OpenAPI description
@@ -25,22 +25,26 @@ function updatedAt(entry: { id: number; createdAt?: string | undefined }): strin
 }
 
 /** GitHub's legacy global node id: base64 of `0<type length>:<Type><id>` (e.g. `MDQ6VXNlcjE=` for user 1). */
-export function nodeId(type: 'User' | 'Organization' | 'Repository', id: number): string {
+export function nodeId(type: 'User' | 'Organization' | 'Repository' | 'Bot' | 'Integration' | 'Installation', id: number): string {
   return Buffer.from(`0${type.length}:${type}${id}`).toString('base64');
 }
 
 type Account = { kind: 'user'; user: EmulatedUser } | { kind: 'org'; org: EmulatedOrg };
 
-function identity(account: Account): { id: number; login: string; type: 'User' | 'Organization' } {
-  return account.kind === 'user'
-    ? { id: account.user.id, login: account.user.login, type: 'User' }
-    : { id: account.org.id, login: account.org.login, type: 'Organization' };
+/** The id, login and GitHub `type` of an account: `User`, `Organization`, or `Bot` for an App's bot user. */
+export function identity(account: Account): { id: number; login: string; type: 'User' | 'Organization' | 'Bot' } {
+  if (account.kind === 'org') return { id: account.org.id, login: account.org.login, type: 'Organization' };
+  return { id: account.user.id, login: account.user.login, type: account.user.bot ? 'Bot' : 'User' };
 }
 
-/** GitHub's `simple-user` object for a user or an organisation (`type: "Organization"`). */
+/**
+ * GitHub's `simple-user` object for a user, an organisation (`type: "Organization"`) or an App's bot user (`type:
+ * "Bot"`, `html_url` the App's page `/apps/<slug>`, its login URL-encoded in API URLs: `switchyard%5Bbot%5D`).
+ */
 export function simpleUser(urls: Urls, account: Account) {
   const { id, login, type } = identity(account);
-  const api = `${urls.apiBase}/users/${login}`;
+  const api = `${urls.apiBase}/users/${encodeURIComponent(login)}`;
+  const bot = account.kind === 'user' ? account.user.bot : undefined;
   return {
     login,
     id,
@@ -48,7 +52,7 @@ export function simpleUser(urls: Urls, account: Account) {
     avatar_url: `https://avatars.githubusercontent.com/u/${id}?v=4`,
     gravatar_id: '',
     url: api,
-    html_url: `${urls.htmlBase}/${login}`,
+    html_url: bot ? `${urls.htmlBase}/apps/${bot.slug}` : `${urls.htmlBase}/${login}`,
     followers_url: `${api}/followers`,
     following_url: `${api}/following{/other_user}`,
     gists_url: `${api}/gists{/gist_id}`,
@@ -420,36 +424,5 @@ export function globalAdvisory(urls: Urls, advisory: EmulatedAdvisory) {
     cvss: { vector_string: null, score: null },
     cwes: advisory.cwes.map((c) => ({ cwe_id: c.cweId, name: c.name })),
     credits: [],
-  };
-}
-
-/**
- * GitHub's `installation` object of a GitHub App installation on `account`, as `GET /user/installations` lists it
- * (https://docs.github.com/rest/apps/installations#list-app-installations-accessible-to-the-user-access-token), with
- * the permissions a dependency-update app asks for (contents, pull requests, metadata) and no events.
- */
-export function installation(urls: Urls, entry: EmulatedInstallation, account: Account) {
-  const { id, login, type } = identity(account);
-  const settings = type === 'Organization' ? `${urls.htmlBase}/organizations/${login}/settings` : `${urls.htmlBase}/settings`;
-  return {
-    id: entry.id,
-    account: simpleUser(urls, account),
-    repository_selection: entry.repositorySelection,
-    access_tokens_url: `${urls.apiBase}/app/installations/${entry.id}/access_tokens`,
-    repositories_url: `${urls.apiBase}/installation/repositories`,
-    html_url: `${settings}/installations/${entry.id}`,
-    app_id: entry.appId,
-    app_slug: entry.appSlug,
-    target_id: id,
-    target_type: type,
-    permissions: { contents: 'write', metadata: 'read', pull_requests: 'write' },
-    events: [] as string[],
-    created_at: createdAt(entry),
-    updated_at: updatedAt(entry),
-    single_file_name: null,
-    has_multiple_single_files: false,
-    single_file_paths: [] as string[],
-    suspended_by: null,
-    suspended_at: null,
   };
 }

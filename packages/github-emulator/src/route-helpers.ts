@@ -1,4 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { installationCredential } from './apps/access.ts';
+import { looksLikeJwt, verifyAppJwt } from './apps/jwt.ts';
+import { jwtRefused, notAccessibleByIntegration } from './apps/messages.ts';
+import { grants, installationPermissionFor } from './apps/permissions.ts';
 import { apiBaseOf, badCredentials, DOCS, GitHubApiError, notFound, sendJson, setRateLimitRefund, tokenOf } from './github-http.ts';
 import { paginate } from './pagination.ts';
 import type { RateLimiter, RateLimitState } from './rate-limit.ts';
@@ -23,6 +27,8 @@ export interface RouteContext {
   htmlBaseUrl: string;
   /** Where webhook events go (a no-op without a configured URL). */
   webhooks: WebhookSender;
+  /** How long an installation access token lives, in ms (GitHub: one hour). */
+  installationTokenTtlMs: number;
 }
 
 /** The credential {@link authenticate} found for this request. */
@@ -70,27 +76,56 @@ export function countRequest(res: Response, limiter: RateLimiter, key: string): 
 }
 
 /**
- * Authenticates `Authorization: token <t>` / `Bearer <t>` against the seed's tokens (missing or unknown → 401
- * `Bad credentials`), counts the request against the user's rate limit (over it → 403 `API rate limit exceeded`;
- * given back when the answer is a `304 Not Modified`), and sets the `x-ratelimit-*` headers either way, as GitHub does.
+ * The one place a token becomes a caller: a seed user's token (its user and grant), else an installation access token
+ * that is valid now (the App's bot user and the installation's grant, see `apps/access.ts`). Undefined for anything
+ * else (GitHub's 401 `Bad credentials`: unknown, revoked, expired); a {@link GitHubApiError} to throw for a token of a
+ * suspended installation.
+ */
+export function resolveCredential(context: RouteContext, token: string | undefined): EmulatedCredential | GitHubApiError | undefined {
+  if (token === undefined) return undefined;
+  return context.world.credential(token) ?? installationCredential(context.world, context.state.apps, token, context.state.now());
+}
+
+/** The rate-limit key of a credential: per user, or per installation for an installation access token (as GitHub counts). */
+export function rateLimitKeyOf(credential: EmulatedCredential): { key: string; exceeded: string } {
+  const { grant, user } = credential;
+  return grant.kind === 'installation'
+    ? { key: `installation:${grant.installationId}`, exceeded: `API rate limit exceeded for installation ID ${grant.installationId}.` }
+    : { key: `user:${user.id}`, exceeded: `API rate limit exceeded for user ID ${user.id}.` };
+}
+
+/**
+ * Authenticates `Authorization: token <t>` / `Bearer <t>` ({@link resolveCredential}: a seed user's token or an
+ * installation access token; missing, unknown or expired → 401 `Bad credentials`), counts the request against the
+ * user's (or the installation's) rate limit (over it → 403 `API rate limit exceeded`; given back when the answer is a
+ * `304 Not Modified`), and sets the `x-ratelimit-*` headers either way, as GitHub does. An App's JWT here (these are not
+ * the `/app` endpoints) is refused: one GitHub cannot decode with its messages (401), a valid one 403 `Resource not
+ * accessible by integration`; so is an installation access token on the authenticated user's endpoints (`/user…`).
  */
 export function authenticate(context: RouteContext): RequestHandler {
   return (req, res, next) => {
     const token = tokenOf(req);
-    const credential = token === undefined ? undefined : context.world.credential(token);
+    const credential = resolveCredential(context, token);
+    if (credential instanceof GitHubApiError) throw credential;
     if (!credential) {
       res.set(rateLimitHeaders(context.anonymousLimiter.take(`ip:${req.ip}`)));
+      if (token !== undefined && looksLikeJwt(token)) {
+        const check = verifyAppJwt(token, context.world.apps(), context.state.now());
+        throw 'error' in check ? jwtRefused(check.error) : notAccessibleByIntegration();
+      }
       throw badCredentials();
     }
-    const { user, grant } = credential;
-    const state = countRequest(res, context.limiter, `user:${user.id}`);
+    const { grant } = credential;
+    const limit = rateLimitKeyOf(credential);
+    const state = countRequest(res, context.limiter, limit.key);
     const accepted = acceptedBy(req.method, req.path);
     if (grant.kind === 'classic') {
       res.set({ 'x-oauth-scopes': grant.scopes.join(', '), 'x-accepted-oauth-scopes': accepted.scopes });
     } else if (accepted.permissions !== '') {
       res.set('x-accepted-github-permissions', accepted.permissions);
     }
-    if (state.exceeded) throw new GitHubApiError(403, `API rate limit exceeded for user ID ${user.id}.`, DOCS.rateLimits);
+    if (state.exceeded) throw new GitHubApiError(403, limit.exceeded, DOCS.rateLimits);
+    if (grant.kind === 'installation' && (req.path === '/user' || req.path.startsWith('/user/'))) throw notAccessibleByIntegration();
     res.locals.credential = credential;
     next();
   };
@@ -139,22 +174,37 @@ export interface RepoAccess {
 
 /**
  * 403 for a caller whose role does not allow a write: `Resource not accessible by personal access token` for a
- * fine-grained token, `Must have push access to repository` otherwise (or `message` when given), as GitHub answers.
+ * fine-grained token, `Resource not accessible by integration` for an installation access token, `Must have push
+ * access to repository` otherwise (or `message` when given), as GitHub answers.
  */
 export function forbidden(res: Response, docs: string, message = 'Must have push access to repository'): GitHubApiError {
-  const fineGrained = credentialOf(res).grant.kind === 'fine-grained';
-  return new GitHubApiError(403, fineGrained ? 'Resource not accessible by personal access token' : message, docs);
+  const { kind } = credentialOf(res).grant;
+  if (kind === 'installation') return notAccessibleByIntegration(docs);
+  return new GitHubApiError(403, kind === 'fine-grained' ? 'Resource not accessible by personal access token' : message, docs);
 }
 
 /**
  * The repository `:owner/:repo` of the request, checked as GitHub does: 404 `Not Found` when the token cannot see it;
  * 403 when the caller's role through the token is below `needed` (`Resource not accessible by personal access token`
  * for a fine-grained token, `Must have push access to repository` otherwise), and when a write reaches an archived
- * repository (`Repository was archived so is read-only.`).
+ * repository (`Repository was archived so is read-only.`). An installation access token must also hold the permission
+ * the request needs on a repository it covers (`installationPermissionFor` of `apps/permissions.ts`: `contents`,
+ * `pull_requests`, `issues`, `statuses`, …), and may only read (GET, HEAD) a public one it does not cover, else 403
+ * `Resource not accessible by integration`.
  */
 export function repoAccess(req: Request, res: Response, context: RouteContext, needed: RepoRole, docs: string): RepoAccess {
-  const found = visible(context.world, credentialOf(res), context.world.repoByName(String(req.params.owner), String(req.params.repo)));
+  const credential = credentialOf(res);
+  const found = visible(context.world, credential, context.world.repoByName(String(req.params.owner), String(req.params.repo)));
   if (!found) throw notFound(docs);
+  const { grant } = credential;
+  if (grant.kind === 'installation') {
+    const permission = installationPermissionFor(req.method, req.path);
+    // A public repository outside the installation is only read; one it covers needs the request's permission.
+    const reading = req.method === 'GET' || req.method === 'HEAD';
+    if (grant.covers(found.repo) ? !grants(grant.permissions, permission) : !reading) {
+      throw notAccessibleByIntegration(docs);
+    }
+  }
   if (roleRank[found.role] < roleRank[needed]) throw forbidden(res, docs);
   const access = { ...found, state: context.state.of(found.repo) };
   if (needed !== 'read') refuseArchived(access, docs);

@@ -1,6 +1,9 @@
 import { ADVISORY_ECOSYSTEMS } from '@switchyard/contracts';
 import type { Express, Request, RequestHandler } from 'express';
 import { cursorPage, parseAffects, selectAdvisories } from './advisory-query.ts';
+import { installationRepos, installationsReaching } from './apps/access.ts';
+import { installation } from './apps/representations.ts';
+import { mountAppRoutes } from './apps/routes.ts';
 import { mountContentsRoutes } from './contents-routes.ts';
 import { fileBytes, fileSize, sendRawFile } from './files.ts';
 import { parseGitmodules } from './git/gitmodules.ts';
@@ -28,7 +31,6 @@ import {
   directoryEntry,
   fullRepository,
   globalAdvisory,
-  installation,
   LARGEST_INLINE_FILE_BYTES,
   minimalRepository,
   organizationSimple,
@@ -43,6 +45,7 @@ import {
   credentialOf,
   ownerOf,
   type RouteContext,
+  repoAccess,
   sendOne,
   sendPage,
   urlsOf,
@@ -50,7 +53,7 @@ import {
   visible,
 } from './route-helpers.ts';
 import { ADVISORY_SEVERITIES, ADVISORY_TYPES } from './seed-advisories.ts';
-import type { Affiliation, EmulatedAccount, EmulatedRepo, World } from './world.ts';
+import type { Affiliation, EmulatedRepo } from './world.ts';
 
 export type { RouteContext } from './route-helpers.ts';
 
@@ -99,12 +102,6 @@ function sortRepos<T extends { repo: EmulatedRepo }>(entries: T[], sort: Sort, d
   });
 }
 
-function accountOf(world: World, login: string): EmulatedAccount {
-  const account = world.account(login);
-  if (!account) throw new Error(`seed account ${login} is missing`);
-  return account;
-}
-
 const SORTS = ['created', 'updated', 'pushed', 'full_name'] as const;
 const DIRECTIONS = ['asc', 'desc'] as const;
 
@@ -116,6 +113,7 @@ const rawAccept = /application\/vnd\.github(?:\.v3)?\.raw/i;
  * `GET /user`, `GET /user/orgs`, `GET /user/repos`, `GET /orgs/{org}/repos`, `GET /repositories/{id}`,
  * `GET /repos/{owner}/{repo}/contents/{path}` (from the git data: what was pushed is what is read), `GET /advisories`,
  * `GET /advisories/{ghsa_id}`, `GET /user/installations` and `GET /user/installations/{installation_id}/repositories`;
+ * the GitHub App endpoints (`apps/routes.ts`: `/app…` with an App's JWT, `/installation/…` with an installation token);
  * then the file writes (`contents-routes.ts`), the git data endpoints (`git-routes.ts`), pull requests and review
  * requests (`pull-routes.ts`), labels, comments and statuses (`issue-routes.ts`), issues, assignees, milestones and
  * collaborator permissions (`issues/routes.ts`), the repository, its tags and releases (`release-routes.ts`), and what clients review changes with
@@ -124,6 +122,10 @@ const rawAccept = /application\/vnd\.github(?:\.v3)?\.raw/i;
 export function mountGitHubRoutes(app: Express, context: RouteContext): void {
   const { world } = context;
   const auth = authenticate(context);
+
+  // GitHub App endpoints first: `/repos/{owner}/{repo}/installation`, `/orgs/{org}/installation` and
+  // `/users/{username}/installation` take an App's JWT, not the repository's or user's authentication.
+  mountAppRoutes(app, context, auth);
 
   // https://docs.github.com/rest/users/users#get-the-authenticated-user
   app.get('/user', auth, (req, res) => {
@@ -284,22 +286,22 @@ export function mountGitHubRoutes(app: Express, context: RouteContext): void {
 
   // https://docs.github.com/rest/apps/installations#list-app-installations-accessible-to-the-user-access-token
   app.get('/user/installations', auth, (req, res) => {
-    const all = world.installationsOf(userOf(res));
+    const all = installationsReaching(world, context.state.apps, userOf(res));
     const { items, link } = paginate(req, all);
     if (link) res.setHeader('link', link);
     const urls = urlsOf(req, context);
     sendOne(res, {
       total_count: all.length,
-      installations: items.map((entry) => installation(urls, entry, accountOf(world, entry.account))),
+      installations: items.map((record) => installation(urls, world, record)),
     });
   });
 
   // https://docs.github.com/rest/apps/installations#list-repositories-accessible-to-the-user-access-token
   app.get('/user/installations/:installation_id/repositories', auth, (req, res) => {
     const id = /^\d{1,15}$/.test(String(req.params.installation_id)) ? Number(req.params.installation_id) : Number.NaN;
-    const found = world.installationsOf(userOf(res)).find((entry) => entry.id === id);
+    const found = installationsReaching(world, context.state.apps, userOf(res)).find((record) => record.id === id);
     if (!found) throw notFound(DOCS.installationRepos);
-    const entries = world.installationRepos(found).flatMap((repo) => visible(world, credentialOf(res), repo) ?? []);
+    const entries = installationRepos(world, found).flatMap((repo) => visible(world, credentialOf(res), repo) ?? []);
     const { items, link } = paginate(req, entries);
     if (link) res.setHeader('link', link);
     const urls = urlsOf(req, context);
@@ -313,9 +315,7 @@ export function mountGitHubRoutes(app: Express, context: RouteContext): void {
   // https://docs.github.com/rest/repos/contents#get-repository-content
   app.get('/repos/:owner/:repo/contents{/*path}', auth, (req, res) => {
     const docs = DOCS.contents;
-    const found = visible(world, credentialOf(res), world.repoByName(String(req.params.owner), String(req.params.repo)));
-    if (!found) throw notFound(docs);
-    const { repo } = found;
+    const { repo } = repoAccess(req, res, context, 'read', docs);
     const segments = (req.params as { path?: string[] | string }).path ?? [];
     const path = (Array.isArray(segments) ? segments.join('/') : segments).replace(/^\/+|\/+$/g, '');
     const ref = queryValue(req, 'ref') || repo.defaultBranch;

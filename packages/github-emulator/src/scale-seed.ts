@@ -15,6 +15,17 @@ export const DEMO_TOKENS_ALICE = Object.freeze({
 });
 /** The demo seed's token of `bob`. */
 export const DEMO_TOKEN_BOB = 'demo-token-bob';
+/**
+ * The demo seed's GitHub App: id, slug and bot user (`switchyard[bot]`). Its key pair is a demo key, committed in
+ * `demo-seed.json` (`apps[0].privateKey`): `appPrivateKeyFile` writes it out for a client; never use it for a real App.
+ */
+export const DEMO_APP = Object.freeze({
+  id: 4_242,
+  slug: 'switchyard',
+  clientId: 'Iv1.5a17c4d3e2f10987',
+  botLogin: 'switchyard[bot]',
+  botUserId: 1_904_242,
+});
 /** The demo seed's switchyard-bot (the service's own token in demos: a member of every organisation, writer of acme-oss). */
 export const DEMO_TOKEN_BOT = 'demo-token-bot';
 

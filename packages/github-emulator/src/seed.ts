@@ -3,6 +3,7 @@ import { issueLines, jsonFilesIn, seedFormat } from '@switchyard/service-kit';
 import { z } from 'zod';
 import { SeedFile } from './files.ts';
 import { SeedAdvisory } from './seed-advisories.ts';
+import { appKeyProblems, botUserIdOf, clientIdOf, type PermissionLevel, SeedApp } from './seed-apps.ts';
 import { SeedInstallation } from './seed-installations.ts';
 import { SeedRelease, TagName, tagProblems } from './seed-releases.ts';
 
@@ -111,15 +112,18 @@ export const SeedRateLimit = z.strictObject({
   windowSeconds: z.number().int().positive().default(3_600),
 });
 
+const levelRank: Record<PermissionLevel, number> = { read: 1, write: 2, admin: 3 };
+
 /**
- * The whole seed: users, organisations, repositories, GitHub App installations, global security advisories and the rate
- * limit, cross-checked (see {@link parseSeed}).
+ * The whole seed: users, organisations, repositories, GitHub Apps and their installations, global security advisories
+ * and the rate limit, cross-checked (see {@link parseSeed}).
  */
 export const Seed = z
   .strictObject({
     users: z.array(SeedUser),
     organizations: z.array(SeedOrganization).default([]),
     repos: z.array(SeedRepo).default([]),
+    apps: z.array(SeedApp).default([]),
     installations: z.array(SeedInstallation).default([]),
     advisories: z.array(SeedAdvisory).default([]),
     rateLimit: SeedRateLimit.default({ limit: 5_000, windowSeconds: 3_600 }),
@@ -165,12 +169,45 @@ export const Seed = z
       repoIds.add(repo.id);
       fullNames.add(fullName);
     });
+    const apps = new Map<number, (typeof seed.apps)[number]>();
+    const slugs = new Set<string>();
+    const clientIds = new Set<string>();
+    const botIds = new Set<number>();
+    seed.apps.forEach((app, i) => {
+      if (apps.has(app.id)) issue(['apps', i, 'id'], `duplicate app id ${app.id}`);
+      if (slugs.has(app.slug)) issue(['apps', i, 'slug'], `duplicate app slug ${app.slug}`);
+      if (clientIds.has(clientIdOf(app))) issue(['apps', i, 'clientId'], `duplicate client id ${clientIdOf(app)}`);
+      const botId = botUserIdOf(app);
+      if (accountIds.has(botId) || botIds.has(botId)) issue(['apps', i, 'botUserId'], `bot user id ${botId} is taken by another account`);
+      if (!logins.has(app.owner.toLowerCase())) issue(['apps', i, 'owner'], `no user or organisation ${app.owner}`);
+      for (const [field, message] of appKeyProblems(app)) issue(['apps', i, field], message);
+      apps.set(app.id, app);
+      slugs.add(app.slug);
+      clientIds.add(clientIdOf(app));
+      botIds.add(botId);
+    });
     const installationIds = new Set<number>();
+    const installed = new Set<string>();
     seed.installations.forEach((installation, i) => {
       if (installationIds.has(installation.id)) issue(['installations', i, 'id'], `duplicate installation id ${installation.id}`);
       installationIds.add(installation.id);
       if (!logins.has(installation.account.toLowerCase()))
         issue(['installations', i, 'account'], `no user or organisation ${installation.account}`);
+      const app = apps.get(installation.appId);
+      if (seed.apps.length > 0 && !app) issue(['installations', i, 'appId'], `no app ${installation.appId} in apps`);
+      if (app && installation.appSlug !== undefined && installation.appSlug !== app.slug) {
+        issue(['installations', i, 'appSlug'], `must be ${app.slug}, the slug of app ${app.id} (or left out)`);
+      }
+      const key = `${installation.appId}/${installation.account.toLowerCase()}`;
+      if (installed.has(key))
+        issue(['installations', i, 'account'], `app ${installation.appId} is already installed on ${installation.account}`);
+      installed.add(key);
+      for (const [name, level] of Object.entries(installation.permissions ?? {})) {
+        const asked = app?.permissions[name];
+        if (app && (asked === undefined || levelRank[level] > levelRank[asked])) {
+          issue(['installations', i, 'permissions', name], `app ${app.id} asks for no ${name}: ${level} permission`);
+        }
+      }
       if (installation.repositorySelection === 'all' && installation.repositories.length > 0) {
         issue(['installations', i, 'repositories'], 'must be empty when repositorySelection is all');
       }
@@ -199,6 +236,7 @@ export type SeedUserInput = z.input<typeof SeedUser>;
 /** An organisation entry as written in a seed. */
 export type SeedOrganizationInput = z.input<typeof SeedOrganization>;
 export type { SeedAdvisoryInput } from './seed-advisories.ts';
+export type { SeedAppInput } from './seed-apps.ts';
 export type { SeedInstallationInput } from './seed-installations.ts';
 export type { SeedReleaseInput } from './seed-releases.ts';
 /** A repository entry as written in a seed (what {@link generateRepos} returns). */
@@ -211,9 +249,11 @@ export { SeedError } from '@switchyard/service-kit';
 
 /**
  * Validates a seed: shapes, and that account ids, logins (case-insensitively), tokens, repository ids and full names,
- * installation ids and GHSA ids are unique, that every member, collaborator, owner and installation account exists,
- * that an installation's selected repositories belong to its account, and that a repo's tags and releases name what
- * it has (see `tagProblems` in `seed-releases.ts`).
+ * app ids, slugs, client ids and bot user ids, installation ids and GHSA ids are unique, that every member,
+ * collaborator, owner, app owner and installation account exists, that an App's keys are RSA (2,048 bits or more) and
+ * match, that an installation names an App of `apps` (when the seed has any), is the only one of its App on its account
+ * and grants no permission its App does not ask for, that its selected repositories belong to its account, and that a
+ * repo's tags and releases name what it has (see `tagProblems` in `seed-releases.ts`).
  * @throws SeedError listing every problem
  */
 export function parseSeed(input: unknown, source = 'seed'): ParsedSeed {

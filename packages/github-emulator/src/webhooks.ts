@@ -1,8 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Logger } from '@switchyard/service-kit';
 
-/** The webhook events the emulator sends (https://docs.github.com/webhooks/webhook-events-and-payloads). */
-export type WebhookEvent = 'push' | 'pull_request' | 'status' | 'issues' | 'issue_comment';
+/**
+ * The webhook events the emulator sends (https://docs.github.com/webhooks/webhook-events-and-payloads): a repository's
+ * and its GitHub App's (`installation`, `installation_repositories`).
+ */
+export type WebhookEvent = 'push' | 'pull_request' | 'status' | 'issues' | 'issue_comment' | 'installation' | 'installation_repositories';
 
 /** Where and how webhook deliveries go. */
 export interface WebhookOptions {

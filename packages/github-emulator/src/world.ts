@@ -1,17 +1,41 @@
+import { installationRole } from './apps/permissions.ts';
 import type { ParsedSeed, RepoRole, TokenGrant } from './seed.ts';
+import { type AppPermissions, botLoginOf, botUserIdOf, type EmulatedApp } from './seed-apps.ts';
 
-/** A user of the seed. */
-export type EmulatedUser = ParsedSeed['users'][number];
+/**
+ * A user of the seed, or the bot user of one of its GitHub Apps (`<slug>[bot]`, `bot` set: GitHub's `type: "Bot"`),
+ * who acts for the App's installation access tokens.
+ */
+export type EmulatedUser = ParsedSeed['users'][number] & {
+  /** Set on an App's bot user: the App it acts for. */
+  readonly bot?: { readonly appId: number; readonly slug: string };
+};
 /** An organisation of the seed. */
 export type EmulatedOrg = ParsedSeed['organizations'][number];
 /** A repository of the seed. */
 export type EmulatedRepo = ParsedSeed['repos'][number];
-/** A GitHub App installation of the seed. */
-export type EmulatedInstallation = ParsedSeed['installations'][number];
-/** A token the seed knows: its user and what the token itself may do. */
+/**
+ * What an installation access token may do (https://docs.github.com/apps/creating-github-apps/authenticating-with-a-github-app/authenticating-as-a-github-app-installation):
+ * its installation's repositories (narrowed by the token's, checked by `covers` against the installation as it is
+ * now) with its `permissions`.
+ */
+export interface InstallationGrant {
+  readonly kind: 'installation';
+  readonly installationId: number;
+  readonly appId: number;
+  readonly token: string;
+  readonly permissions: Readonly<AppPermissions>;
+  /** Whether the token reaches `repo`: a repository of its installation (as installed now) and of the token's own, if narrowed. */
+  covers(repo: EmulatedRepo): boolean;
+}
+
+/**
+ * A token the emulator knows: its user (for an installation access token, the App's bot user) and what the token
+ * itself may do (a personal token's grant, or an installation's).
+ */
 export interface EmulatedCredential {
   user: EmulatedUser;
-  grant: TokenGrant;
+  grant: TokenGrant | InstallationGrant;
 }
 /** An account (user or organisation) with its kind. */
 export type EmulatedAccount = { kind: 'user'; user: EmulatedUser } | { kind: 'org'; org: EmulatedOrg };
@@ -54,15 +78,39 @@ export interface World {
   /**
    * The role a request made with `credential` has on `repo`, or undefined when it cannot see it: the user's
    * {@link World.roleOn}, then the token's grant: a classic token without the `repo` scope sees no private repository;
-   * a fine-grained token with read-only contents is capped at read.
+   * a fine-grained token with read-only contents is capped at read. An installation access token has the role of its
+   * permissions on the repositories it covers (`installationRole` of `apps/permissions.ts`), read on other public
+   * repositories, and sees no other private one.
    */
   roleThrough(credential: EmulatedCredential, repo: EmulatedRepo): RepoRole | undefined;
   /** How `user` reaches `repo` (owner, collaborator, organisation membership); empty when only through it being public. */
   affiliations(user: EmulatedUser, repo: EmulatedRepo): Set<Affiliation>;
-  /** The installations on `user`'s own account and on the organisations they are a member of, by id. */
-  installationsOf(user: EmulatedUser): EmulatedInstallation[];
-  /** The repositories an installation covers: every repo of its account (`all`) or the selected ones, in seed order. */
-  installationRepos(installation: EmulatedInstallation): EmulatedRepo[];
+  /** Can `user` reach installations on the account `login`: their own, or an organisation they are a member of? */
+  reachesAccount(user: EmulatedUser, login: string): boolean;
+  /** The seed's GitHub Apps, in seed order. */
+  apps(): readonly EmulatedApp[];
+  /** The App `id` of the seed, or undefined. */
+  app(id: number): EmulatedApp | undefined;
+  /** The bot user of App `appId` (`<slug>[bot]`), or undefined when the seed has no such App. */
+  botOf(appId: number): EmulatedUser | undefined;
+  /** A user of the seed or an App's bot user by id, or undefined. */
+  userById(id: number): EmulatedUser | undefined;
+}
+
+/**
+ * The bot user of `app`: `<slug>[bot]`, id {@link botUserIdOf}, created with the App, with no token of its own (it acts
+ * only through installation access tokens), and `bot` set so that it is shown as GitHub's `type: "Bot"`.
+ */
+export function botUserOf(app: EmulatedApp): EmulatedUser {
+  return {
+    id: botUserIdOf(app),
+    login: botLoginOf(app),
+    token: `unusable-bot-token-${app.id}`,
+    grant: { kind: 'fine-grained', contents: 'read' },
+    tokens: [],
+    ...(app.createdAt === undefined ? {} : { createdAt: app.createdAt }),
+    bot: { appId: app.id, slug: app.slug },
+  };
 }
 
 /** Indexes a validated seed. The seed is read, never changed. */
@@ -110,6 +158,9 @@ export function createWorld(seed: ParsedSeed): World {
 
   const reachable = (user: EmulatedUser, login: string) =>
     lower(login) === lower(user.login) || memberships.get(lower(login))?.has(lower(user.login)) === true;
+  const appsById = new Map(seed.apps.map((app) => [app.id, app]));
+  const bots = new Map(seed.apps.map((app) => [app.id, botUserOf(app)]));
+  const usersById = new Map<number, EmulatedUser>([...seed.users, ...bots.values()].map((user) => [user.id, user]));
 
   return {
     seed,
@@ -125,6 +176,10 @@ export function createWorld(seed: ParsedSeed): World {
     orgRole: (user, login) => memberships.get(lower(login))?.get(lower(user.login)),
     roleOn,
     roleThrough({ user, grant }, repo) {
+      if (grant.kind === 'installation') {
+        if (grant.covers(repo)) return installationRole(grant.permissions);
+        return repo.private ? undefined : 'read';
+      }
       const role = roleOn(user, repo);
       if (role === undefined) return undefined;
       if (grant.kind === 'classic') return repo.private && !grant.scopes.includes('repo') ? undefined : role;
@@ -137,12 +192,10 @@ export function createWorld(seed: ParsedSeed): World {
       if (membershipGrant(user, repo) !== undefined) found.add('organization_member');
       return found;
     },
-    installationsOf: (user) => seed.installations.filter((i) => reachable(user, i.account)).sort((a, b) => a.id - b.id),
-    installationRepos(installation) {
-      const repos = reposByOwner.get(lower(installation.account)) ?? [];
-      if (installation.repositorySelection === 'all') return repos;
-      const selected = new Set(installation.repositories.map(lower));
-      return repos.filter((repo) => selected.has(lower(repo.name)));
-    },
+    reachesAccount: reachable,
+    apps: () => seed.apps,
+    app: (id) => appsById.get(id),
+    botOf: (appId) => bots.get(appId),
+    userById: (id) => usersById.get(id),
   };
 }

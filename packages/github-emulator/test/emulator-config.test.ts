@@ -25,6 +25,14 @@ describe('emulator configuration', () => {
     expect(() => loadEmulatorConfig({ CODE_HOST_RATE_LIMIT: 'many' })).toThrow(ConfigError);
   });
 
+  it('reads the installation token lifetime (ms, 1 s to a day) and where to write the App’s private key', () => {
+    expect(
+      loadEmulatorConfig({ CODE_HOST_INSTALLATION_TOKEN_TTL_MS: '60000', CODE_HOST_APP_PRIVATE_KEY_FILE: '/tmp/keys/switchyard.pem' }),
+    ).toMatchObject({ CODE_HOST_INSTALLATION_TOKEN_TTL_MS: 60_000, CODE_HOST_APP_PRIVATE_KEY_FILE: '/tmp/keys/switchyard.pem' });
+    expect(() => loadEmulatorConfig({ CODE_HOST_INSTALLATION_TOKEN_TTL_MS: '10' })).toThrow(ConfigError);
+    expect(() => loadEmulatorConfig({ CODE_HOST_INSTALLATION_TOKEN_TTL_MS: 'an hour' })).toThrow(ConfigError);
+  });
+
   it('rejects invalid variables all at once', () => {
     expect(() => loadEmulatorConfig({ PORT: 'eighty', CODE_HOST_HTML_URL: 'not a url' })).toThrow(ConfigError);
     try {

@@ -1,17 +1,20 @@
 import { issueLines } from '@switchyard/service-kit';
 import { z } from 'zod';
+import type { AppsStateInit } from '../apps/installations.ts';
 import type { GitObject } from '../git/objects.ts';
 import { type GitRepository, repositoryFromSeed } from '../git/repository-store.ts';
 import { WORLD_ID } from '../node-ids.ts';
 import type { EmulatorState, RepoRecords, WorldStateInit } from '../repo-state.ts';
 import type { ParsedSeed } from '../seed.ts';
-import type { EmulatedUser } from '../world.ts';
+import { AppPermissions } from '../seed-apps.ts';
+import { botUserOf, type EmulatedUser } from '../world.ts';
 import { SavedStateError } from './saved-state-error.ts';
 
 /**
  * `world.json`, the index of a saved world (see the README, "Saved state"): which world it is (`worldId`), the seed it
- * was made from (users, organisations, repositories, installations, releases, advisories, rate limit), the next id to
- * hand out, and for each repository that changed since the seed its refs, the ids of the git objects made through the
+ * was made from (users, organisations, repositories, Apps, installations, releases, advisories, rate limit), the next id
+ * to hand out, the GitHub App installations as they are now and their unexpired installation access tokens (`apps`,
+ * absent in worlds saved before they were kept: the seed's installations then), and for each repository that changed since the seed its refs, the ids of the git objects made through the
  * API (their bytes are files of `objects/`, `object-files.ts`), its pull requests (with their assignees, requested
  * reviewers and milestone), issues, milestones, labels, issue labels, comments (with when they were last edited),
  * commit statuses and forced ref updates. Users are named by id. JSON, versioned by `version`; read back with zod, so a
@@ -152,6 +155,37 @@ const SavedRepo = z.strictObject({
   forcedUpdates: z.array(SavedForcedUpdate).default([]),
 });
 
+const SavedInstallation = z.strictObject({
+  id: Id,
+  appId: Id,
+  appSlug: z.string().min(1),
+  account: z.string().min(1),
+  repositorySelection: z.enum(['all', 'selected']),
+  repositoryIds: z.array(Id),
+  permissions: AppPermissions,
+  events: z.array(z.string()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  suspendedAt: Timestamp.nullable(),
+  suspendedBy: Id.nullable(),
+});
+
+const SavedInstallationToken = z.strictObject({
+  token: z.string().regex(/^ghs_[A-Za-z0-9]+$/),
+  installationId: Id,
+  createdAt: Timestamp,
+  expiresAt: Timestamp,
+  permissions: AppPermissions,
+  repositoryIds: z.array(Id).nullable(),
+});
+
+/** The GitHub App installations and their unexpired tokens (absent in worlds saved before they were kept). */
+const SavedApps = z.strictObject({
+  nextInstallationId: Id,
+  installations: z.array(SavedInstallation),
+  tokens: z.array(SavedInstallationToken),
+});
+
 /** The shape of `world.json`. */
 export const WorldFile = z.strictObject({
   format: z.literal(WORLD_FORMAT),
@@ -164,6 +198,7 @@ export const WorldFile = z.strictObject({
   /** The seed the world was made from, as validated (defaults applied). */
   seed: z.unknown(),
   repos: z.array(SavedRepo),
+  apps: SavedApps.optional(),
 });
 /** `world.json` as read. */
 export type WorldFile = z.output<typeof WorldFile>;
@@ -228,8 +263,12 @@ export function snapshotWorld(state: EmulatorState, seedJson: string, createdAt:
     });
   }
   const head = { format: WORLD_FORMAT, version: WORLD_VERSION, worldId: state.worldId, createdAt, savedAt, nextId: state.peekNextId() };
+  const apps: z.input<typeof SavedApps> = state.apps.snapshot(state.now());
   // The seed never changes: its JSON is made once (`seedJson`) and set in, not stringified on every save.
-  return { index: `${JSON.stringify(head).slice(0, -1)},"seed":${seedJson},"repos":${JSON.stringify(repos)}}`, objects };
+  return {
+    index: `${JSON.stringify(head).slice(0, -1)},"seed":${seedJson},"repos":${JSON.stringify(repos)},"apps":${JSON.stringify(apps)}}`,
+    objects,
+  };
 }
 
 /**
@@ -265,7 +304,7 @@ export async function restoreWorld(
   seed: ParsedSeed,
   loadObjects: (git: GitRepository, objects: SavedRepo['objects']) => Promise<void>,
 ): Promise<WorldStateInit> {
-  const users = new Map(seed.users.map((user) => [user.id, user]));
+  const users = new Map([...seed.users, ...seed.apps.map(botUserOf)].map((user) => [user.id, user]));
   const userOf = (id: number, what: string): EmulatedUser => {
     const user = users.get(id);
     if (!user) throw new SavedStateError(`${what}: no user ${id} in the saved seed`);
@@ -313,5 +352,31 @@ export async function restoreWorld(
       forcedUpdates: saved.forcedUpdates,
     });
   }
-  return { worldId: file.worldId, nextId: file.nextId, repos };
+  return { worldId: file.worldId, nextId: file.nextId, repos, ...(file.apps ? { apps: restoreApps(file.apps, seed) } : {}) };
+}
+
+/**
+ * The saved installations and tokens, checked against the seed: each installation's account and repositories, its App
+ * (when the seed has Apps), who suspended it; each token's installation.
+ * @throws SavedStateError when one names what the seed lacks
+ */
+function restoreApps(saved: z.output<typeof SavedApps>, seed: ParsedSeed): AppsStateInit {
+  const logins = new Set([...seed.users, ...seed.organizations].map((account) => account.login.toLowerCase()));
+  const repoIds = new Set(seed.repos.map((repo) => repo.id));
+  const appIds = new Set(seed.apps.map((app) => app.id));
+  const userIds = new Set(seed.users.map((user) => user.id));
+  for (const installation of saved.installations) {
+    const what = `installation ${installation.id}`;
+    if (!logins.has(installation.account.toLowerCase()))
+      throw new SavedStateError(`${what}: no account ${installation.account} in the saved seed`);
+    if (seed.apps.length > 0 && !appIds.has(installation.appId))
+      throw new SavedStateError(`${what}: no app ${installation.appId} in the saved seed`);
+    const missing = installation.repositoryIds.find((id) => !repoIds.has(id));
+    if (missing !== undefined) throw new SavedStateError(`${what}: no repository ${missing} in the saved seed`);
+    if (installation.suspendedBy !== null && !userIds.has(installation.suspendedBy)) {
+      throw new SavedStateError(`${what}: no user ${installation.suspendedBy} in the saved seed`);
+    }
+  }
+  const installationIds = new Set(saved.installations.map((installation) => installation.id));
+  return { ...saved, tokens: saved.tokens.filter((token) => installationIds.has(token.installationId)) };
 }

@@ -173,7 +173,7 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
       snapshot: () => snapshotWorld(state, seedJson, createdAt, iso()),
     });
   if (text === undefined) {
-    const state = new EmulatorState(now);
+    const state = new EmulatorState(now, undefined, options.seed);
     const saver = saverOf(state, givenSeedJson, iso(), new Set());
     await saver.save(true);
     logger.info({ dataDir, worldId: state.worldId }, 'GitHub emulator: a fresh world, saved in the data folder');
@@ -189,7 +189,7 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
     );
   }
   const init = await restoreWorld(file, seed, (git, ids) => loadObjects(dataDir, git, ids));
-  const state = new EmulatorState(now, init);
+  const state = new EmulatorState(now, init, seed);
   const written = new Set(file.repos.flatMap((repo) => [...repo.objects.blob, ...repo.objects.tree, ...repo.objects.commit]));
   logger.info({ dataDir, worldId: state.worldId, repos: file.repos.length }, 'GitHub emulator: the saved world restored');
   return { seed, state, restored: true, saver: saverOf(state, seedJson, file.createdAt, written) };
