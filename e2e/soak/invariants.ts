@@ -165,9 +165,15 @@ export async function observe(deps: ObserveDeps): Promise<Observations> {
   const mismatched: string[] = [];
   const claimed = new Set<string>();
   // The pull requests jobs name: a later job of the same version (the same branch) may have opened one.
-  const named = new Set(
-    jobs.map((job) => `${repoOf(job)?.fullName ?? ''}#${job.attributes['pull-request-number'] ?? ''}`).filter((key) => !key.endsWith('#')),
-  );
+  const namers = new Map<string, string[]>();
+  for (const job of jobs) {
+    const number = job.attributes['pull-request-number'];
+    if (number === null) continue;
+    const key = `${repoOf(job)?.fullName ?? ''}#${number}`;
+    namers.set(key, [...(namers.get(key) ?? []), job.id]);
+  }
+  const named = new Set(namers.keys());
+  const namedByOther = (job: Job, key: string) => (namers.get(key) ?? []).some((id) => id !== job.id);
   for (const job of jobs) {
     const repo = repoOf(job);
     const status = job.attributes.status;
@@ -195,7 +201,9 @@ export async function observe(deps: ObserveDeps): Promise<Observations> {
     else if (status === 'merged' && !(theirs && pr?.merged_at)) wrong = `merged, but ${where}`;
     else if ((status === 'closed' || status === 'superseded') && !(theirs && pr?.state === 'closed' && !pr.merged_at))
       wrong = `${status}, but ${where}`;
-    else if (status === 'vanished' && theirs) wrong = `vanished, but ${where} is the job's`;
+    // A later job of the same version (its branch) may have opened a pull request that got the same number.
+    else if (status === 'vanished' && theirs && !(repo && namedByOther(job, `${repo.fullName}#${number}`)))
+      wrong = `vanished, but ${where} is the job's`;
     else if (status === 'queued-limit' && theirs && pr?.state === 'open') wrong = `queued-limit, but ${where} is open`;
     else if (status === 'failed' && theirs && pr?.state === 'open') wrong = `failed, but ${where} is open`;
     if (wrong) mismatched.push(`${label(job)}: ${wrong}`);

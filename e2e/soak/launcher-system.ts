@@ -4,6 +4,7 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync, type WriteStream } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SAVE_PATH } from '@switchyard/github-emulator';
 import { LAUNCHER_READY_MS, launcherPorts, STANDALONE_MAIN } from '../support/launcher.ts';
 import type { SimulatedClock } from './clock.ts';
 import type { FaultKind, FaultRecord, SoakSystem, SoakUrls } from './system.ts';
@@ -30,10 +31,11 @@ export interface LauncherTuning {
 const STOP_WITHIN_MS = 45_000;
 
 /**
- * How long the launcher runs on after the people's last action before a SIGKILL, real ms. The GitHub emulator runs in
- * the launcher and saves its world 200 ms after a change: a SIGKILL at once would take a person's merge, comment or
- * push with it after its webhook reached the service (a merged pull request back open, a command comment gone), which
- * the real code host never does. The worker's own writes of the moment may still be lost, as a crash of it may lose them.
+ * How long the launcher runs on after the people's last action before a SIGKILL, real ms: their webhooks reach the
+ * service. The GitHub emulator runs in the launcher and saves its world 200 ms after a change (longer on a loaded
+ * machine), so before the SIGKILL it is asked to save at once (`POST /_emulator/save`): a person's merge, close or
+ * comment, and the pull requests the worker opened, are never lost with the process, as the real code host never
+ * loses what it answered. Only what is written in the moment between that save and the kill may be.
  */
 const EMULATOR_SAVE_MS = 1_000;
 
@@ -74,7 +76,11 @@ export class LauncherSystem implements SoakSystem {
 
   async fault(kind: FaultKind): Promise<Omit<FaultRecord, 'atDay'>> {
     if (kind !== 'launcher restart' && kind !== 'launcher kill') throw new Error(`the launcher does not play ${kind}`);
-    if (kind === 'launcher kill') await sleep(EMULATOR_SAVE_MS);
+    if (kind === 'launcher kill') {
+      await sleep(EMULATOR_SAVE_MS);
+      // The code host keeps what it answered: the emulator (in the launcher's process) saves its world first.
+      await fetch(`${this.urls.codeHost}${SAVE_PATH}`, { method: 'POST' }).catch(() => undefined);
+    }
     const began = performance.now();
     const reached = this.clock.stop();
     const how = await this.halt(kind === 'launcher restart' ? 'SIGINT' : 'SIGKILL');

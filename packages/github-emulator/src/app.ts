@@ -109,7 +109,13 @@ export function createGitHubEmulator(options: GitHubEmulatorOptions): Express {
 }
 
 /** The app of {@link createGitHubEmulator} on a given world (`seed`, `state`); `onChange` hears of every write request answered. */
-function assemble(options: GitHubEmulatorOptions, seed: ParsedSeed, state: EmulatorState, onChange?: () => void): Express {
+function assemble(
+  options: GitHubEmulatorOptions,
+  seed: ParsedSeed,
+  state: EmulatorState,
+  onChange?: () => void,
+  save?: () => Promise<void>,
+): Express {
   const now = options.now ?? Date.now;
   const logger = options.logger.child(
     { component: 'github-emulator' },
@@ -137,6 +143,9 @@ function assemble(options: GitHubEmulatorOptions, seed: ParsedSeed, state: Emula
       app.set('trust proxy', false);
       mountRequestCounter(app);
       mountForcedUpdates(app, state, context.world);
+      // A test hook (not GitHub's): the world saved now, answered once it is on disk, so a harness that kills the
+      // process next loses nothing the emulator answered (the real code host never does).
+      if (save) app.post(SAVE_PATH, (_req, res, next) => save().then(() => res.status(204).end(), next));
       if (onChange) app.use(noteWrites(onChange));
       // Test hooks of GitHub Apps (install, uninstall, suspend, select repositories): not GitHub's, no faults played.
       mountAppAdminRoutes(app, context);
@@ -152,6 +161,9 @@ function assemble(options: GitHubEmulatorOptions, seed: ParsedSeed, state: Emula
     },
   });
 }
+
+/** `POST` here saves a persisted emulator's world at once (204 when it is on disk); a test hook, no token needed. */
+export const SAVE_PATH = '/_emulator/save';
 
 /** Options of {@link startGitHubEmulator}: those of {@link createGitHubEmulator}, where it listens, and where the world is kept. */
 export interface StartGitHubEmulatorOptions extends GitHubEmulatorOptions {
@@ -217,7 +229,13 @@ export async function startGitHubEmulator(options: StartGitHubEmulatorOptions): 
       throw error;
     }
   }
-  const app = assemble(options, world.seed, world.state, () => world.saver.changed());
+  const app = assemble(
+    options,
+    world.seed,
+    world.state,
+    () => world.saver.changed(),
+    () => world.saver.save(),
+  );
   let listening: Listening;
   try {
     listening = await listen(app, port, host);

@@ -1,11 +1,19 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Listening } from '@switchyard/service-kit';
 import { waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadDemoSeed, loadEmulatorConfig, SavedStateError, type SeedInput, scaleTestSeed, startGitHubEmulator } from '../src/index.ts';
+import {
+  loadDemoSeed,
+  loadEmulatorConfig,
+  SAVE_PATH,
+  SavedStateError,
+  type SeedInput,
+  scaleTestSeed,
+  startGitHubEmulator,
+} from '../src/index.ts';
 import { ALICE, silentLogger } from './fixtures.ts';
 import { APP, TOKENS, trackerSeed } from './tracker-seed.ts';
 import { type Api, apiAs, commitThroughApi, decoded, headOf, openPullThroughApi } from './writes.ts';
@@ -301,5 +309,31 @@ describe('GitHub emulator: the world kept in a data folder', () => {
   it('main.ts reads the folder from DATA_DIR', () => {
     expect(loadEmulatorConfig({ DATA_DIR: '/var/lib/code-host' }).DATA_DIR).toBe('/var/lib/code-host');
     expect(loadEmulatorConfig({ DATA_DIR: '' }).DATA_DIR).toBeUndefined();
+  });
+  it('POST /_emulator/save saves at once: a SIGKILL right after it loses nothing the emulator answered', async () => {
+    const dataDir = await newFolder();
+    const first = await start(dataDir);
+    const api = apiAs(first.url, ALICE);
+    const pull = await openPull(api, 'saved-now', { 'now.txt': 'now\n' });
+    const saved = await fetch(`${first.url}${SAVE_PATH}`, { method: 'POST' });
+    expect(saved.status).toBe(204);
+    // What a killed process leaves: the folder as it is now, without the close's own save.
+    const copy = await newFolder();
+    for (const entry of await readdir(dataDir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const from = join(entry.parentPath, entry.name);
+      const to = join(copy, from.slice(dataDir.length));
+      await mkdir(dirname(to), { recursive: true });
+      await writeFile(to, await readFile(from));
+    }
+    await first.close();
+    const again = await start(copy);
+    try {
+      const found = await apiAs(again.url, ALICE).get(`/repos/${REPO}/pulls/${pull.number}`);
+      expect(found.status).toBe(200);
+      expect(found.body.head.ref).toBe('saved-now');
+    } finally {
+      await again.close();
+    }
   });
 });
