@@ -395,14 +395,24 @@ export function takeDueOpenJobs(db: Db, leaseMs: number, limit: number): Promise
     .execute();
 }
 
-/** Looks at an open job's pull request again in `ms` ms (nothing once the job is not open). */
-export async function lookAgainIn(db: Db, jobId: number, ms: number): Promise<void> {
-  await db
+/**
+ * Looks at an open job's pull request again in `ms` ms (nothing once the job is not open). With `unlessMovedFrom` (the
+ * `maintain_at` a look took the job with, `takeDueOpenJobs`), only when nothing made the job due meanwhile: a settings
+ * change or a webhook that came during the look has it looked at again at once, not in `ms`.
+ */
+export async function lookAgainIn(db: Db, jobId: number, ms: number, unlessMovedFrom?: Date | null): Promise<void> {
+  let query = db
     .updateTable('pull_request_job')
     .set({ maintain_at: fromNow(ms) })
     .where('id', '=', jobId)
-    .where('status', '=', 'open')
-    .execute();
+    .where('status', '=', 'open');
+  // The database keeps microseconds, a Date milliseconds: the value taken lies within the millisecond after it.
+  if (unlessMovedFrom) {
+    query = query
+      .where('maintain_at', '>=', unlessMovedFrom)
+      .where('maintain_at', '<', sql<Date>`${unlessMovedFrom}::timestamptz + interval '1 millisecond'`);
+  }
+  await query.execute();
 }
 
 /** Looks at the job no more (an ignored job's notice was posted). */

@@ -383,9 +383,10 @@ async function checksAt(deps: JobExecutorDeps, repo: RepoRef, sha: string): Prom
   return states.includes('pending') ? 'pending' : 'success';
 }
 
-/** Looks at the job's pull request again in `ms` and returns `outcome`. */
+/** Looks at the job's pull request again in `ms` (unless it was made due during the look) and returns `outcome`. */
 async function later(db: Db, job: PullRequestJobRow, ms: number, outcome: MaintenanceOutcome): Promise<MaintenanceOutcome> {
-  await lookAgainIn(db, job.id, ms);
+  // Unless something made it due while it was looked at (a settings change, a webhook): then it is looked at at once.
+  await lookAgainIn(db, job.id, ms, job.maintain_at);
   return outcome;
 }
 
