@@ -344,6 +344,12 @@ async function rebase(
     }
     throw error;
   }
+  // Read again just before the forced update: a person may have pushed while the change was being computed.
+  const headNow = await host.getBranchHead?.(token, repo, pr.head.ref);
+  if (headNow !== undefined && headNow !== job.head_sha && headNow !== pr.head.sha) {
+    await setReason(db, job, 'not rebased: a person pushed to its branch');
+    return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
+  }
   const headSha = await host.commitFiles?.(token, repo, {
     branch: pr.head.ref,
     parentSha: baseHead,
