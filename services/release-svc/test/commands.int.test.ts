@@ -71,7 +71,11 @@ describe('pull-request commands from comment webhooks', { timeout: SETTLE_MS * 2
       async () => ((await botAnswers(number)).includes("OK, I'll merge this PR once its checks pass.") ? true : undefined),
       SETTLE_MS,
     );
-    const handled = await h.db.selectFrom('pull_request_command').selectAll().where('command', '=', 'merge').executeTakeFirstOrThrow();
+    // The answer is commented before the command is marked handled: wait for that too.
+    const handled = await waitFor(async () => {
+      const row = await h.db.selectFrom('pull_request_command').selectAll().where('command', '=', 'merge').executeTakeFirstOrThrow();
+      return row.outcome === null ? undefined : row;
+    }, SETTLE_MS);
     expect(handled).toMatchObject({ job_id: jobId, outcome: 'done' });
   });
 });
