@@ -65,13 +65,16 @@ const IGNORE_KINDS: Partial<Record<PullRequestCommandName, ConfigIgnoreKind>> = 
  * - `ignore this dependency` / `… major|minor|patch version`: the config ignores the dependency, or the target
  *   version's line, from now on (listed with its source, `command`), and the pull request is closed; reopening it undoes
  *   that.
+ * `job` is the command's job (`jobOfCommand`; undefined: a pull request that is no job's, refused without an answer).
  * @returns the outcome and the answer to comment
  * @throws CodeHostError when the code host fails (the caller tries again later)
  */
-export async function carryOutCommand(deps: JobExecutorDeps, command: PullRequestCommandRow): Promise<CommandResult> {
+export async function carryOutCommand(
+  deps: JobExecutorDeps,
+  command: PullRequestCommandRow,
+  job: PullRequestJobRow | undefined,
+): Promise<CommandResult> {
   const { db, codeHost: host, token } = deps;
-  const job = await jobOfCommand(db, command);
-  if (job === 'not yet') throw new JobNotRecordedYet();
   const target = job && (await findScanTargets(db, [job.update_config_id])).get(job.update_config_id);
   if (!job || !target?.repo || job.pull_request_number === null) return { outcome: 'refused', answer: null };
   const [owner = '', name = ''] = target.repo.fullName.split('/');
@@ -139,9 +142,6 @@ export async function carryOutCommand(deps: JobExecutorDeps, command: PullReques
 /** How long a command on a pull request that is no job's waits for its job to record the number, ms (it opened moments before). */
 const JOB_WAIT_MS = 120_000;
 
-/** Raised when a command's pull request may be a job's whose number is not recorded yet: taken again in a few seconds. */
-class JobNotRecordedYet extends Error {}
-
 /**
  * The job of a command: recorded with it, else the job whose pull request it was given on (recorded with the command
  * then), else `not yet` while the command is young (the pull request opened moments before it), else undefined (a pull
@@ -189,20 +189,23 @@ export async function handleDueCommands(deps: JobExecutorDeps): Promise<number> 
         due.slice(index).map((c) => c.delivery_id),
         LEASE_MS,
       );
+    let job: PullRequestJobRow | undefined;
     try {
-      const result = await carryOutCommand(deps, command);
-      await answer(deps, command, result.answer);
-      await finishCommand(deps.db, command.delivery_id, result.outcome, result.answer);
-      handled += 1;
-    } catch (error) {
-      if (error instanceof JobNotRecordedYet) {
+      const found = await jobOfCommand(deps.db, command);
+      if (found === 'not yet') {
         await waitForCommandJob(deps.db, command.delivery_id, 5_000);
         continue;
       }
+      job = found;
+      const result = await carryOutCommand(deps, command, job);
+      await answer(deps, job, result.answer);
+      await finishCommand(deps.db, command.delivery_id, result.outcome, result.answer);
+      handled += 1;
+    } catch (error) {
       deps.logger.warn({ err: error, command: command.command, job: command.job_id }, 'a pull-request command could not be carried out');
       if (command.attempts + 1 >= MAX_ATTEMPTS || !transientCodeHostError(error)) {
         const failed = `Sorry, \`@dependabot ${command.command}\` could not be carried out: ${error instanceof Error ? error.message : String(error)}`;
-        await answer(deps, command, failed).catch(() => {});
+        await answer(deps, job, failed).catch(() => {});
         await finishCommand(deps.db, command.delivery_id, 'refused', failed);
       } else {
         await retryCommandLater(deps.db, command.delivery_id, retryDelayMs(command.attempts + 1));
@@ -212,19 +215,11 @@ export async function handleDueCommands(deps: JobExecutorDeps): Promise<number> 
   return handled;
 }
 
-/** Comments `text` on the command's pull request (nothing when null). */
-async function answer(deps: JobExecutorDeps, command: PullRequestCommandRow, text: string | null): Promise<void> {
-  if (text === null || !deps.codeHost.comment) return;
-  const jobId = command.job_id ?? (await findCommandJobId(deps, command));
-  if (jobId === null) return;
-  const pull = await findJobPullRequest(deps.db, jobId);
+/** Comments `text` on the pull request of the command's job (nothing when null, or without a job). */
+async function answer(deps: JobExecutorDeps, job: PullRequestJobRow | undefined, text: string | null): Promise<void> {
+  if (text === null || !deps.codeHost.comment || !job) return;
+  const pull = await findJobPullRequest(deps.db, job.id);
   if (!pull) return;
   const [owner = '', name = ''] = pull.fullName.split('/');
   await deps.codeHost.comment(deps.token, { owner, name }, pull.number, text);
-}
-
-/** The job of a command recorded without one (`jobOfCommand` found it since), by its pull request, or null. */
-async function findCommandJobId(deps: JobExecutorDeps, command: PullRequestCommandRow): Promise<number | null> {
-  if (command.repo_id === null || command.pull_request_number === null) return null;
-  return (await findJobOfPullRequest(deps.db, command.repo_id, command.pull_request_number))?.id ?? null;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { UpdateRunErrorKind, UpdateRunTrigger } from '@switchyard/contracts';
 import type { SkippedDeclaration } from '@switchyard/ecosystems';
-import { type Insertable, type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, sql } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
 import type { UpdateRunDependencyRow, UpdateRunDependencyTable, UpdateRunRow, UpdateRunTable } from './update-run.table.ts';
 
@@ -150,7 +150,7 @@ export async function insertDependencyOnce(trx: Db, row: Insertable<UpdateRunDep
     .updateTable('update_run')
     .set((eb) => ({
       dependencies_checked: eb('dependencies_checked', '+', 1),
-      // A dependency decided into a group counts when the group's job is recorded (`linkGroupJob`), once for the group.
+      // A dependency decided into a group counts when the group's job is recorded (`linkRunJob`), once for the group.
       jobs_recorded: row.outcome === 'job-recorded' && !row.group_name ? eb('jobs_recorded', '+', 1) : eb.ref('jobs_recorded'),
     }))
     .where('id', '=', row.run_id)
@@ -219,9 +219,26 @@ export async function insertRunDependencies(trx: Db, rows: readonly Insertable<U
       .execute();
 }
 
-/** Links the job a finished run recorded to its dependency, and counts it. */
-export async function linkRunJob(trx: Db, runId: string, name: string, jobId: number): Promise<void> {
-  await trx.updateTable('update_run_dependency').set({ job_id: jobId }).where('run_id', '=', runId).where('name', '=', name).execute();
+/**
+ * Which dependencies of a run a job settles: one by its name, or those the run decided into a group (`group`) that
+ * are still waiting for the group's job.
+ */
+export type RunDependencies = { name: string } | { group: string };
+
+/** The rows of `which` among run `runId`'s dependencies, as a condition. */
+function dependenciesOf(eb: ExpressionBuilder<ReleaseDatabase, 'update_run_dependency'>, runId: string, which: RunDependencies) {
+  return 'name' in which
+    ? eb.and([eb('run_id', '=', runId), eb('name', '=', which.name)])
+    : eb.and([eb('run_id', '=', runId), eb('group_name', '=', which.group), eb('outcome', '=', 'job-recorded'), eb('job_id', 'is', null)]);
+}
+
+/** Links the job a run recorded to its dependency, or to the dependencies of its group, and counts it once. */
+export async function linkRunJob(trx: Db, runId: string, which: RunDependencies, jobId: number): Promise<void> {
+  await trx
+    .updateTable('update_run_dependency')
+    .set({ job_id: jobId })
+    .where((eb) => dependenciesOf(eb, runId, which))
+    .execute();
   await trx
     .updateTable('update_run')
     .set((eb) => ({ jobs_recorded: eb('jobs_recorded', '+', 1) }))
@@ -230,14 +247,15 @@ export async function linkRunJob(trx: Db, runId: string, name: string, jobId: nu
 }
 
 /**
- * Records that a finished run's dependency is covered by an earlier job (no job recorded now): its outcome (`pr-open`,
- * with that job's id, or `skipped`) and `note` added to its reason.
+ * Records that a run's dependency, or the dependencies of its group, get no job now (an earlier job covers them, or
+ * the run's job limit was reached): their outcome (`pr-open`, with that job's id, or `skipped`) and `note` added to
+ * their reasons.
  */
 export async function noteRunJobExisted(
   trx: Db,
   runId: string,
-  name: string,
-  earlier: { outcome: 'pr-open' | 'skipped'; note: string; jobId: number },
+  which: RunDependencies,
+  earlier: { outcome: 'pr-open' | 'skipped'; note: string; jobId: number | null },
 ): Promise<void> {
   await trx
     .updateTable('update_run_dependency')
@@ -246,14 +264,13 @@ export async function noteRunJobExisted(
       reason: sql<string>`${eb.ref('reason')} || ${`; ${earlier.note}`}`,
       job_id: earlier.outcome === 'pr-open' ? earlier.jobId : null,
     }))
-    .where('run_id', '=', runId)
-    .where('name', '=', name)
+    .where((eb) => dependenciesOf(eb, runId, which))
     .execute();
 }
 
 /**
  * The dependencies a run decided into groups and has not recorded a group's job for yet (`job_id` null), in the
- * manifests' order: what {@link linkGroupJob} or {@link noteGroupJobExisted} then settles, group by group.
+ * manifests' order: what {@link linkRunJob} or {@link noteRunJobExisted} then settles, group by group.
  */
 export function findGroupedDependencies(db: Db, runId: string): Promise<UpdateRunDependencyRow[]> {
   return db
@@ -264,46 +281,6 @@ export function findGroupedDependencies(db: Db, runId: string): Promise<UpdateRu
     .where('outcome', '=', 'job-recorded')
     .where('job_id', 'is', null)
     .orderBy('position')
-    .execute();
-}
-
-/** Links the job recorded for a run's group to the group's dependencies, and counts it once. */
-export async function linkGroupJob(trx: Db, runId: string, groupName: string, jobId: number): Promise<void> {
-  await trx
-    .updateTable('update_run_dependency')
-    .set({ job_id: jobId })
-    .where('run_id', '=', runId)
-    .where('group_name', '=', groupName)
-    .where('outcome', '=', 'job-recorded')
-    .execute();
-  await trx
-    .updateTable('update_run')
-    .set((eb) => ({ jobs_recorded: eb('jobs_recorded', '+', 1) }))
-    .where('id', '=', runId)
-    .execute();
-}
-
-/**
- * Records that a run's group gets no job now (an earlier job of the same updates covers it, or the run's job limit was
- * reached): its dependencies' outcome (`pr-open`, with that job's id, or `skipped`) and `note` added to their reasons.
- */
-export async function noteGroupJobExisted(
-  trx: Db,
-  runId: string,
-  groupName: string,
-  earlier: { outcome: 'pr-open' | 'skipped'; note: string; jobId: number | null },
-): Promise<void> {
-  await trx
-    .updateTable('update_run_dependency')
-    .set((eb) => ({
-      outcome: earlier.outcome,
-      reason: sql<string>`${eb.ref('reason')} || ${`; ${earlier.note}`}`,
-      job_id: earlier.outcome === 'pr-open' ? earlier.jobId : null,
-    }))
-    .where('run_id', '=', runId)
-    .where('group_name', '=', groupName)
-    .where('outcome', '=', 'job-recorded')
-    .where('job_id', 'is', null)
     .execute();
 }
 

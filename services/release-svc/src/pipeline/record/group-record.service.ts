@@ -4,7 +4,7 @@ import { releaseOutbox } from '../../db/outbox.ts';
 import type { ReleaseDatabase } from '../../db/schema.ts';
 import { insertJobOnce, type NewJob } from '../../jobs/job.repository.ts';
 import { insertJobUpdates } from '../../jobs/job-update.repository.ts';
-import { findGroupedDependencies, linkGroupJob, lockRunJobs, noteGroupJobExisted } from '../../runs/update-run.repository.ts';
+import { findGroupedDependencies, linkRunJob, lockRunJobs, noteRunJobExisted } from '../../runs/update-run.repository.ts';
 import type { GroupedUpdate, UpdateRunDependencyRow, UpdateRunRow } from '../../runs/update-run.table.ts';
 import { groupDigest, largestKind } from '../decide/group.policy.ts';
 import type { ReadableTarget } from '../read/target.policy.ts';
@@ -36,11 +36,16 @@ export async function recordGroupJobs(db: Db, run: UpdateRunRow, target: Readabl
     await db.transaction().execute(async (trx) => {
       const limits = await lockRunJobs(trx, run.id);
       if (limits.jobLimit !== null && limits.jobsRecorded >= limits.jobLimit) {
-        await noteGroupJobExisted(trx, run.id, group, {
-          outcome: 'skipped',
-          note: `not recorded: the account limits a config's first run to ${limits.jobLimit} jobs`,
-          jobId: null,
-        });
+        await noteRunJobExisted(
+          trx,
+          run.id,
+          { group },
+          {
+            outcome: 'skipped',
+            note: `not recorded: the account limits a config's first run to ${limits.jobLimit} jobs`,
+            jobId: null,
+          },
+        );
         return;
       }
       const updates = members.map((row) => ({ name: row.name, ...row.group_update }));
@@ -71,11 +76,16 @@ export async function recordGroupJobs(db: Db, run: UpdateRunRow, target: Readabl
       );
       if ('blockedBy' in recording) {
         const earlier = earlierJobOutcome(recording.blockedBy);
-        await noteGroupJobExisted(trx, run.id, group, {
-          ...earlier,
-          note: `the ${group} group's job: ${earlier.note}`,
-          jobId: recording.blockedBy.id,
-        });
+        await noteRunJobExisted(
+          trx,
+          run.id,
+          { group },
+          {
+            ...earlier,
+            note: `the ${group} group's job: ${earlier.note}`,
+            jobId: recording.blockedBy.id,
+          },
+        );
         return;
       }
       const recorded = recording.recorded;
@@ -92,7 +102,7 @@ export async function recordGroupJobs(db: Db, run: UpdateRunRow, target: Readabl
           in_range: update.inRange,
         })),
       );
-      await linkGroupJob(trx, run.id, group, recorded.id);
+      await linkRunJob(trx, run.id, { group }, recorded.id);
       await releaseOutbox.append(trx, [releaseOutbox.event(PullRequestJobCreatedEvent, { ...job, id: recorded.id })]);
     });
   }

@@ -98,11 +98,12 @@ export async function recordFanOut(
       if ('blockedBy' in recording) {
         const earlier = earlierJobOutcome(recording.blockedBy);
         await appendToReason(trx, scope.notificationId, configId, ` (job already recorded: ${earlier.note})`);
-        if (runId && dependency) await noteRunJobExisted(trx, runId, dependency.name, { ...earlier, jobId: recording.blockedBy.id });
+        if (runId && dependency)
+          await noteRunJobExisted(trx, runId, { name: dependency.name }, { ...earlier, jobId: recording.blockedBy.id });
         continue;
       }
       const job = recording.recorded;
-      if (runId && dependency) await linkRunJob(trx, runId, dependency.name, job.id);
+      if (runId && dependency) await linkRunJob(trx, runId, { name: dependency.name }, job.id);
       events.push(releaseOutbox.event(PullRequestJobCreatedEvent, { id: job.id, ...data }));
     }
     if (events.length > 0) await releaseOutbox.append(trx, events);
