@@ -61,8 +61,9 @@ COPY --from=build /app/package.json /app/pnpm-workspace.yaml ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/packages ./packages
 COPY --from=build /app/${SERVICE} ./${SERVICE}
-# The only writable place: the embedded database when no DATABASE_URL is given.
-RUN mkdir .data && chown node:node .data
+# The only writable places: the embedded database (or an emulator's state), and the GitHub emulator's demo App key
+# (a volume compose shares with release-worker; a new volume takes this folder's owner).
+RUN mkdir .data app-key && chown node:node .data app-key
 USER node
 EXPOSE ${PORT}
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \

@@ -214,7 +214,11 @@ try {
       } finally {
         await connection.close();
       }
-      await deleteConsumerQueues(amqpUrl, [`${exchange}.release-notifications`]);
+      await deleteConsumerQueues(amqpUrl, [
+        `${exchange}.release-notifications`,
+        `${exchange}.config-files`,
+        `${exchange}.app-installations`,
+      ]);
     },
   ]);
 

@@ -16,53 +16,68 @@
  * loops on that interval (scheduled update runs, jobs waiting for the open pull-request limit, and the maintenance of
  * open pull requests, which looks at each newly opened one once with `GET /pulls/{n}` and `GET /branches/{branch}`)
  * run once when the worker starts, before any job exists, and not again during the pass, so every request counted is
- * the job executor's. The benchmark plays config-svc: it publishes the org's `account.created` with
- * `limit-open-pull-requests` off (so no job waits as `queued-limit`) and each repo's `repo.created` and
+ * the pass's runs' or the job executor's. The benchmark plays config-svc: it publishes the org's `account.created` with
+ * `limit-open-pull-requests` off (so no job waits as `queued-limit`) and `limit-initial-update-runs` off (every
+ * dependency gets its job in the first run), and each repo's `repo.created` and
  * `update_config.created` (pip, directory `/`, language python), and waits until the worker's read model holds them.
  *
- * The pass: one transaction records the N×M jobs (each dependency of each repo, runtime, at the oldest version, to the
- * newest, a major update, `automerge` off, target branch `main`; a repo's jobs one after the other, as an update run
- * records them), each with its `pull_request_job.created` event through
- * release-svc's transactional outbox (`insertJobOnce` and `releaseOutbox`, as update runs record theirs); it is timed
- * from that transaction's commit until every job is past `pending` and `running` (the database polled every 200 ms).
- * It prints the jobs, the jobs `open` and the pull requests the emulator holds afterwards (a job that failed after
- * `POST /pulls` leaves one), the seconds, the pull requests per second (jobs `open`), the code-host requests in all and
- * per pull request (on the emulator) by route, and without the once-a-repository label set-up (`GET /labels`, `POST
- * /labels`), the registry requests (for the links of a pull request's body: not code-host requests) and the failures
- * by status and reason. Checks: every job `open`; at most {@link MAX_REQUESTS_PER_PULL_REQUEST}
- * code-host requests per pull request once its repository's labels exist (the label set-up a repository pays once, as
- * Dependabot did, is printed beside it); and, for 10 jobs spread over the pass, that the emulator's pull request is open
- * from the job's branch into `main` and that the branch's `requirements.txt` is `main`'s with the dependency's line
- * pinned at the target version. It prints PASS or FAIL per check and exits 1 when one failed.
+ * The pass: one transaction requests a `manual` update run of every config (release-svc's `requestRun`, as "bump now"
+ * does); the worker carries each run out (the branch's head, then the files at it: the run's requests), records a job
+ * per dependency (each at the oldest version, to the newest, a major update) on the commit it read, and carries the
+ * jobs out with the files it kept. It is timed from that transaction's commit until every run is done and every job
+ * is past `pending` and `running` (the database polled every 200 ms).
+ * It prints the runs, the jobs, the jobs `open` and the pull requests the emulator holds afterwards (a job that failed
+ * after `POST /pulls` leaves one), the seconds, the pull requests per second (jobs `open`), the code-host requests of
+ * the runs (`RUN_ROUTES`, once a run) and of the pull requests, in all and per pull request by route (a `POST /graphql`
+ * by what its document does: the branch with its commit, the repository's id, a read), and without the
+ * once-a-repository label set-up (`GET /labels`, `POST /labels`), the label races (a label made more than once in a
+ * repository, from the `POST /labels` bodies), the registry requests (for the links of a pull request's body: not
+ * code-host requests) and the failures by status and reason. Checks: every run done and every job `open`; no label
+ * race; at most {@link MAX_REQUESTS_PER_PULL_REQUEST} code-host requests per pull request once its repository's
+ * labels exist (printed as `≤ 4 requests per pull request: yes/no`; the label set-up a repository pays once, as
+ * Dependabot did, is printed beside it); and, for 10 jobs spread over the pass, that the emulator's pull request is
+ * open from the job's branch into `main` and that the branch's `requirements.txt` is `main`'s with the dependency's
+ * line pinned at the target version. It prints PASS or FAIL per check and exits 1 when one failed.
+ *
+ * With `--limits SPEED` the GitHub emulator enforces GitHub's secondary limits (100 concurrent; 80 content-creating
+ * requests a minute and 500 an hour) on a clock SPEED times as fast as the real one, and the worker paces its
+ * content-creating requests by the same limits on the same time scale (`CODE_HOST_WRITE_LIMITS=80:<60000/SPEED>,
+ * 500:<3600000/SPEED>`): it prints the content-creating requests per (emulated) hour as a share of the 500 allowed, and
+ * the emulator's secondary-limit answers. Checks then: no secondary-limit answer, and at least 0.9 of the allowed rate.
  *
  * Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres, a user that may CREATE
  * DATABASE), BENCH_AMQP_URL (amqp://guest:guest@127.0.0.1:5672), the worker's BENCH_WORKER_PREFETCH (jobs at once) and
  * BENCH_DB_POOL_SIZE (release-svc's defaults when unset), BENCH_TIMEOUT seconds the pass may take (300).
  */
 
-import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { PullRequestJobCreatedEvent } from '@switchyard/contracts';
-import { createGitHubEmulator, generateRepos, parseSeed, type SeedInput } from '@switchyard/github-emulator';
+import {
+  createGitHubEmulator,
+  GITHUB_SECONDARY_LIMITS,
+  generateRepos,
+  parseSeed,
+  REQUEST_COUNTER_PATH,
+  type RequestCounts,
+  type SeedInput,
+} from '@switchyard/github-emulator';
 import { createRegistryEmulator, emulatorRegistryEnv, type SeedInput as RegistrySeedInput } from '@switchyard/registry-emulator';
 import { createLogger, openDatabase } from '@switchyard/service-kit';
 import { createTestDatabase, type RunningProcess } from '@switchyard/service-kit/testing';
 import amqplib, { type ChannelModel } from 'amqplib';
 import pg from 'pg';
-import { releaseOutbox } from '../services/release-svc/src/db/outbox.ts';
 import { RELEASE_SCHEMA, type ReleaseDatabase } from '../services/release-svc/src/db/schema.ts';
-import { insertJobOnce, type NewJob } from '../services/release-svc/src/jobs/job.repository.ts';
+import { requestRun } from '../services/release-svc/src/runs/run-request.service.ts';
 import { orgState, repoState, updateConfigState } from '../services/release-svc/test/config-state.ts';
+import { observedServer } from './observed-server.ts';
 import {
   type Cleanup,
   type ConfigEvent,
   deleteReleaseTopology,
+  finishBenchmark,
   publishAll,
-  runCleanups,
   scriptStarter,
   startWorker,
   waitForReadModel,
@@ -76,6 +91,7 @@ const { values: flags } = parseArgs({
   options: {
     repos: { type: 'string', default: '200' },
     deps: { type: 'string', default: '5' },
+    limits: { type: 'string' },
   },
 });
 const positive = (name: string, text: string) => {
@@ -86,6 +102,18 @@ const positive = (name: string, text: string) => {
 const REPOS = positive('repos', flags.repos);
 const DEPS = positive('deps', flags.deps);
 const JOBS = REPOS * DEPS;
+/** `--limits SPEED`: GitHub's secondary limits on a clock SPEED times as fast (undefined: no limits). */
+const SPEED = flags.limits === undefined ? undefined : positive('limits', flags.limits);
+/** The routes that create content (GitHub's secondary limit on content creation), as the bench counts them. */
+const CONTENT_ROUTES = [
+  'POST /git/commits',
+  'POST /git/refs',
+  'POST /graphql (createRef + createCommitOnBranch)',
+  'POST /graphql (createCommitOnBranch)',
+  'POST /pulls',
+  'POST /labels',
+  'POST /issues/{n}/comments',
+];
 
 const ORG = { id: 7200, login: 'bench-org' };
 const BOT = { id: 7202, login: 'bench-bot', token: 'bench-bot-token' };
@@ -94,8 +122,23 @@ const FIRST_REPO_ID = 720_000;
 const VERSIONS = ['1.0.0', '1.1.0', '1.2.0', '1.2.1', '2.0.0', '2.1.0'] as const;
 const OLDEST = VERSIONS[0];
 const NEWEST = VERSIONS[VERSIONS.length - 1] ?? OLDEST;
-/** The most code-host requests a pull request of a one-file update may cost. */
-const MAX_REQUESTS_PER_PULL_REQUEST = 8;
+/**
+ * The most code-host requests a pull request of a one-file update may cost, once its repository's labels exist (8
+ * before the branch and its commit became one GraphQL request on the commit the run read).
+ */
+const MAX_REQUESTS_PER_PULL_REQUEST = 4;
+/**
+ * The requests of the update runs (not of a pull request): the target branch's head, the directory's listing, the
+ * files' GraphQL read, a file read alone, the repository's tree, advisories.
+ */
+const RUN_ROUTES = [
+  'GET /git/ref/{ref}',
+  'GET /contents/',
+  'GET /contents/{path}',
+  'POST /graphql (read files)',
+  'GET /git/trees/{sha}',
+  'GET /advisories',
+];
 /** How many pull requests are looked at on the emulator after the pass. */
 const SAMPLE = 10;
 
@@ -146,19 +189,23 @@ function githubSeed(): SeedInput {
       language: 'Python',
       files: { main: { 'requirements.txt': requirements } },
     })),
-    // GitHub's 5,000 an hour would not last: a pull request costs about 8 requests
+    // GitHub's 5,000 an hour would not last at this pace (a pull request costs 3 to 4 requests, a run 3)
     rateLimit: { limit: 10_000_000, windowSeconds: 3_600 },
   };
 }
 
 /**
- * config-svc's events for the seed: the org's `account.created` with `limit-open-pull-requests` off, and each repo's
+ * config-svc's events for the seed: the org's `account.created` with `limit-open-pull-requests` and
+ * `limit-initial-update-runs` off, and each repo's
  * `repo.created` and `update_config.created` (pip, directory `/`, language python, id its index + 1), revision 1.
  */
 function readModelEvents(seed: SeedInput): ConfigEvent[] {
   const account = orgState(ORG.id, ORG.login);
   const events: ConfigEvent[] = [
-    { type: 'account.created', data: { ...account, settings: { ...account.settings, limitOpenPullRequests: false } } },
+    {
+      type: 'account.created',
+      data: { ...account, settings: { ...account.settings, limitOpenPullRequests: false, limitInitialUpdateRuns: false } },
+    },
   ];
   (seed.repos ?? []).forEach((repo, index) => {
     const fullName = `${repo.owner}/${repo.name}`;
@@ -206,40 +253,29 @@ function routeShape(method: string, url: string): string {
   return `${method} ${shaped === '' ? '/' : shaped}`;
 }
 
+/**
+ * A `POST /graphql` by what its document does (the emulator's JSON body parser leaves the body on the request): the
+ * branch with its commit (`createRef` and `createCommitOnBranch`), a commit alone, the repository's id, the files' read.
+ */
+function graphqlShape(body: unknown): string {
+  const query = typeof (body as { query?: unknown } | undefined)?.query === 'string' ? (body as { query: string }).query : '';
+  if (/\bcreateRef\s*\(/.test(query) && /\bcreateCommitOnBranch\s*\(/.test(query))
+    return 'POST /graphql (createRef + createCommitOnBranch)';
+  if (/\bcreateCommitOnBranch\s*\(/.test(query)) return 'POST /graphql (createCommitOnBranch)';
+  if (/\bmutation\b/.test(query)) return 'POST /graphql (another mutation)';
+  if (/query RepositoryId\b/.test(query)) return 'POST /graphql (repository id)';
+  if (/query ReadFiles\b/.test(query)) return 'POST /graphql (read files)';
+  return 'POST /graphql (another query)';
+}
+
 /** Requests that reached the GitHub emulator while counting, by route shape, and those answered with an error status. */
 const codeHost = { counting: false, byRoute: new Map<string, number>(), errors: new Map<string, number>() };
+/** `POST /labels` requests while counting, by repository and label name (lower-cased): more than one is a race. */
+const labelCreations = new Map<string, number>();
 /** Requests that reached the registry emulator's PyPI routes while counting, by status. */
 const registry = { requests: 0, byStatus: new Map<number, number>() };
 
 const bump = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1);
-
-/**
- * Serves `app` on a free port of 127.0.0.1, calling `count` with each request and its status once answered.
- * @returns the server's URL and its `close()`
- */
-async function countingServer(
-  app: RequestListener,
-  count: (req: IncomingMessage, status: number) => void,
-): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = createServer((req, res) => {
-    res.once('finish', () => count(req, res.statusCode));
-    app(req, res);
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 /** The worker's pull-request queue under `prefix` with its parking and retry queues (the consumer's defaults). */
 function pullRequestQueues(prefix: string): string[] {
@@ -269,18 +305,30 @@ try {
   const repos = parsedSeed.repos;
 
   const registryApp = createRegistryEmulator({ seed: registrySeed(), logger: createLogger('registry-emulator', 'error') });
-  const registryServer = await countingServer(registryApp, (req, status) => {
+  const registryServer = await observedServer(registryApp, (req, status) => {
     if (!codeHost.counting || !req.url?.startsWith('/pypi/')) return;
     registry.requests += 1;
     bump(registry.byStatus, status);
   });
   cleanups.unshift(['registry emulator', registryServer.close]);
 
-  const githubApp = createGitHubEmulator({ seed: parsedSeed, logger: createLogger('github-emulator', 'error') });
-  const github = await countingServer(githubApp, (req, status) => {
+  const startedAt = Date.now();
+  const githubApp = createGitHubEmulator({
+    seed: parsedSeed,
+    logger: createLogger('github-emulator', 'error'),
+    ...(SPEED ? { secondaryLimits: GITHUB_SECONDARY_LIMITS, now: () => startedAt + (Date.now() - startedAt) * SPEED } : {}),
+  });
+  const github = await observedServer(githubApp, (req, status) => {
     if (!codeHost.counting) return;
-    const shape = routeShape(req.method ?? 'GET', req.url ?? '/');
+    const body = (req as { body?: unknown }).body;
+    const shape =
+      req.method === 'POST' && req.url?.split('?')[0] === '/graphql' ? graphqlShape(body) : routeShape(req.method ?? 'GET', req.url ?? '/');
     bump(codeHost.byRoute, shape);
+    if (shape === 'POST /labels') {
+      const repo = /^\/repos\/([^/]+\/[^/]+)\//.exec(req.url ?? '')?.[1] ?? '?';
+      const name = String((body as { name?: unknown } | undefined)?.name ?? '?').toLowerCase();
+      bump(labelCreations, `${repo.toLowerCase()} ${name}`);
+    }
     if (status >= 400) bump(codeHost.errors, `${shape} ${status}`);
   });
   cleanups.unshift(['GitHub emulator', github.close]);
@@ -312,6 +360,7 @@ try {
       ...emulatorRegistryEnv(registryServer.url),
       CODE_HOST_TOKEN: BOT.token,
       PULL_REQUESTS: 'on',
+      CODE_HOST_WRITE_LIMITS: SPEED ? `80:${Math.round(60_000 / SPEED)},500:${Math.round(3_600_000 / SPEED)}` : 'off',
       SCHEDULER_INTERVAL_MS: '3600000',
       REGISTRY_WATCH_INTERVAL_MS: '86400000',
     },
@@ -331,62 +380,50 @@ try {
   await client.query('analyze');
   await sleep(1_000); // let the worker's pool and relay settle
 
-  const jobs: NewJob[] = repos.flatMap((repo, index) =>
-    Array.from({ length: DEPS }, (_, dep) => ({
-      notificationId: null,
-      updateRunId: null,
-      unverified: false,
-      updateConfigId: index + 1,
-      repoId: repo.id,
-      accountId: ORG.id,
-      packageManager: 'pip' as const,
-      dependencyName: packageName(dep),
-      dependencyType: 'runtime' as const,
-      versionInUse: OLDEST,
-      targetVersion: NEWEST,
-      updateKind: 'major' as const,
-      automerge: false,
-      securityFix: false,
-      targetBranch: 'main',
-      directory: '/',
-    })),
-  );
+  const configs = repos.map((repo, index) => ({ updateConfigId: index + 1, repoId: repo.id, accountId: ORG.id }));
 
-  // Counting starts before the transaction: no request reaches the emulators until it commits (the jobs' events leave
+  // Counting starts before the transaction: no request reaches the emulators until it commits (the runs' events leave
   // the outbox then, and the worker's loops are idle), so nothing of the pass is missed and nothing else is counted.
   codeHost.counting = true;
   const insertStarted = performance.now();
-  const ids = await db.transaction().execute(async (trx) => {
-    const recorded: number[] = [];
-    for (const job of jobs) {
-      // The versions scheme only matters to recognise one version spelled two ways; every job here is a new one.
-      const recording = await insertJobOnce(trx, undefined, job);
-      if (!('recorded' in recording)) continue;
-      const row = recording.recorded;
-      await releaseOutbox.append(trx, [releaseOutbox.event(PullRequestJobCreatedEvent, { id: row.id, ...job })]);
-      recorded.push(row.id);
+  // A manual run of every config ("bump now"): the worker reads each repo's files (the branch's head, then the files at
+  // it), records a job per outdated dependency on that commit, and carries the jobs out with the files it read.
+  const runIds = await db.transaction().execute(async (trx) => {
+    const recorded: string[] = [];
+    for (const config of configs) {
+      const row = await requestRun(trx, { ...config, trigger: 'manual', triggerKey: `manual:${randomUUID()}`, requestedBy: BOT.id });
+      if (row) recorded.push(row.id);
     }
     return recorded;
   });
   const committed = performance.now();
   const insertSeconds = (committed - insertStarted) / 1000;
-  if (ids.length !== JOBS) throw new Error(`${ids.length} jobs recorded of ${JOBS}`);
+  if (runIds.length !== REPOS) throw new Error(`${runIds.length} runs recorded of ${REPOS}`);
 
   const deadline = committed + timeoutSeconds * 1_000;
   let statuses: Record<string, number> = {};
+  let ids: number[] = [];
   for (;;) {
     await sleep(200);
-    const { rows } = await client.query<{ status: string; n: number }>(
-      'select status, count(*)::int as n from release.pull_request_job where id = any($1::int[]) group by status',
-      [ids],
+    const runs = await client.query<{ open: number }>(
+      `select count(*) filter (where status not in ('done', 'failed'))::int as open from release.update_run where id = any($1::uuid[])`,
+      [runIds],
     );
-    statuses = Object.fromEntries(rows.map((r) => [r.status, r.n]));
+    const { rows } = await client.query<{ id: number; status: string }>('select id, status from release.pull_request_job');
+    ids = rows.map((r) => r.id);
+    statuses = {};
+    for (const row of rows) statuses[row.status] = (statuses[row.status] ?? 0) + 1;
     const unfinished = (statuses.pending ?? 0) + (statuses.running ?? 0);
-    if (unfinished === 0) break;
+    if ((runs.rows[0]?.open ?? 1) === 0 && rows.length >= JOBS && unfinished === 0) break;
     if (performance.now() > deadline) throw new Error(`not finished after ${timeoutSeconds} s: ${JSON.stringify(statuses)}`);
   }
   const seconds = (performance.now() - committed) / 1000;
   codeHost.counting = false;
+  const failedRuns = (
+    await client.query<{ error: string | null }>(`select error from release.update_run where id = any($1::uuid[]) and status = 'failed'`, [
+      runIds,
+    ])
+  ).rows;
 
   const jobsOpen = statuses.open ?? 0;
   const fullNameOf = new Map(repos.map((repo) => [repo.id, `${repo.owner}/${repo.name}`]));
@@ -417,11 +454,16 @@ try {
     const reason = (row.reason ?? '(no reason)').replace(/\/repos\/[^/\s]+\/[^/\s]+/g, '/repos/{owner}/{repo}').replace(/#\d+/g, '#{n}');
     bump(reasons, `${row.status}  ${reason}`);
   }
-  const codeHostTotal = [...codeHost.byRoute.values()].reduce((sum, n) => sum + n, 0);
+  const allRequests = [...codeHost.byRoute.values()].reduce((sum, n) => sum + n, 0);
+  // The update runs' own requests (once a run, whatever number of pull requests it leads to) are not a pull request's.
+  const runRequests = RUN_ROUTES.reduce((sum, route) => sum + (codeHost.byRoute.get(route) ?? 0), 0);
+  const codeHostTotal = allRequests - runRequests;
   const perPullRequest = opened > 0 ? codeHostTotal / opened : Number.POSITIVE_INFINITY;
   // What a repository's first pull requests pay once: its labels listed (`GET /labels`, kept 10 minutes per worker) and
   // the missing ones made (`POST /labels`).
   const labelSetup = (codeHost.byRoute.get('GET /labels') ?? 0) + (codeHost.byRoute.get('POST /labels') ?? 0);
+  // A label made more than once in a repository: pull requests of one repository racing to make it.
+  const labelRaces = [...labelCreations.values()].reduce((sum, n) => sum + Math.max(0, n - 1), 0);
 
   // Ten pull requests spread over the pass, looked at on the emulator (not counted: counting stopped).
   const openJobs = (
@@ -459,7 +501,21 @@ try {
     }
   }
 
+  check(
+    failedRuns.length === 0,
+    `every update run done: ${REPOS - failedRuns.length} of ${REPOS}${failedRuns.length > 0 ? ` (${failedRuns[0]?.error})` : ''}`,
+  );
   check(jobsOpen === JOBS, `every job open: ${jobsOpen} of ${JOBS}`);
+  check(labelRaces === 0, `no label made twice in a repository (label races): ${labelRaces}`);
+  const content = CONTENT_ROUTES.reduce((sum, route) => sum + (codeHost.byRoute.get(route) ?? 0), 0);
+  const counted = (await (await fetch(`${github.url}${REQUEST_COUNTER_PATH}`)).json()) as RequestCounts;
+  const limitAnswers = counted.limited.secondaryContent + counted.limited.secondaryConcurrent;
+  /** Content-creating requests per emulated hour, as a share of GitHub's 500. */
+  const shareOfLimit = SPEED ? content / ((seconds * SPEED) / 3_600) / 500 : undefined;
+  if (shareOfLimit !== undefined) {
+    check(limitAnswers === 0, `no secondary-limit answer: ${limitAnswers}`);
+    check(shareOfLimit >= 0.9, `content creation at ≥ 0.9 of GitHub's 500 an hour: ${shareOfLimit.toFixed(3)}`);
+  }
   const perPullRequestSteady = opened > 0 ? (codeHostTotal - labelSetup) / opened : Number.POSITIVE_INFINITY;
   check(
     perPullRequestSteady <= MAX_REQUESTS_PER_PULL_REQUEST,
@@ -485,18 +541,26 @@ try {
         .join(' ')}; read model of ${events.length} config-svc events in ${readModelSeconds.toFixed(1)} s (not timed)`,
   );
   out();
+  out(`update runs                   ${pad(REPOS, 10)}   (${failedRuns.length} failed)`);
   out(`jobs                          ${pad(JOBS, 10)}`);
   out(`jobs open                     ${pad(jobsOpen, 10)}`);
   out(`pull requests opened          ${pad(opened, 10)}   (on the emulator)`);
-  out(`jobs recorded (one tx), s     ${pad(insertSeconds.toFixed(2), 10)}   (not in the seconds below)`);
-  out(`seconds (commit → all done)   ${pad(seconds.toFixed(2), 10)}`);
+  out(`runs requested (one tx), s    ${pad(insertSeconds.toFixed(2), 10)}   (not in the seconds below)`);
+  out(`seconds (commit → all done)   ${pad(seconds.toFixed(2), 10)}   (the runs and their pull requests)`);
   out(`pull requests per second      ${pad((jobsOpen / seconds).toFixed(1), 10)}   (jobs open)`);
-  out(`code-host requests            ${pad(codeHostTotal, 10)}`);
+  out(`code-host requests, runs      ${pad(runRequests, 10)}   (${(runRequests / REPOS).toFixed(2)} a run: ${RUN_ROUTES.join(', ')})`);
+  out(`code-host requests, PRs       ${pad(codeHostTotal, 10)}`);
   out(`code-host requests per PR     ${pad(perPullRequest.toFixed(2), 10)}`);
+  out(`content-creating requests     ${pad(content, 10)}   (${CONTENT_ROUTES.join(', ')})`);
+  out(`secondary-limit answers       ${pad(limitAnswers, 10)}   ${JSON.stringify(counted.limited)}`);
+  if (shareOfLimit !== undefined) {
+    out(`content creation / limit      ${pad(shareOfLimit.toFixed(3), 10)}   (per emulated hour, of 500; clock ×${SPEED})`);
+  }
   out(
     `  without the label set-up     ${pad(opened > 0 ? ((codeHostTotal - labelSetup) / opened).toFixed(2) : '–', 10)}   ` +
       `(GET and POST /labels: ${labelSetup}, ${(labelSetup / REPOS).toFixed(2)} a repo)`,
   );
+  out(`label races                   ${pad(labelRaces, 10)}   (labels made more than once in a repository; should be 0)`);
   out(`registry requests (PyPI)      ${pad(registry.requests, 10)}   ${JSON.stringify(Object.fromEntries(registry.byStatus))} by status`);
   out();
   out(`${'code-host route'.padEnd(34)}${pad('requests', 10)}${pad('per PR', 9)}`);
@@ -510,17 +574,16 @@ try {
   for (const [reason, n] of [...reasons].sort((a, b) => b[1] - a[1])) out(`  ${reason}: ${n}`);
   out();
   for (const c of checks) out(`${c.ok ? 'PASS' : 'FAIL'} ${c.message}`);
+  out();
+  out(
+    `requests per pull request: ${perPullRequestSteady.toFixed(2)} once its repository's labels exist (${perPullRequest.toFixed(2)} with them made)`,
+  );
+  out(
+    `≤ ${MAX_REQUESTS_PER_PULL_REQUEST} requests per pull request: ${perPullRequestSteady <= MAX_REQUESTS_PER_PULL_REQUEST ? 'yes' : 'no'}`,
+  );
+  out(`label races: ${labelRaces}`);
 } catch (error) {
   failures.push(`benchmark aborted: ${(error as Error).stack ?? String(error)}`);
 } finally {
-  if (failures.length > 0) {
-    for (const [name, running] of started)
-      process.stderr.write(`\n--- ${name} output (last 4,000 characters) ---\n${running.output().slice(-4_000)}\n`);
-  }
-  await runCleanups(cleanups);
-}
-
-if (failures.length > 0) {
-  process.stderr.write(`\nFAILED:\n  ${failures.join('\n  ')}\n`);
-  process.exitCode = 1;
+  await finishBenchmark(failures, started, cleanups);
 }

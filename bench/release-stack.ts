@@ -28,6 +28,26 @@ export const SCRIPTS = {
 /** A named clean-up step; a list of them is run first to last by {@link runCleanups} (add with `unshift`: last started, first undone). */
 export type Cleanup = [name: string, run: () => Promise<unknown>];
 
+/**
+ * The end of a benchmark run, whatever happened: when anything failed, the last 4,000 characters of each started
+ * process's output on stderr; then `cleanups` ({@link runCleanups}); then the failures on stderr and exit code 1.
+ */
+export async function finishBenchmark(
+  failures: readonly string[],
+  started: ReadonlyArray<[name: string, running: { output: () => string }]>,
+  cleanups: Cleanup[],
+): Promise<void> {
+  if (failures.length > 0) {
+    for (const [name, running] of started)
+      process.stderr.write(`\n--- ${name} output (last 4,000 characters) ---\n${running.output().slice(-4_000)}\n`);
+  }
+  await runCleanups(cleanups);
+  if (failures.length > 0) {
+    process.stderr.write(`\nFAILED:\n  ${failures.join('\n  ')}\n`);
+    process.exitCode = 1;
+  }
+}
+
 /** Runs and empties `cleanups` in order; a failing step is reported on stderr and the others still run. */
 export async function runCleanups(cleanups: Cleanup[]): Promise<void> {
   for (const [name, cleanup] of cleanups.splice(0)) {

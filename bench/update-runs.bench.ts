@@ -36,8 +36,6 @@
 
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -50,13 +48,14 @@ import amqplib from 'amqplib';
 import pg from 'pg';
 import { RELEASE_SCHEMA, type ReleaseDatabase } from '../services/release-svc/src/db/schema.ts';
 import { requestRun } from '../services/release-svc/src/runs/run-request.service.ts';
+import { observedServer } from './observed-server.ts';
 import {
   type Cleanup,
   deleteReleaseTopology,
+  finishBenchmark,
   npmManifests,
   publishAll,
   readModelEvents,
-  runCleanups,
   SCRIPTS,
   scriptStarter,
   startWorker,
@@ -176,31 +175,13 @@ const counts: RegistryCounts = { requests: 0, notModified: 0, fullDownloads: 0, 
 /** Starts the registry emulator on a free port of 127.0.0.1, counting `/npm/` requests into {@link counts}. */
 async function startCountingRegistry(seed: RegistrySeedInput): Promise<{ url: string; close: () => Promise<void> }> {
   const app = createRegistryEmulator({ seed, logger: createLogger('registry-emulator', 'error') });
-  const server = createServer((req, res) => {
-    if (req.url?.startsWith('/npm/')) {
-      counts.requests += 1;
-      res.once('finish', () => {
-        if (res.statusCode === 304) counts.notModified += 1;
-        else if (res.statusCode === 200) counts.fullDownloads += 1;
-        else counts.other += 1;
-      });
-    }
-    app(req, res);
+  return observedServer(app, (req, status) => {
+    if (!req.url?.startsWith('/npm/')) return;
+    counts.requests += 1;
+    if (status === 304) counts.notModified += 1;
+    else if (status === 200) counts.fullDownloads += 1;
+    else counts.other += 1;
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -390,14 +371,5 @@ try {
 } catch (error) {
   failures.push(`benchmark aborted: ${(error as Error).stack ?? String(error)}`);
 } finally {
-  if (failures.length > 0) {
-    for (const [name, running] of started)
-      process.stderr.write(`\n--- ${name} output (last 4,000 characters) ---\n${running.output().slice(-4_000)}\n`);
-  }
-  await runCleanups(cleanups);
-}
-
-if (failures.length > 0) {
-  process.stderr.write(`\nFAILED:\n  ${failures.join('\n  ')}\n`);
-  process.exitCode = 1;
+  await finishBenchmark(failures, started, cleanups);
 }

@@ -129,7 +129,13 @@ describe('dependency update API through the gateway, every service its own proce
     emulator = await processes.service(emulatorMain, { CODE_HOST_SEED: seedPath });
     emulatorUrl = emulator.url;
     // config-svc's queue is named after this file's exchange, and deleted once it has stopped.
-    processes.defer(() => deleteConsumerQueues(inject('amqpUrl'), [`${exchange}.release-notifications`]));
+    processes.defer(() =>
+      deleteConsumerQueues(inject('amqpUrl'), [
+        `${exchange}.release-notifications`,
+        `${exchange}.config-files`,
+        `${exchange}.app-installations`,
+      ]),
+    );
     config = await processes.service(configMain, {
       DATABASE_URL: testDb.url,
       AMQP_URL: inject('amqpUrl'),

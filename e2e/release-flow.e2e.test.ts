@@ -115,7 +115,9 @@ describe('release notifications through the gateway, every service its own proce
     processes.defer(() =>
       deleteConsumerQueues(
         inject('amqpUrl'),
-        ['read-model', 'notifications', 'scans', 'update-runs', 'release-notifications'].map((consumer) => `${queuePrefix}.${consumer}`),
+        ['read-model', 'notifications', 'scans', 'update-runs', 'release-notifications', 'config-files', 'app-installations'].map(
+          (consumer) => `${queuePrefix}.${consumer}`,
+        ),
       ),
     );
     const tap = await tapEvents(inject('amqpUrl'), exchange, {

@@ -24,7 +24,8 @@ const OFFICE = { id: 3303, fullName: 'initech/office-space', account: '2003' };
 const PIPELINE = { id: 3103, fullName: 'acme/data-pipeline', account: '2001' };
 const V2 = '.github/dependabot.yml';
 const V1 = '.dependabot/config.yml';
-const BOT = 'switchyard-bot';
+/** The worker's login on the launcher: the demo App's bot user (App mode). */
+const BOT = 'switchyard[bot]';
 
 const V2_FILE = `version: 2
 updates:
@@ -253,7 +254,7 @@ describe('repositories steer the service: config files and pull-request commands
       const ignores = (JSON.parse(res.text) as { data: { attributes: { ignores: Ignore[] } } }).data.attributes.ignores;
       return ignores.length >= 4 ? ignores : undefined;
     }, SETTLE_MS);
-    expect(listed.map((i) => [i['dependency-name'], i.source]).sort()).toEqual([
+    expect(listed.map((i) => [i['dependency-name'], i.source]).sort(), JSON.stringify(listed)).toEqual([
       ['jest', 'command'],
       ['react', 'command'],
       ['react-dom', 'command'],

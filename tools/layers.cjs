@@ -56,6 +56,7 @@ module.exports = {
       ['jobs', 'runs', 'config-files', 'commands'],
       ['advisories'],
       ['read-model'],
+      ['installations', 'write-budget', 'bot-account', 'repo-labels'],
       ['access', 'db'],
     ],
     'release-svc/pipeline': [['.', 'deliver'], ['record'], ['decide'], ['resolve'], ['extract'], ['read']],

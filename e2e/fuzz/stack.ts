@@ -91,7 +91,9 @@ export async function startFuzzStack(processes: ProcessStack, options: FuzzStack
   processes.defer(async () => {
     await deleteConsumerQueues(
       options.amqpUrl,
-      ['read-model', 'notifications', 'scans', 'update-runs', 'release-notifications'].map((consumer) => `${queuePrefix}.${consumer}`),
+      ['read-model', 'notifications', 'scans', 'update-runs', 'release-notifications', 'config-files', 'app-installations'].map(
+        (consumer) => `${queuePrefix}.${consumer}`,
+      ),
     );
     const channel = await amqp.createChannel();
     await channel.deleteQueue(placeQueue).catch(() => undefined);

@@ -153,6 +153,8 @@ export interface PullRequest {
   title: string;
   user: { login: string };
   merged_by?: { login: string } | null;
+  /** GitHub's answer to "can it be merged": false with conflicts, null while it is being worked out. */
+  mergeable?: boolean | null;
   head: { ref: string; sha: string };
   base: { ref: string; sha: string };
 }

@@ -4,7 +4,6 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync, type WriteStream } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SAVE_PATH } from '@switchyard/github-emulator';
 import { LAUNCHER_READY_MS, launcherPorts, STANDALONE_MAIN } from '../support/launcher.ts';
 import type { SimulatedClock } from './clock.ts';
 import type { FaultKind, FaultRecord, SoakSystem, SoakUrls } from './system.ts';
@@ -32,12 +31,11 @@ const STOP_WITHIN_MS = 45_000;
 
 /**
  * How long the launcher runs on after the people's last action before a SIGKILL, real ms: their webhooks reach the
- * service. The GitHub emulator runs in the launcher and saves its world 200 ms after a change (longer on a loaded
- * machine), so before the SIGKILL it is asked to save at once (`POST /_emulator/save`): a person's merge, close or
- * comment, and the pull requests the worker opened, are never lost with the process, as the real code host never
- * loses what it answered. Only what is written in the moment between that save and the kill may be.
+ * service. The GitHub emulator runs in the launcher and answers a write only once it is saved, so what it answered (a
+ * person's merge, close or comment, the worker's pull requests and merges) is never lost with the process, as the
+ * real code host never loses what it answered; what was in flight is not answered and is tried again.
  */
-const EMULATOR_SAVE_MS = 1_000;
+const WEBHOOKS_SETTLE_MS = 1_000;
 
 /** The clock line of the launcher's banner: `  clock      <ISO time> at <rate>× real time …`. */
 const CLOCK_LINE = /^\s*clock\s+(\d{4}-\d\d-\d\dT[\d:.]+Z) at /m;
@@ -77,9 +75,7 @@ export class LauncherSystem implements SoakSystem {
   async fault(kind: FaultKind): Promise<Omit<FaultRecord, 'atDay'>> {
     if (kind !== 'launcher restart' && kind !== 'launcher kill') throw new Error(`the launcher does not play ${kind}`);
     if (kind === 'launcher kill') {
-      await sleep(EMULATOR_SAVE_MS);
-      // The code host keeps what it answered: the emulator (in the launcher's process) saves its world first.
-      await fetch(`${this.urls.codeHost}${SAVE_PATH}`, { method: 'POST' }).catch(() => undefined);
+      await sleep(WEBHOOKS_SETTLE_MS);
     }
     const began = performance.now();
     const reached = this.clock.stop();
@@ -132,6 +128,8 @@ export class LauncherSystem implements SoakSystem {
         SCHEDULER_INTERVAL_MS: String(this.tuning.schedulerIntervalMs),
         REGISTRY_WATCH_INTERVAL_MS: String(this.tuning.registryWatchIntervalMs),
         CODE_HOST_RATE_LIMIT: String(this.tuning.codeHostRateLimit),
+        // The worker acts as the demo App: its installation tokens expire every 30 s, so the run goes through dozens.
+        CODE_HOST_INSTALLATION_TOKEN_TTL_MS: '30000',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

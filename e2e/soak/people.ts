@@ -100,6 +100,10 @@ export class People {
   private readonly deps: PeopleDeps;
   /** Bot pull requests seen, by `<repo>#<number>@<node id>`, with the fate decided. */
   private readonly seen = new Map<string, Fate>();
+  /** Whether the early merge (see `lookAround`) is on the agenda, not yet merged or left for its conflicts. */
+  private earlyMergeAhead = false;
+  /** Pull requests a person merged. */
+  private merged = 0;
   private notes = 0;
   /** The draws of the commands and of the config files: streams of their own, so the other actions draw as before. */
   private readonly commandRandom: Random;
@@ -162,7 +166,8 @@ export class People {
    */
   finish(): void {
     for (const state of this.deps.journal.configFiles.values()) {
-      if (state.pending) this.fileDone(state, state.pending, false);
+      // Not seen: nothing is asked of the service here, so nothing is awaited.
+      if (state.pending) void this.fileDone(state, state.pending, false);
     }
   }
 
@@ -190,34 +195,62 @@ export class People {
         // Someone closes one of the first pull requests unmerged whatever the draws: a short run (CI's two days) sees
         // a close every time, not only when the draws and the pull requests' timing happen to give one.
         const firstClose = this.seen.size >= 2 && ![...this.seen.values()].includes('close');
-        const fate: Fate = firstClose ? 'close' : drawn;
+        // Likewise someone merges one: the first pull request after that close, or the next one when that one had
+        // conflicts (a person does not press a merge button GitHub greys out).
+        const firstMerge = !firstClose && this.seen.size >= 3 && this.merged === 0 && !this.earlyMergeAhead;
+        const fate: Fate = firstClose ? 'close' : firstMerge ? 'merge' : drawn;
         this.seen.set(key, fate);
         if (fate === 'leave') continue;
-        const after = firstClose ? 0 : random.chance(0.5) ? random.next() * 0.2 : 0.2 + random.next();
+        const after = firstClose || firstMerge ? 0 : random.chance(0.5) ? random.next() * 0.2 : 0.2 + random.next();
         const when = new Date(clock.now().getTime() + after * DAY_MS);
-        if (fate === 'merge') agenda.add(when, `merge ${repo.fullName}#${pr.number}`, () => this.merge(repo, pr, true));
+        if (firstMerge) this.earlyMergeAhead = true;
+        if (fate === 'merge') agenda.add(when, `merge ${repo.fullName}#${pr.number}`, () => this.merge(repo, pr, true, firstMerge));
         else agenda.add(when, `close ${repo.fullName}#${pr.number}`, () => this.close(repo, pr));
       }
     }
   }
 
   /** Merges the pull request if it is still the open one seen (a merge commit or a squash); a refused merge may be tried once more later. */
-  private async merge(repo: RepoPlan, seen: PullRequest, again: boolean): Promise<void> {
+  private async merge(repo: RepoPlan, seen: PullRequest, again: boolean, early = false): Promise<void> {
+    const done = () => {
+      if (early) this.earlyMergeAhead = false;
+    };
     const github = this.github(repo.person);
     const pr = await github.pull(repo.fullName, seen.number);
-    if (!pr || pr.node_id !== seen.node_id || pr.state !== 'open') return;
+    if (!pr || pr.node_id !== seen.node_id || pr.state !== 'open') {
+      done();
+      return;
+    }
+    if (pr.mergeable === false) {
+      // GitHub says it has conflicts: a person does not press the merge button then. They look again later (the bot may
+      // have rebased it), and leave it if it still has them.
+      if (again && !early) {
+        this.deps.agenda.add(this.later(), `merge ${repo.fullName}#${pr.number} again`, () => this.merge(repo, seen, false));
+      } else {
+        this.deps.journal.action('left with conflicts', `${repo.fullName}#${pr.number} "${pr.title}"`);
+        done();
+      }
+      return;
+    }
     const method = this.deps.random.chance(0.5) ? 'merge' : 'squash';
     const answer = await github.send('PUT', `/repos/${repo.fullName}/pulls/${pr.number}/merge`, { merge_method: method, sha: pr.head.sha });
     const what = `${repo.fullName}#${pr.number} "${pr.title}" (${method})`;
     if (answer.status === 200) {
       this.deps.journal.action('merge', what);
+      this.merged += 1;
+      done();
       return;
     }
     this.deps.journal.action('merge', `${what}: ${answer.status} ${answer.body?.message ?? ''}`, false);
-    if (again) {
-      const when = new Date(this.deps.clock.now().getTime() + (0.25 + this.deps.random.next() * 0.5) * DAY_MS);
-      this.deps.agenda.add(when, `merge ${repo.fullName}#${pr.number} again`, () => this.merge(repo, seen, false));
+    if (again && !early) {
+      this.deps.agenda.add(this.later(), `merge ${repo.fullName}#${pr.number} again`, () => this.merge(repo, seen, false));
     }
+    done();
+  }
+
+  /** When a person looks at a pull request again: a quarter to three quarters of a day on. */
+  private later(): Date {
+    return new Date(this.deps.clock.now().getTime() + (0.25 + this.deps.random.next() * 0.5) * DAY_MS);
   }
 
   /** Closes the pull request unmerged if it is still open; a few are reopened later. */
@@ -406,10 +439,13 @@ export class People {
   private async tryTheApi(state: ConfigFileState): Promise<void> {
     if (state.pending) {
       const later = new Date(this.deps.clock.now().getTime() + FILE_LOOK_MS);
+      this.deps.journal.log(`the API try on ${state.plan.repo.fullName} waits: ${state.plan.path} is being applied`);
       this.deps.agenda.add(later, `change a config of ${state.plan.repo.fullName} through the API`, () => this.tryTheApi(state));
       return;
     }
-    for (const config of this.deps.journal.configs.filter((c) => c.plan.repo === state.plan.repo && c.source !== 'api')) {
+    const governed = this.deps.journal.configs.filter((c) => c.plan.repo === state.plan.repo && c.source !== 'api');
+    this.deps.journal.log(`the API try on ${state.plan.repo.fullName}: ${governed.length} config(s) its file governs`);
+    for (const config of governed) {
       const schedule = config.schedule === 'daily' ? 'weekly' : 'daily';
       await this.changeFileGoverned(state, config, `schedule ${schedule}`, { 'update-schedule': schedule }, () => {
         config.schedule = schedule;
@@ -655,9 +691,10 @@ export class People {
 
   /**
    * `push` is the repository's setup now (seen applied, or not seen by the end of the wait): each config it makes is
-   * governed by the file, with its schedule and automerge rules (in force from the push, and settled when seen).
+   * governed by the file, with its schedule and automerge rules (in force from the push, and settled when seen). The
+   * first valid push seen applied has its person try the API on those configs at once ({@link tryTheApi}).
    */
-  private fileDone(state: ConfigFileState, push: ConfigFilePush, seen: boolean): void {
+  private async fileDone(state: ConfigFileState, push: ConfigFilePush, seen: boolean): Promise<void> {
     const { journal } = this.deps;
     if (seen) push.seenAt = Date.now();
     state.pending = undefined;
@@ -667,11 +704,6 @@ export class People {
       );
     if (!push.valid) return;
     const first = !state.pushes.some((p) => p !== push && p.valid && p.seenAt !== undefined);
-    if (seen && first) {
-      // Its person tries the API once the file is in force, as people did: it must refuse.
-      const when = new Date(this.deps.clock.now().getTime() + FILE_LOOK_MS);
-      this.deps.agenda.add(when, `change a config of ${push.repo} through the API`, () => this.tryTheApi(state));
-    }
     for (const want of push.configs) {
       const config = journal.config(want.id);
       if (!config) continue;
@@ -687,6 +719,10 @@ export class People {
         });
       }
     }
+    // Its person tries the API as soon as the file is seen in force, as people did: it must refuse. At once, not later
+    // in the agenda: on a loaded machine the agenda runs late, and a later push being applied could hold the try past
+    // the last day.
+    if (seen && first) await this.tryTheApi(state);
   }
 
   /**

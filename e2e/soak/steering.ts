@@ -90,6 +90,10 @@ const NOT_DONE = [
   /^Sorry, `@dependabot [^`]*` could not be carried out: /s,
 ];
 
+/** The answer to a `merge`, `squash and merge` or `cancel merge` given while the bot merges the pull request already. */
+const MERGE_UNDER_WAY =
+  /^This pull request is being merged already, (with a merge commit|as one squashed commit): it is too late to change that\.$/;
+
 /** The answers each command may get from the service: carried out, or declined with a reason. */
 const ANSWERS: Readonly<Record<string, { done: RegExp[]; declined: RegExp[] }>> = {
   rebase: {
@@ -104,9 +108,9 @@ const ANSWERS: Readonly<Record<string, { done: RegExp[]; declined: RegExp[] }>> 
     done: [/^OK, I've recreated this PR from scratch on the latest /],
     declined: [/^The target branch .+ is gone, /, /^This pull request was not recreated: /],
   },
-  merge: { done: [/^OK, I'll merge this PR once its checks pass\.$/], declined: [] },
-  'squash and merge': { done: [/^OK, I'll squash and merge this PR once its checks pass\.$/], declined: [] },
-  'cancel merge': { done: [/^OK, I won't merge this PR automatically\.$/], declined: [] },
+  merge: { done: [/^OK, I'll merge this PR once its checks pass\.$/], declined: [MERGE_UNDER_WAY] },
+  'squash and merge': { done: [/^OK, I'll squash and merge this PR once its checks pass\.$/], declined: [MERGE_UNDER_WAY] },
+  'cancel merge': { done: [/^OK, I won't merge this PR automatically\.$/], declined: [MERGE_UNDER_WAY] },
   close: { done: [IGNORED], declined: [] },
   'ignore this dependency': { done: [IGNORED], declined: [GROUP_IGNORE] },
   'ignore this major version': { done: [IGNORED], declined: [GROUP_IGNORE] },
@@ -156,7 +160,9 @@ function pairAnswers(
   lost: ReadonlySet<CommandRecord>,
   comments: IssueComment[],
 ): { pairs: Answered[]; extra: IssueComment[] } {
-  const answers = comments.filter((c) => c.user.login === BOT_LOGIN && isAnswer(c.body)).sort((a, b) => a.id - b.id);
+  // What GitHub shows of the bot's comments: without an answer's HTML comment (the command it answers).
+  const shown = comments.map((c) => ({ ...c, body: c.body.replace(/\s*<!--[\s\S]*?-->\s*$/, '') }));
+  const answers = shown.filter((c) => c.user.login === BOT_LOGIN && isAnswer(c.body)).sort((a, b) => a.id - b.id);
   const used = new Set<number>();
   const take = (command: CommandRecord, ordered: boolean): Answered => {
     for (const answer of answers) {

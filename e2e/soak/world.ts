@@ -16,9 +16,10 @@ export interface Person {
 
 export const ALICE: Person = { login: 'alice', token: 'demo-token-alice' };
 export const BOB: Person = { login: 'bob', token: 'demo-token-bob' };
-/** The demo bot: the release worker's token, which also makes the upstream repositories' releases (acme-oss). */
+/** The demo bot account's token (personal-token mode's bot), which also makes the upstream repositories' releases (acme-oss). */
 export const BOT_TOKEN = 'demo-token-bot';
-export const BOT_LOGIN = 'switchyard-bot';
+/** The login the worker acts as on the launcher and on compose: the demo App's bot user (the worker runs in App mode). */
+export const BOT_LOGIN = 'switchyard[bot]';
 
 /** A demo repository a config is on. */
 export interface RepoPlan {

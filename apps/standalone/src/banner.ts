@@ -1,3 +1,5 @@
+import type { ProcessTreeMemory } from './process-tree.ts';
+
 /** What the launcher prints once everything listens. */
 export interface BannerFacts {
   gatewayUrl: string;
@@ -6,8 +8,13 @@ export interface BannerFacts {
   database: 'postgres' | 'pglite';
   /** The folder of the embedded database every service shares. */
   dataDir: string;
-  /** The process's resident set size once everything listens, in bytes. */
-  residentMemoryBytes: number;
+  /** The launcher's process id. */
+  pid: number;
+  /**
+   * The resident memory of the launcher's process tree once everything listens (itself and any process it started
+   * that still runs; see processTreeMemory); undefined where it cannot be read (no `/proc`).
+   */
+  residentMemory: ProcessTreeMemory | undefined;
   bus: string;
   codeHost: string;
   /** Whether the bundled emulator's demo users and repos are there (their tokens are printed). */
@@ -29,6 +36,16 @@ export interface BannerFacts {
   clock?: { now: Date; rate: number };
 }
 
+/** The banner's memory line: the process tree's resident size in MiB, and how many processes it holds. */
+function memoryLine(pid: number, memory: ProcessTreeMemory | undefined): string {
+  if (!memory) return `unknown (read from /proc, on Linux only; pid ${pid})`;
+  const mib = Math.round(memory.residentBytes / 2 ** 20);
+  const count = memory.processes.length;
+  return count === 1
+    ? `${mib} MiB resident at start (one process, pid ${pid})`
+    : `${mib} MiB resident at start (${count} processes: pid ${pid} and those it started)`;
+}
+
 /** Addresses only this machine can reach. */
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -38,7 +55,8 @@ export function banner({
   gatewayHost,
   database,
   dataDir,
-  residentMemoryBytes,
+  pid,
+  residentMemory,
   bus,
   codeHost,
   demoData,
@@ -77,7 +95,7 @@ switchyard is running
   registries ${registryUrl ? `package-registry emulator with demo packages at ${registryUrl}` : 'REGISTRY_URLS (or the public registries)'}
   API docs   ${g}/docs
   dashboard  ${dashboardLine}
-  memory     ${Math.round(residentMemoryBytes / 2 ** 20)} MiB resident at start (one process, pid ${process.pid})
+  memory     ${memoryLine(pid, residentMemory)}
 ${clock ? `  clock      ${clock.now.toISOString()} at ${clock.rate}× real time (CLOCK_START, CLOCK_RATE: the release worker's schedules)\n` : ''}${demo}
 Book catalogue:
   curl ${g}/

@@ -27,8 +27,10 @@ import {
 import { banner } from './banner.ts';
 import { acceleratedClock, isSimulated } from './clock.ts';
 import { prepareDashboard } from './dashboard.ts';
+import { demoAppAuth } from './demo-app.ts';
 import { demoSecretsKey } from './demo-secrets-key.ts';
 import { emulatorStateDirs } from './emulator-state.ts';
+import { processTreeMemory } from './process-tree.ts';
 import { readLauncherSettings } from './settings.ts';
 
 /**
@@ -56,8 +58,9 @@ import { readLauncherSettings } from './settings.ts';
  *
  * Memory (`pnpm bench:launcher-memory`): a fresh `DATA_DIR`'s database is created by a short-lived child process
  * ({@link initEmbeddedDataDir}), PGlite runs with a small `shared_buffers`, and `v8-flags.ts` keeps V8's heap and
- * PGlite's compiled code small: about 270 MiB resident once ready and 300 MiB after 10,000 books, on a fresh folder
- * as on an existing one.
+ * PGlite's compiled code small: about 285 MiB resident once ready and 290 MiB after 10,000 books when started by
+ * `./dev start` (which adds `--max-semi-space-size=16`; without it, 30 MiB more in some starts). The banner gives the
+ * resident memory of the launcher's whole process tree ({@link processTreeMemory}).
  */
 const env: Record<string, string | undefined> = { LOG_LEVEL: 'warn', ...process.env };
 const loopback = '127.0.0.1';
@@ -92,6 +95,9 @@ await runService(
       // (a fresh one per start unless given); `url` is set once the gateway listens (the sender reads it per delivery).
       const webhookSecret = env.WEBHOOK_SECRET || randomBytes(24).toString('hex');
       const webhooks: WebhookOptions = { secret: webhookSecret };
+      // How the worker acts on the code host: as given for another code host; on the emulator, as its demo App unless a
+      // CODE_HOST_TOKEN says personal-token mode (`demo-token-bot`, the demo's bot account).
+      let workerAuth: Record<string, string> = {};
       if (!codeHostUrl) {
         const codeHostPort = Number(env.CODE_HOST_PORT ?? 8090);
         const seed = loadDemoSeed();
@@ -102,6 +108,7 @@ await runService(
           host: loopback,
           webhooks,
           ...(emulatorState.codeHost ? { dataDir: emulatorState.codeHost } : {}),
+          ...(settings.installationTokenTtlMs ? { installationTokenTtlMs: settings.installationTokenTtlMs } : {}),
           // The demo's pull-request and repo links (the dashboard's too) open the emulator's own pages: github.com has
           // none of its repos. CODE_HOST_HTML_URL names another web address.
           ...(env.CODE_HOST_HTML_URL || codeHostPort !== 0
@@ -110,6 +117,9 @@ await runService(
         });
         scope.use(emulator);
         codeHostUrl = emulator.url;
+        workerAuth = env.CODE_HOST_TOKEN
+          ? { CODE_HOST_TOKEN: env.CODE_HOST_TOKEN, GITHUB_APP_ID: '', GITHUB_APP_PRIVATE_KEY: '' }
+          : await demoAppAuth(seed, emulatorState.codeHost);
       }
       let registryEnv: Record<string, string> = {};
       let registryUrl: string | undefined;
@@ -168,7 +178,7 @@ await runService(
         HOST: loopback,
         PORT: env.RELEASE_PORT ?? '8082',
         CODE_HOST_API_URL: codeHostUrl,
-        CODE_HOST_TOKEN: env.CODE_HOST_API_URL ? env.CODE_HOST_TOKEN : 'demo-token-bot',
+        ...workerAuth,
         TRUST_PROXY: env.TRUST_PROXY ?? '1',
         WEBHOOK_SECRET: webhookSecret,
         // The demo shows jobs becoming pull requests on the emulator.
@@ -224,7 +234,8 @@ await runService(
           gatewayHost,
           database: catalog.database.kind,
           dataDir: embeddedDir,
-          residentMemoryBytes: process.memoryUsage.rss(),
+          pid: process.pid,
+          residentMemory: processTreeMemory(),
           bus: bus ? 'in-process' : 'RabbitMQ (AMQP_URL)',
           codeHost: env.CODE_HOST_API_URL ? `${codeHostUrl} (CODE_HOST_API_URL)` : `GitHub emulator with demo data at ${codeHostUrl}`,
           demoData: !env.CODE_HOST_API_URL,

@@ -14,6 +14,11 @@ export interface LauncherSettings {
    * undefined for the seed's (5,000, GitHub's). A sped-up clock packs weeks of a bot's requests into minutes.
    */
   codeHostRateLimit: number | undefined;
+  /**
+   * `CODE_HOST_INSTALLATION_TOKEN_TTL_MS`: how long the GitHub emulator's installation tokens live, ms (GitHub's hour when
+   * undefined): shorter, the worker is seen making new ones as they expire.
+   */
+  installationTokenTtlMs: number | undefined;
 }
 
 const LauncherEnv = z.object({
@@ -31,6 +36,12 @@ const LauncherEnv = z.object({
     .min(1, 'must be at least 1')
     .max(1_000_000_000, 'must be at most 1000000000')
     .optional(),
+  CODE_HOST_INSTALLATION_TOKEN_TTL_MS: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1_000, 'must be at least 1000')
+    .max(86_400_000, 'must be at most 86400000')
+    .optional(),
 });
 
 /**
@@ -38,10 +49,14 @@ const LauncherEnv = z.object({
  * @throws ConfigError (service `switchyard`) listing each invalid variable
  */
 export function readLauncherSettings(env: Record<string, string | undefined>): LauncherSettings {
-  const names = ['CLOCK_START', 'CLOCK_RATE', 'CODE_HOST_RATE_LIMIT'];
+  const names = ['CLOCK_START', 'CLOCK_RATE', 'CODE_HOST_RATE_LIMIT', 'CODE_HOST_INSTALLATION_TOKEN_TTL_MS'];
   const set = Object.fromEntries(names.flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
   const parsed = LauncherEnv.safeParse(set);
   if (!parsed.success) throw new ConfigError('switchyard', issueLines(parsed.error, '(env)'));
-  const { CLOCK_START, CLOCK_RATE, CODE_HOST_RATE_LIMIT } = parsed.data;
-  return { clock: { start: CLOCK_START, rate: CLOCK_RATE }, codeHostRateLimit: CODE_HOST_RATE_LIMIT };
+  const { CLOCK_START, CLOCK_RATE, CODE_HOST_RATE_LIMIT, CODE_HOST_INSTALLATION_TOKEN_TTL_MS } = parsed.data;
+  return {
+    clock: { start: CLOCK_START, rate: CLOCK_RATE },
+    codeHostRateLimit: CODE_HOST_RATE_LIMIT,
+    installationTokenTtlMs: CODE_HOST_INSTALLATION_TOKEN_TTL_MS,
+  };
 }

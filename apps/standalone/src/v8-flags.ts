@@ -13,8 +13,11 @@ import { setFlagsFromString } from 'node:v8';
  *   launcher's CPU time goes to HTTP and JavaScript more than to PostgreSQL, and did not measurably change.
  *   (`--liftoff-only` set this way does nothing: dynamic tiering does not read it.)
  * - `--semi-space-growth-factor=1`: the young generation keeps the size it reached while the launcher's modules were
- *   loaded (32 MiB) instead of doubling up to 128 MiB under load. (Set before they load, from an entry module of its
- *   own, it stayed at 2 MiB: 35 MiB less, but some 15% more CPU time in collections.)
+ *   loaded instead of doubling up to 128 MiB under load. (Set before they load, from an entry module of its
+ *   own, it stayed at 2 MiB: 35 MiB less, but some 15% more CPU time in collections.) The size reached while loading
+ *   is 32 MiB in some starts and 64 MiB in others; its largest size, read by V8 only at start, cannot be set from
+ *   here: `./dev start` gives it on the command line (`--max-semi-space-size=16`, so 32 MiB at most; the launcher's
+ *   README, Memory).
  * - `--heap-growing-percent=20`: the old generation grows by 20% between full collections instead of V8's dynamic
  *   factor (up to 4x on a machine with memory to spare), so the garbage of a load is collected sooner.
  *

@@ -6,7 +6,8 @@ const facts: BannerFacts = {
   gatewayHost: '127.0.0.1',
   database: 'pglite',
   dataDir: '.data/pglite',
-  residentMemoryBytes: 270 * 2 ** 20,
+  pid: 4242,
+  residentMemory: { residentBytes: 270 * 2 ** 20, processes: [{ pid: 4242, residentBytes: 270 * 2 ** 20 }] },
   bus: 'in-process',
   codeHost: 'GitHub emulator with demo data at http://127.0.0.1:8090',
   demoData: true,
@@ -33,6 +34,28 @@ describe("the launcher's banner", () => {
     const text = banner({ ...facts, dashboard: false });
     expect(text).toContain('  dashboard  not built (see the warning above): /ui answers 404\n');
     expect(text).not.toContain('/ui/');
+  });
+});
+
+describe("the banner's memory line", () => {
+  it("gives the process tree's resident size, and how many processes it holds when the launcher started others", () => {
+    expect(banner(facts)).toContain('\n  memory     270 MiB resident at start (one process, pid 4242)\n');
+    const tree = {
+      residentBytes: 400.4 * 2 ** 20,
+      processes: [
+        { pid: 4242, residentBytes: 270 * 2 ** 20 },
+        { pid: 4250, residentBytes: 130.4 * 2 ** 20 },
+      ],
+    };
+    expect(banner({ ...facts, residentMemory: tree })).toContain(
+      '\n  memory     400 MiB resident at start (2 processes: pid 4242 and those it started)\n',
+    );
+  });
+
+  it('says the size is unknown where there is no /proc to read it from', () => {
+    expect(banner({ ...facts, residentMemory: undefined })).toContain(
+      '\n  memory     unknown (read from /proc, on Linux only; pid 4242)\n',
+    );
   });
 });
 

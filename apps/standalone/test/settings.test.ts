@@ -46,6 +46,16 @@ describe('readLauncherSettings: CODE_HOST_RATE_LIMIT', () => {
   });
 });
 
+describe('readLauncherSettings: CODE_HOST_INSTALLATION_TOKEN_TTL_MS', () => {
+  it("is GitHub's hour unless set to a whole number of milliseconds from 1000", () => {
+    expect(readLauncherSettings({}).installationTokenTtlMs).toBeUndefined();
+    expect(readLauncherSettings({ CODE_HOST_INSTALLATION_TOKEN_TTL_MS: '30000' }).installationTokenTtlMs).toBe(30_000);
+    expect(() => readLauncherSettings({ CODE_HOST_INSTALLATION_TOKEN_TTL_MS: '999' })).toThrow(
+      /CODE_HOST_INSTALLATION_TOKEN_TTL_MS: must be at least 1000/,
+    );
+  });
+});
+
 describe('acceleratedClock', () => {
   it('runs from its start at its rate, from its first reading on', () => {
     let real = 1_000_000;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, matchesGlob } from 'node:path';
+import { basename, dirname, join, matchesGlob } from 'node:path';
 import type { IScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import type { ITriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1/TriggerAuthentication';
 import { CatalogEnv, loadCatalogConfig } from '@switchyard/catalog-svc/config';
@@ -12,11 +12,13 @@ import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { IService } from 'kubernetes-models/v1/Service';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   BASE_DIR,
+  filesOf,
   type Generator,
   type KubernetesObject,
   literalsOf,
@@ -66,10 +68,27 @@ const secrets: Generator[] = kustomization.secretGenerator ?? [];
  */
 const KEY_PLACEHOLDER = 'change-me-32-bytes';
 const OPERATOR_KEY = randomBytes(32).toString('hex');
-/** A Secret's example value as an operator fills it in: a key for {@link KEY_PLACEHOLDER}, the others as they are. */
-const filledIn = (value: string) => (value === KEY_PLACEHOLDER ? OPERATOR_KEY : value);
+/**
+ * release-worker-config's placeholder for the worker's GitHub App id (`GITHUB_APP_ID`), which release-svc refuses as
+ * well; the checks put an App id in its place, as an operator does.
+ */
+const APP_ID_PLACEHOLDER = 'change-me';
+const OPERATOR_APP_ID = '1234567';
+/**
+ * A variable's example value as an operator fills it in: a key for {@link KEY_PLACEHOLDER} in `SECRETS_KEY`, an App id
+ * for {@link APP_ID_PLACEHOLDER} in `GITHUB_APP_ID`, the others as they are.
+ */
+const filledIn = (variable: string, value: string) =>
+  variable === 'SECRETS_KEY' && value === KEY_PLACEHOLDER
+    ? OPERATOR_KEY
+    : variable === 'GITHUB_APP_ID' && value === APP_ID_PLACEHOLDER
+      ? OPERATOR_APP_ID
+      : value;
 
-/** Each generated Secret's keys and example values, from the committed `.env.example` of each of its env files. */
+/**
+ * Each generated Secret's keys and example values: from the committed `.env.example` of each of its env files, and
+ * each of its files' key with the content of the file's committed `.example`.
+ */
 const secretExamples = new Map(
   secrets.map((generator) => {
     const entries = new Map(literalsOf(generator));
@@ -77,9 +96,15 @@ const secretExamples = new Map(
       const example = join(BASE_DIR, `${envFile}.example`);
       if (existsSync(example)) for (const [key, value] of parseEnvFile(readFileSync(example, 'utf8'))) entries.set(key, value);
     }
+    for (const file of filesOf(generator)) {
+      const example = join(BASE_DIR, `${file.path}.example`);
+      if (existsSync(example)) entries.set(file.key, readFileSync(example, 'utf8'));
+    }
     return [generator.name, entries] as const;
   }),
 );
+/** The Secret keys a Deployment may reference as `optional`: the worker's token, which only personal-token mode uses. */
+const OPTIONAL_SECRET_KEYS = new Set(['release-worker-secrets/CODE_HOST_TOKEN']);
 const configMapEntries = new Map(configMaps.map((generator) => [generator.name, literalsOf(generator)] as const));
 
 const podSpecOf = (deployment: IDeployment) => {
@@ -105,27 +130,22 @@ const containerPortNumber = (containers: readonly IContainer[], port: number | s
 
 /**
  * The environment a container starts with: its ConfigMaps' entries (`envFrom`), then its own `env`, with each
- * secretKeyRef and configMapKeyRef resolved to the generated object's entry (a Secret's from its `.env.example`, filled
- * in as {@link filledIn} says).
+ * secretKeyRef and configMapKeyRef resolved to the generated object's entry (a Secret's from its `.env.example`), each
+ * value filled in as {@link filledIn} says.
  */
 function environmentOf(container: IContainer): Record<string, string> {
   const env: Record<string, string> = {};
   for (const source of container.envFrom ?? []) {
-    if (source.configMapRef) for (const [key, value] of configMapEntries.get(source.configMapRef.name ?? '') ?? []) env[key] = value;
-    else for (const [key, value] of secretExamples.get(source.secretRef?.name ?? '') ?? []) env[key] = filledIn(value);
+    if (source.configMapRef)
+      for (const [key, value] of configMapEntries.get(source.configMapRef.name ?? '') ?? []) env[key] = filledIn(key, value);
+    else for (const [key, value] of secretExamples.get(source.secretRef?.name ?? '') ?? []) env[key] = filledIn(key, value);
   }
   for (const variable of container.env ?? []) {
     const secretRef = variable.valueFrom?.secretKeyRef;
     const configMapRef = variable.valueFrom?.configMapKeyRef;
     const secret = secretRef ? secretExamples.get(secretRef.name ?? '')?.get(secretRef.key) : undefined;
-    const value = secretRef
-      ? secret === undefined
-        ? undefined
-        : filledIn(secret)
-      : configMapRef
-        ? configMapEntries.get(configMapRef.name ?? '')?.get(configMapRef.key)
-        : variable.value;
-    if (value !== undefined) env[variable.name] = value;
+    const value = secretRef ? secret : configMapRef ? configMapEntries.get(configMapRef.name ?? '')?.get(configMapRef.key) : variable.value;
+    if (value !== undefined) env[variable.name] = filledIn(variable.name, value);
   }
   return env;
 }
@@ -162,7 +182,7 @@ describe('kustomization.yaml', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('generates each Secret from an env file that git ignores, documented by a committed .env.example', () => {
+  it('generates each Secret from env files or files that git ignores, each documented by a committed .example', () => {
     const ignored = readFileSync(join(BASE_DIR, '.gitignore'), 'utf8')
       .split('\n')
       .map((line) => line.trim())
@@ -170,14 +190,15 @@ describe('kustomization.yaml', () => {
     expect(secrets.length).toBeGreaterThan(0);
     for (const generator of secrets) {
       expect(generator.literals, `${generator.name}: secrets never go into kustomization.yaml`).toBeUndefined();
-      expect(generator.envs?.length, generator.name).toBeGreaterThan(0);
-      for (const envFile of generator.envs ?? []) {
+      const sources = [...(generator.envs ?? []), ...filesOf(generator).map((file) => file.path)];
+      expect(sources.length, generator.name).toBeGreaterThan(0);
+      for (const source of sources) {
         expect(
-          ignored.some((pattern) => matchesGlob(envFile, pattern)),
-          `${envFile} is ignored by deploy/kubernetes/.gitignore`,
+          ignored.some((pattern) => matchesGlob(source, pattern)),
+          `${source} is ignored by deploy/kubernetes/.gitignore`,
         ).toBe(true);
-        expect(ignored.some((pattern) => matchesGlob(`${envFile}.example`, pattern))).toBe(false);
-        expect(existsSync(join(BASE_DIR, `${envFile}.example`)), `${envFile}.example exists`).toBe(true);
+        expect(ignored.some((pattern) => matchesGlob(`${source}.example`, pattern))).toBe(false);
+        expect(existsSync(join(BASE_DIR, `${source}.example`)), `${source}.example exists`).toBe(true);
       }
       expect(secretExamples.get(generator.name)?.size, generator.name).toBeGreaterThan(0);
     }
@@ -348,7 +369,7 @@ describe('Deployments', () => {
     for (const [key, read] of commonKeysRead) expect(read, `some service reads ${key} of switchyard-common`).toBe(true);
   });
 
-  it('give each service its own database and broker URL, and the worker its code-host token', () => {
+  it('give each service its own database and broker URL, and the worker its code-host credentials', () => {
     const seen = new Map<string, string>();
     for (const deployment of deployments) {
       const name = deployment.metadata?.name ?? '';
@@ -373,7 +394,8 @@ describe('Deployments', () => {
     }
     const worker = deployments.find((d) => d.metadata?.name === 'release-worker') as IDeployment;
     const workerConfig = loadReleaseConfig(environmentOf(containersOf(worker)[0] as IContainer));
-    expect(workerConfig.CODE_HOST_TOKEN).toBeTruthy();
+    expect(workerConfig.GITHUB_APP_ID).toBeTruthy();
+    expect(workerConfig.GITHUB_APP_PRIVATE_KEY).toBeTruthy();
     expect(workerConfig.AMQP_URL).toBeTruthy();
   });
 
@@ -419,7 +441,9 @@ describe('references', () => {
             expect([...(secretExamples.get(secretRef.name ?? '')?.keys() ?? [])], `${where}: key ${secretRef.key}`).toContain(
               secretRef.key,
             );
-            expect(secretRef.optional ?? false).toBe(false);
+            expect(secretRef.optional ?? false, `${where}: ${secretRef.name}/${secretRef.key} optional`).toBe(
+              OPTIONAL_SECRET_KEYS.has(`${secretRef.name}/${secretRef.key}`),
+            );
           }
           if (configMapRef) {
             references += 1;
@@ -432,6 +456,20 @@ describe('references', () => {
           if (source.configMapRef)
             expect(configMapEntries.has(source.configMapRef.name ?? ''), `${where}: ConfigMap ${source.configMapRef.name}`).toBe(true);
           else expect(secretExamples.has(source.secretRef?.name ?? ''), `${where}: Secret ${source.secretRef?.name}`).toBe(true);
+        }
+      }
+      for (const volume of podSpecOf(deployment).volumes ?? []) {
+        const where = `${deployment.metadata?.name} volume ${volume.name}`;
+        if (volume.secret) {
+          references += 1;
+          const keys = [...(secretExamples.get(volume.secret.secretName ?? '')?.keys() ?? [])];
+          expect(secretExamples.has(volume.secret.secretName ?? ''), `${where}: Secret ${volume.secret.secretName}`).toBe(true);
+          for (const item of volume.secret.items ?? []) expect(keys, `${where}: key ${item.key}`).toContain(item.key);
+          expect(volume.secret.optional ?? false, `${where} optional`).toBe(false);
+        }
+        if (volume.configMap) {
+          references += 1;
+          expect(configMapEntries.has(volume.configMap.name ?? ''), `${where}: ConfigMap ${volume.configMap.name}`).toBe(true);
         }
       }
     }
@@ -447,6 +485,14 @@ describe('references', () => {
           if (ref) used.add(`${ref.name}/${ref.key}`);
         }
         for (const source of container.envFrom ?? []) used.add(`${source.configMapRef?.name ?? source.secretRef?.name}/*`);
+      }
+      // A Secret volume that some container mounts uses the keys it lists, or all of them.
+      const mounted = new Set(containersOf(deployment).flatMap((container) => (container.volumeMounts ?? []).map((m) => m.name)));
+      for (const volume of podSpecOf(deployment).volumes ?? []) {
+        if (!volume.secret || !mounted.has(volume.name)) continue;
+        const items = volume.secret.items ?? [];
+        if (items.length === 0) used.add(`${volume.secret.secretName}/*`);
+        for (const item of items) used.add(`${volume.secret.secretName}/${item.key}`);
       }
     }
     for (const [name, entries] of secretExamples) {
@@ -559,6 +605,84 @@ describe('references', () => {
         expect(admitted, `Service ${service.metadata?.name} port ${servicePort.port} is reachable`).toBe(true);
       }
     }
+  });
+});
+
+/**
+ * Where the file at `path` comes from in a pod: the container's volume mount holding it, that volume, and the key of
+ * the volume's Secret the file shows (undefined when no mount or volume holds it).
+ */
+function mountedFileOf(pod: IPodSpec, container: IContainer, path: string) {
+  const mount = (container.volumeMounts ?? []).find((m) => path.startsWith(`${m.mountPath.replace(/\/$/, '')}/`));
+  const volume = (pod.volumes ?? []).find((v) => v.name === mount?.name);
+  if (!mount || !volume) return undefined;
+  const name = path.slice(mount.mountPath.replace(/\/$/, '').length + 1);
+  const item = (volume.secret?.items ?? []).find((i) => i.path === name);
+  const key = volume.secret?.items ? item?.key : name;
+  return { mount, volume, key, mode: item?.mode ?? volume.secret?.defaultMode };
+}
+
+describe('release worker on the code host', () => {
+  const worker = () => deployments.find((d) => d.metadata?.name === 'release-worker') as IDeployment;
+  const workerContainer = () => containersOf(worker())[0] as IContainer;
+
+  it("acts as the GitHub App of release-worker-config, at release-svc's reconciliation interval", () => {
+    expect(configMapEntries.get('release-worker-config')?.get('GITHUB_APP_ID'), 'the placeholder an operator replaces').toBe(
+      APP_ID_PLACEHOLDER,
+    );
+    const config = loadReleaseConfig(environmentOf(workerContainer()));
+    expect(config.GITHUB_APP_ID).toBe(OPERATOR_APP_ID);
+    expect(config.CODE_HOST_TOKEN, 'no personal token in App mode').toBeUndefined();
+    expect(config.GITHUB_APP_RECONCILE_INTERVAL_MS).toBe(loadReleaseConfig({}).GITHUB_APP_RECONCILE_INTERVAL_MS);
+  });
+
+  it('refuses the App id placeholder, so a worker whose App id was left unset stops at start', () => {
+    const env = environmentOf(workerContainer());
+    expect(() => loadReleaseConfig({ ...env, GITHUB_APP_ID: APP_ID_PLACEHOLDER })).toThrow(/GITHUB_APP_ID: must be a GitHub App id/);
+  });
+
+  it("reads the App's private key from a file of the key's Secret, mounted read-only and readable by the worker alone", () => {
+    const pod = podSpecOf(worker());
+    const container = workerContainer();
+    const variable = (container.env ?? []).find((v) => v.name === 'GITHUB_APP_PRIVATE_KEY');
+    const path = loadReleaseConfig(environmentOf(container)).GITHUB_APP_PRIVATE_KEY ?? '';
+    expect(variable?.value, 'a path in the manifest, not the PEM from a Secret').toBe(path);
+    expect(path).toBe('/var/run/secrets/github-app/private-key.pem');
+
+    const file = mountedFileOf(pod, container, path);
+    expect(file?.mount.mountPath, `a volume mount holds ${path}`).toBe(dirname(path));
+    expect(file?.mount.readOnly, 'mounted read-only').toBe(true);
+    expect(file?.mount.subPath, 'no subPath (a changed Secret reaches the pod)').toBeUndefined();
+    expect(container.securityContext?.readOnlyRootFilesystem).toBe(true);
+    const secretName = file?.volume.secret?.secretName ?? '';
+    const generator = secrets.find((g) => g.name === secretName);
+    expect(generator, `Secret ${secretName} is generated`).toBeDefined();
+    expect(
+      filesOf(generator as Generator).map((f) => f.key),
+      `${secretName} has the key ${file?.key}`,
+    ).toContain(basename(path));
+    expect(file?.key).toBe(basename(path));
+    expect(secretExamples.get(secretName)?.get(file?.key ?? ''), 'the committed example holds no key').not.toMatch(/-----BEGIN/);
+
+    // Secret files belong to root; the kubelet gives fsGroup read access to them. Nothing but read for owner and group.
+    const mode = file?.mode;
+    expect(mode, 'a mode set on the key').toBeDefined();
+    expect((mode ?? 0o777) & ~0o440, `mode 0${(mode ?? 0).toString(8)} grants no more than read to owner and group`).toBe(0);
+    expect((mode ?? 0) & 0o040, 'readable by its group').toBe(0o040);
+    const workerGroup = container.securityContext?.runAsGroup ?? pod.securityContext?.runAsGroup;
+    expect(pod.securityContext?.fsGroup, "the key's group is the worker's").toBe(workerGroup);
+  });
+
+  it("still runs in personal-token mode: GITHUB_APP_ID empty, a bot account's token in CODE_HOST_TOKEN", () => {
+    const container = workerContainer();
+    const variable = (container.env ?? []).find((v) => v.name === 'CODE_HOST_TOKEN');
+    expect(variable?.valueFrom?.secretKeyRef).toEqual({ name: 'release-worker-secrets', key: 'CODE_HOST_TOKEN', optional: true });
+    expect(secretExamples.get('release-worker-secrets')?.get('CODE_HOST_TOKEN'), 'documented, empty in App mode').toBe('');
+    // An overlay's `behavior: merge` of release-worker-config with GITHUB_APP_ID= (empty), and the token filled in.
+    const env = { ...environmentOf(container), GITHUB_APP_ID: '', CODE_HOST_TOKEN: 'bot-account-token' };
+    const config = loadReleaseConfig(env);
+    expect(config.GITHUB_APP_ID).toBeUndefined();
+    expect(config.CODE_HOST_TOKEN).toBe('bot-account-token');
   });
 });
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as kedaModels from '@kubernetes-models/keda';
 import * as kubernetesModels from 'kubernetes-models';
@@ -146,6 +146,20 @@ export function parseEnvFile(text: string): Map<string, string> {
     entries.set(line.slice(0, eq), line.slice(eq + 1));
   }
   return entries;
+}
+
+/** A file of a generator's `files`: the key it becomes and its path, relative to {@link BASE_DIR}. */
+export interface GeneratorFile {
+  key: string;
+  path: string;
+}
+
+/** The entries of a generator's `files`, as kustomize reads them: `key=path`, or `path` keyed by its file name. */
+export function filesOf(generator: Generator): GeneratorFile[] {
+  return (generator.files ?? []).map((entry) => {
+    const eq = entry.indexOf('=');
+    return eq > 0 ? { key: entry.slice(0, eq), path: entry.slice(eq + 1) } : { key: basename(entry), path: entry };
+  });
 }
 
 /** The `KEY=value` entries of a generator's `literals`. */

@@ -4,15 +4,64 @@ import { LRUCache } from 'lru-cache';
 import { formatBytes } from './byte-size.ts';
 import { CodeHostError, isCodeHostError } from './errors.ts';
 import { type ClientSettings, createConditionalCache, createOctokit, type GitHubClient } from './github/client.ts';
-import { toCodeHostError } from './github/errors.ts';
+import { isEmptyRepositoryError, toCodeHostError } from './github/errors.ts';
 import { gitHubIssues } from './github/issues.ts';
 import { fileSize, fileText, toAccount, toAdvisory, toInstallation, toRepo } from './github/mapping.ts';
 import { type BlobAnswer, blobAnswers, readFilesRequest } from './github/read-files.ts';
+import {
+  emptyRepositoryFiles,
+  repositoriesAnswer,
+  type SizedFile,
+  sizesOf,
+  sizesRequest,
+  type TextAsked,
+  textsOf,
+  textsRequest,
+} from './github/read-repositories.ts';
 import { gitHubWrites } from './github/writes.ts';
-import type { CodeHost, CodeHostRepo, DirectoryEntry, FileReads, TokenCapability, TokenOwner, TreeEntry } from './port.ts';
+import type {
+  CodeHost,
+  CodeHostRepo,
+  DirectoryEntry,
+  FileReads,
+  RepositoryFiles,
+  RepositoryRead,
+  TokenCapability,
+  TokenOwner,
+  TreeEntry,
+} from './port.ts';
 import { readEachFile } from './read-files.ts';
 
 export { readFilesQuery, readFilesRequest } from './github/read-files.ts';
+
+/**
+ * The settings every client of one adapter shares, from its options with their defaults (see
+ * {@link GitHubCodeHostOptions}).
+ * @throws RangeError when `maxResponseBytes` is not a whole number of at least 1 or `conditionalCacheBytes` is negative
+ */
+export function clientSettings(options: GitHubCodeHostOptions): ClientSettings {
+  const settings: ClientSettings = {
+    baseUrl: (options.baseUrl ?? 'https://api.github.com').replace(/\/+$/, ''),
+    userAgent: options.userAgent ?? 'switchyard-code-host',
+    timeoutMs: options.timeoutMs ?? 10_000,
+    maxRateLimitWaitSeconds: options.maxRateLimitWaitSeconds ?? 10,
+    throttle: options.throttle ?? true,
+    retries: options.retries ?? 2,
+    retryBaseDelayMs: options.retryBaseDelayMs ?? 1_000,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    logger: options.logger,
+    ...(options.beforeContentCreation ? { beforeContentCreation: options.beforeContentCreation } : {}),
+  };
+  const conditionalBytes = options.conditionalCacheBytes ?? DEFAULT_CONDITIONAL_CACHE_BYTES;
+  if (!Number.isSafeInteger(conditionalBytes) || conditionalBytes < 0) {
+    throw new RangeError(`conditionalCacheBytes must be a whole number of bytes (0: off), not ${options.conditionalCacheBytes}`);
+  }
+  if (conditionalBytes > 0) settings.conditional = createConditionalCache(conditionalBytes);
+  if (!Number.isSafeInteger(settings.maxResponseBytes) || settings.maxResponseBytes < 1) {
+    throw new RangeError(`maxResponseBytes must be a whole number of bytes of at least 1, not ${options.maxResponseBytes}`);
+  }
+  return settings;
+}
 
 /** The {@link CodeHost} port on GitHub, with every optional method (advisories, app installations, writes) present. */
 export type GitHubCodeHost = Required<CodeHost>;
@@ -52,6 +101,13 @@ export interface GitHubCodeHostOptions {
    * {@link DEFAULT_CONDITIONAL_CACHE_BYTES} (32 MiB, counted by `Content-Length`), 0: no conditional requests.
    */
   conditionalCacheBytes?: number;
+  /**
+   * Awaited before each content-creating request is sent (those GitHub's secondary limits count:
+   * `@switchyard/contracts`' `createsContent` and `graphqlCreatesContent`), with the token it is sent with, once per
+   * request (a retry of a 5xx is not asked again): a caller paces them here, per installation, so that the limits are
+   * never reached (release-svc's worker books each in its shared budget and waits as told). A rejection fails the request.
+   */
+  beforeContentCreation?: (token: string) => Promise<void>;
   logger: Logger;
 }
 
@@ -66,6 +122,12 @@ const GRAPHQL_BLOB_BYTES = 1_048_576;
 
 /** The most files one GraphQL query of `readFiles` asks for. */
 const FILES_PER_QUERY = 50;
+
+/** The most repositories one GraphQL query of `readRepositories` reads (each an alias of `repository`). */
+const REPOSITORIES_PER_QUERY = 50;
+
+/** The most `object(expression:)` fields one GraphQL query of `readRepositories` asks for. */
+const OBJECTS_PER_QUERY = 400;
 
 /** The default of `GitHubCodeHostOptions.maxResponseBytes`: 5 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
@@ -91,8 +153,9 @@ const PER_PAGE = 100;
  * - `getRepo`: `GET /repositories/{id}` (404 → undefined; an id that is not a positive integer → undefined without a request);
  * - `listDirectory`: `GET /repos/{owner}/{repo}/contents/{path}?ref=` answering a directory's entries (a file or 404 →
  *   undefined; GitHub lists up to 1,000 entries);
- * - `listTree`: `GET /repos/{owner}/{repo}/git/trees/{ref}?recursive=1` (a branch, tag or commit; 404 → undefined;
- *   GitHub's `truncated` passed on; https://docs.github.com/rest/git/trees#get-a-tree);
+ * - `listTree`: `GET /repos/{owner}/{repo}/git/trees/{ref}?recursive=1` (a branch, tag or commit; 404, and 409 "Git
+ *   Repository is empty." on a repository without any commit → undefined; GitHub's `truncated` passed on;
+ *   https://docs.github.com/rest/git/trees#get-a-tree);
  * - `readFile`: `GET /repos/{owner}/{repo}/contents/{path}?ref=` (base64 `content`; a directory, symlink, submodule or
  *   404 → undefined; a file over 1 MB is fetched again with `Accept: application/vnd.github.raw`; a file whose `size`
  *   is over `maxResponseBytes` → `too_large` without fetching it);
@@ -101,6 +164,9 @@ const PER_PAGE = 100;
  *   `maxResponseBytes` of text); a lone file, a file over 1 MB, a blob GitHub cut or calls binary, or a query whose
  *   answer is over `maxResponseBytes` goes through `readFile` instead; a file whose known size or `byteSize` is over
  *   `maxResponseBytes` is reported in `tooLarge` without its text;
+ * - `readRepositories`: the files of many repositories in two `POST /graphql` queries per 50 (`read-repositories.ts`:
+ *   each repository's branch head and the paths' blob sizes, then the texts of those that exist at that commit, packed
+ *   by size); a file over 1 MB, binary or cut goes through `readFile` at that commit;
  * - `listAdvisories`: `GET /advisories?type=reviewed&ecosystem=&affects=` (all pages, following the cursor `Link`
  *   headers; https://docs.github.com/rest/security-advisories/global-advisories#list-global-security-advisories);
  *   a `packageName` that is empty or holds a comma (which would make it a list) is a `RangeError` without a request;
@@ -116,32 +182,15 @@ const PER_PAGE = 100;
  * Every failure rejects with a {@link CodeHostError}: 401 → `unauthorized`; a malformed token → `unauthorized` without a
  * request; 403 → `forbidden`; 404 → `not_found`; a rate limit → `rate_limited` with `retryAfterSeconds`; a timeout,
  * network error or 5xx (after retries) → `unavailable`; an answer or file over `maxResponseBytes` → `too_large`;
- * 409, 405 and a 422 about an existing ref or a non-fast-forward → `conflict`; other 422 and 400 → `invalid`.
+ * 409, 405 and a 422 about an existing ref or a non-fast-forward → `conflict` (but a read that finds nothing on an empty
+ * repository's 409 `Git Repository is empty.` gives undefined, as said above); other 422 and 400 → `invalid`.
  * Tokens are never logged.
  * @throws RangeError when `maxResponseBytes` is not a whole number of at least 1
  */
 export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCodeHost {
-  const settings: ClientSettings = {
-    baseUrl: (options.baseUrl ?? 'https://api.github.com').replace(/\/+$/, ''),
-    userAgent: options.userAgent ?? 'switchyard-code-host',
-    timeoutMs: options.timeoutMs ?? 10_000,
-    maxRateLimitWaitSeconds: options.maxRateLimitWaitSeconds ?? 10,
-    throttle: options.throttle ?? true,
-    retries: options.retries ?? 2,
-    retryBaseDelayMs: options.retryBaseDelayMs ?? 1_000,
-    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-    logger: options.logger,
-  };
-  const conditionalBytes = options.conditionalCacheBytes ?? DEFAULT_CONDITIONAL_CACHE_BYTES;
-  if (!Number.isSafeInteger(conditionalBytes) || conditionalBytes < 0) {
-    throw new RangeError(`conditionalCacheBytes must be a whole number of bytes (0: off), not ${options.conditionalCacheBytes}`);
-  }
-  if (conditionalBytes > 0) settings.conditional = createConditionalCache(conditionalBytes);
+  const settings = clientSettings(options);
   // GraphQL's endpoint: https://api.github.com/graphql; GitHub Enterprise Server's https://ghe/api/graphql beside /api/v3.
   const graphqlBaseUrl = settings.baseUrl.replace(/\/api\/v3$/, '/api');
-  if (!Number.isSafeInteger(settings.maxResponseBytes) || settings.maxResponseBytes < 1) {
-    throw new RangeError(`maxResponseBytes must be a whole number of bytes of at least 1, not ${options.maxResponseBytes}`);
-  }
   const logger = options.logger;
   // One client per token, reused: an Octokit with its throttling state is costly to build for every call.
   // Keyed by the token's hash; the token itself lives only inside the client, in memory.
@@ -173,13 +222,103 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
     }
   }
 
-  async function undefinedWhenNotFound<T>(work: Promise<T>): Promise<T | undefined> {
+  /**
+   * `work`'s result, or undefined when it rejects with `not_found` or, with `emptyRepository` (a Git Database API read),
+   * with GitHub's 409 `Git Repository is empty.` ({@link isEmptyRepositoryError}: a repository without any commit has
+   * no ref or tree at all).
+   */
+  async function undefinedWhenNotFound<T>(work: Promise<T>, options: { emptyRepository?: boolean } = {}): Promise<T | undefined> {
     try {
       return await work;
     } catch (error) {
-      if (isCodeHostError(error, 'not_found')) return undefined;
+      if (isCodeHostError(error, 'not_found') || (options.emptyRepository === true && isEmptyRepositoryError(error))) return undefined;
       throw error;
     }
+  }
+
+  /** `POST /graphql` with `body`: GitHub's answer (the data and errors) and its headers, whatever the errors. */
+  async function postGraphQL(
+    octokit: GitHubClient,
+    body: { query: string; variables: Record<string, string> },
+  ): Promise<{ data: unknown; headers: Record<string, string | number | undefined> }> {
+    try {
+      return await octokit.request('POST /graphql', { baseUrl: graphqlBaseUrl, ...body });
+    } catch (error) {
+      // The throttling plugin rejects GitHub's RATE_LIMITED answer (a 200) with an error carrying it, without a status.
+      const rejected = error as { status?: unknown; data?: unknown; response?: { headers?: Record<string, string | number | undefined> } };
+      if (rejected?.status !== undefined || rejected?.data === undefined) throw error;
+      return { data: rejected.data, headers: rejected.response?.headers ?? {} };
+    }
+  }
+
+  /**
+   * The sizes query of {@link readRepositories} for `reads`, in groups of at most {@link REPOSITORIES_PER_QUERY}
+   * repositories and {@link OBJECTS_PER_QUERY} paths: per read, its branch's head commit and the files that exist.
+   */
+  async function repositorySizes(
+    token: string,
+    reads: readonly RepositoryRead[],
+  ): Promise<Array<{ commit: string; files: SizedFile[] } | undefined>> {
+    const groups: RepositoryRead[][] = [];
+    let group: RepositoryRead[] = [];
+    let objects = 0;
+    for (const read of reads) {
+      if (group.length > 0 && (group.length === REPOSITORIES_PER_QUERY || objects + read.paths.length > OBJECTS_PER_QUERY)) {
+        groups.push(group);
+        group = [];
+        objects = 0;
+      }
+      group.push(read);
+      objects += read.paths.length;
+    }
+    if (group.length > 0) groups.push(group);
+    const answers = await Promise.all(
+      groups.map((reads) => {
+        const what = `POST /graphql (file sizes of ${reads.length} repositories)`;
+        return call(token, what, async (octokit) => {
+          const response = await postGraphQL(octokit, sizesRequest(reads));
+          const { data, refused } = repositoriesAnswer(response.data, response.headers, what);
+          return reads.map((read, r) => sizesOf(data, refused, r, read.paths));
+        });
+      }),
+    );
+    return answers.flat();
+  }
+
+  /**
+   * The texts query of {@link readRepositories}: `files` packed into queries of at most {@link OBJECTS_PER_QUERY} files
+   * and half the size limit (their sizes known); the texts in the order of `files`, undefined for one to read alone.
+   */
+  async function repositoryTexts(token: string, files: readonly (TextAsked & { byteSize: number })[]): Promise<Array<string | undefined>> {
+    const batches: (TextAsked & { byteSize: number })[][] = [];
+    let batch: (TextAsked & { byteSize: number })[] = [];
+    let bytes = 0;
+    for (const file of files) {
+      if (batch.length > 0 && (batch.length === OBJECTS_PER_QUERY || bytes + file.byteSize > settings.maxResponseBytes / 2)) {
+        batches.push(batch);
+        batch = [];
+        bytes = 0;
+      }
+      batch.push(file);
+      bytes += file.byteSize;
+    }
+    if (batch.length > 0) batches.push(batch);
+    const answers = await Promise.all(
+      batches.map(async (files) => {
+        const what = `POST /graphql (${files.length} files of several repositories)`;
+        try {
+          return await call(token, what, async (octokit) => {
+            const response = await postGraphQL(octokit, textsRequest(files));
+            const { data, refused } = repositoriesAnswer(response.data, response.headers, what);
+            return textsOf(data, refused, files);
+          });
+        } catch (error) {
+          if (!isCodeHostError(error, 'too_large')) throw error;
+          return files.map(() => undefined);
+        }
+      }),
+    );
+    return answers.flat();
   }
 
   /** Reads `batch` in one GraphQL query; an answer over the size limit has every file read alone instead. */
@@ -197,19 +336,7 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
           batch.map((path) => path.replace(/^\/+/, '')),
           ref,
         );
-        let response: { data: unknown; headers: Record<string, string | number | undefined> };
-        try {
-          response = await octokit.request('POST /graphql', { baseUrl: graphqlBaseUrl, ...body });
-        } catch (error) {
-          // The throttling plugin rejects GitHub's RATE_LIMITED answer (a 200) with an error carrying it, without a status.
-          const rejected = error as {
-            status?: unknown;
-            data?: unknown;
-            response?: { headers?: Record<string, string | number | undefined> };
-          };
-          if (rejected?.status !== undefined || rejected?.data === undefined) throw error;
-          response = { data: rejected.data, headers: rejected.response?.headers ?? {} };
-        }
+        const response = await postGraphQL(octokit, body);
         return blobAnswers(response.data, response.headers, batch, settings.maxResponseBytes, what);
       });
     } catch (error) {
@@ -219,7 +346,7 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
   }
 
   const host: GitHubCodeHost = {
-    ...gitHubWrites(call),
+    ...gitHubWrites(call, { graphqlBaseUrl }),
     ...gitHubIssues(call),
 
     currentUser: (token): Promise<TokenOwner> =>
@@ -329,6 +456,7 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
           );
           return { entries, truncated: data.truncated === true };
         }),
+        { emptyRepository: true },
       );
     },
 
@@ -374,6 +502,40 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
           }),
       );
       return readEachFile(host.readFile, token, repo, alone, { ref: options.ref, limitBytes: limit, into: read });
+    },
+
+    async readRepositories(token, reads) {
+      const limit = settings.maxResponseBytes;
+      const sized = await repositorySizes(token, reads);
+      const results: Array<RepositoryFiles | undefined> = sized.map((found) => found && emptyRepositoryFiles(found.commit));
+      const texts: (TextAsked & { byteSize: number; at: number })[] = [];
+      const alone: { at: number; path: string }[] = [];
+      sized.forEach((found, at) => {
+        const read = reads[at];
+        const into = results[at];
+        if (!found || !read || !into) return;
+        for (const file of found.files) {
+          if (file.byteSize > limit) into.tooLarge[file.path] = { limitBytes: limit, sizeBytes: file.byteSize };
+          else if (file.byteSize > GRAPHQL_BLOB_BYTES || file.isBinary) alone.push({ at, path: file.path });
+          else texts.push({ repo: read.repo, commit: found.commit, path: file.path, byteSize: file.byteSize, at });
+        }
+      });
+      const answers = await repositoryTexts(token, texts);
+      texts.forEach((file, i) => {
+        const text = answers[i];
+        const into = results[file.at];
+        if (text === undefined) alone.push({ at: file.at, path: file.path });
+        else if (into) into.files[file.path] = text;
+      });
+      // What GraphQL did not give whole: the contents API, at the same commit (one request each).
+      await Promise.all(
+        alone.map(async ({ at, path }) => {
+          const read = reads[at];
+          const into = results[at];
+          if (read && into) await readEachFile(host.readFile, token, read.repo, [path], { ref: into.commit, limitBytes: limit, into });
+        }),
+      );
+      return results;
     },
 
     async readFile(token, repo, path, ref) {

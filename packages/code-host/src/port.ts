@@ -124,11 +124,18 @@ export interface GitlinkContent {
 export interface FileCommit {
   /** The branch to move to the new commit. */
   branch: string;
-  /** The commit the new one builds on: the branch's head as the caller last read it (the update is refused otherwise). */
+  /**
+   * The commit the new one builds on: the base of a new branch (`createBranch`), else the branch's head as the caller
+   * last read it (the update is refused otherwise: `conflict`).
+   */
   parentSha: string;
+  /** The commit message: its first line the title (GitHub's GraphQL `headline`), the rest after a blank line the body. */
   message: string;
   files: Readonly<Record<string, string | GitlinkContent | null>>;
-  /** The commit's author; default: the token's user. */
+  /**
+   * The commit's author; default: the token's user. GitHub's GraphQL commit cannot take another author, so one given
+   * makes the GitHub adapter commit through its REST path (four requests rather than one).
+   */
   author?: { name: string; email: string };
   /**
    * Move the branch even when the new commit does not descend from its head (a rebase: the commit is recreated on a
@@ -137,8 +144,22 @@ export interface FileCommit {
   force?: boolean;
   /** `branch` does not exist yet: create it at the new commit (`conflict` when it exists). Default false: move it. */
   createBranch?: boolean;
-  /** The tree of `parentSha`, when the caller knows it (saves reading the parent commit). */
+  /**
+   * Move `branch` only while its head is still this commit, else `conflict` (the branch left as it is: someone pushed
+   * meanwhile). When it is `parentSha` and the move is not forced, the GitHub adapter commits through GraphQL's
+   * `createCommitOnBranch` with `expectedHeadOid`: a true compare-and-swap, GitHub refuses the commit when the head is
+   * another (https://docs.github.com/graphql/reference/input-objects#createcommitonbranchinput). Otherwise (a forced
+   * move: a rebase onto a newer `parentSha`) GitHub's REST API has no compare-and-swap of a ref: the head is read again
+   * once the new commit exists, right before the move, and what is left is the moment between that read and the move.
+   */
+  expectedHead?: string;
+  /** The tree of `parentSha`, when the caller knows it (saves reading the parent commit on the REST path). */
   parentTreeSha?: string;
+  /**
+   * The repository's global node id (GitHub's `Repository.id`), when the caller knows it: the GitHub adapter names the
+   * repository by it to make a branch through GraphQL (`createRef`), and reads it once per repository otherwise.
+   */
+  repositoryId?: string;
 }
 
 /** A branch's head: its commit and that commit's tree. */
@@ -199,6 +220,22 @@ export interface ReadFilesOptions {
    * the size limit is not fetched at all, and a big one is fetched on its own.
    */
   sizes?: Readonly<Record<string, number>>;
+}
+
+/** One repository's part of {@link CodeHost.readRepositories}: `paths` (from the repository's root) at the head of `branch`. */
+export interface RepositoryRead {
+  repo: RepoRef;
+  branch: string;
+  paths: readonly string[];
+}
+
+/**
+ * What {@link CodeHost.readRepositories} read of one repository: the commit `branch`'s head was at (every file was
+ * read at it), and the files as {@link CodeHost.readFiles} gives them (a path naming nothing, a directory or a
+ * submodule in neither `files` nor `tooLarge`).
+ */
+export interface RepositoryFiles extends FileReads {
+  commit: string;
 }
 
 /** What {@link CodeHost.openPullRequest} opens: `head` into `base`, both branches of the repository. */
@@ -348,6 +385,14 @@ export interface CodeHost {
    * the client's size limit is reported in `tooLarge` rather than failing the others.
    */
   readFiles?(token: string, repo: RepoRef, paths: readonly string[], options?: ReadFilesOptions): Promise<FileReads>;
+  /**
+   * The files of many repositories at once, each at its branch's head (one commit per repository, given with them), in
+   * as few requests as the platform allows (the GitHub adapter: two GraphQL queries per 50 repositories, sizes then
+   * texts); optional. The answer is in the order of `reads`; undefined for a repository or branch the token cannot
+   * read, for the caller to read alone (where its own error says why).
+   * @throws CodeHostError when the platform fails as a whole (down, rate-limited)
+   */
+  readRepositories?(token: string, reads: readonly RepositoryRead[]): Promise<Array<RepositoryFiles | undefined>>;
   /** Every reviewed advisory (all pages) affecting `query.packageName` in `query.ecosystem`, newest first. */
   listAdvisories?(token: string, query: AdvisoryQuery): Promise<SecurityAdvisory[]>;
   /**
@@ -363,24 +408,37 @@ export interface CodeHost {
   listDirectory?(token: string, repo: RepoRef, path: string, ref?: string): Promise<DirectoryEntry[] | undefined>;
   /**
    * Every entry of the repository's tree at `ref` (a branch, tag or commit id), recursively, in one request; undefined
-   * when there is no such ref.
+   * when there is no such ref, also when the repository has no commit at all (GitHub answers 409 `Git Repository is
+   * empty.` there, https://docs.github.com/rest/git/trees#get-a-tree).
    */
   listTree?(token: string, repo: RepoRef, ref: string): Promise<RepoTree | undefined>;
-  /** The head commit of `branch`, or undefined when there is no such branch. */
+  /**
+   * The head commit of `branch`, or undefined when there is no such branch, also when the repository has no commit at
+   * all (GitHub answers 409 `Git Repository is empty.` there, https://docs.github.com/rest/git/refs#get-a-reference).
+   */
   getBranchHead?(token: string, repo: RepoRef, branch: string): Promise<string | undefined>;
-  /** The head commit of `branch` with its tree, or undefined when there is no such branch. */
+  /**
+   * The head commit of `branch` with its tree, or undefined when there is no such branch, also when the repository has
+   * no commit at all (GitHub answers 404 `Branch not found` there, https://docs.github.com/rest/branches/branches#get-a-branch).
+   */
   getBranchCommit?(token: string, repo: RepoRef, branch: string): Promise<BranchCommit | undefined>;
-  /** Creates branch `name` at commit `fromSha`; `conflict` when it exists, `invalid` when the commit does not. */
+  /**
+   * Creates branch `name` at commit `fromSha`; `conflict` when it exists or when the repository has no commit at all
+   * (GitHub's 409 `Git Repository is empty.`), `invalid` when the commit does not exist.
+   */
   createBranch?(token: string, repo: RepoRef, name: string, fromSha: string): Promise<void>;
   /**
    * One commit changing `change.files` on top of `change.parentSha`, then moves `change.branch` to it (a fast forward:
-   * `conflict` when the branch is no longer at `parentSha`'s line), or creates the branch there (`change.createBranch`).
-   * Returns the new commit's id.
+   * `conflict` when the branch is no longer at `parentSha`'s line; the GitHub adapter's one-request path asks the
+   * branch's head to be `parentSha` itself), or creates the branch there (`change.createBranch`: `conflict` when it
+   * exists, unless it is exactly at `parentSha`, where the commit is put on it: the same end as a new branch).
+   * Returns the new commit's id. `conflict` too when the repository has no commit at all (GitHub's 409 `Git Repository
+   * is empty.`: its first commit is not made this way).
    */
   commitFiles?(token: string, repo: RepoRef, change: FileCommit): Promise<string>;
   /** Points `branch` at `sha`; without `force` only as a fast forward (`conflict` otherwise). */
   moveBranch?(token: string, repo: RepoRef, branch: string, sha: string, options?: { force?: boolean }): Promise<void>;
-  /** Deletes `branch`; false when there was no such branch. */
+  /** Deletes `branch`; false when there was no such branch (also when the repository has no commit at all). */
   deleteBranch?(token: string, repo: RepoRef, branch: string): Promise<boolean>;
   /** Opens a pull request; `invalid` when a branch is missing or there is nothing to merge, `conflict` when one is already open for the pair. */
   openPullRequest?(token: string, repo: RepoRef, input: PullRequestInput): Promise<CodeHostPullRequest>;
@@ -397,10 +455,23 @@ export interface CodeHost {
    * merged (conflicts, closed, draft) and 409 when its head is no longer `request.sha`.
    */
   mergePullRequest?(token: string, repo: RepoRef, request: MergeRequest): Promise<{ sha: string }>;
-  /** Adds labels to issue or pull request `number`, creating those the repository lacks; returns every label name it now has. */
-  addLabels?(token: string, repo: RepoRef, number: number, labels: readonly LabelInput[]): Promise<string[]>;
+  /**
+   * Adds labels to issue or pull request `number`, creating those the repository lacks (none when the caller says they
+   * all exist: `existing`); returns every label name it now has.
+   */
+  addLabels?(
+    token: string,
+    repo: RepoRef,
+    number: number,
+    labels: readonly LabelInput[],
+    options?: { existing?: boolean },
+  ): Promise<string[]>;
+  /** Makes the labels the repository lacks (with their colours and descriptions); one made meanwhile by someone else is fine. */
+  ensureLabels?(token: string, repo: RepoRef, labels: readonly LabelInput[]): Promise<void>;
   /** Comments on issue or pull request `number`; returns the comment's id and web address. */
   comment?(token: string, repo: RepoRef, number: number, body: string): Promise<{ id: number; htmlUrl: string }>;
+  /** The comments on issue or pull request `number` made at or after `since` (all pages), oldest first. */
+  listComments?(token: string, repo: RepoRef, number: number, since: Date): Promise<Array<{ id: number; body: string }>>;
   /**
    * Opens an issue; `not_found` with status 410 when the repository has issues turned off, so that the caller reports
    * elsewhere.

@@ -91,6 +91,7 @@ describe('GitHub adapter: several files in one GraphQL query, conditional GETs',
     expect(parseReadFilesQuery(body.query, body.variables)).toEqual({
       owner: 'acme',
       name: 'web-storefront',
+      repositoryLocation: { line: 2, column: 3 },
       objects: [
         { key: 'f0', expression: 'main:package.json' },
         { key: 'f1', expression: 'main:package-lock.json' },
@@ -179,6 +180,53 @@ describe('GitHub adapter: several files in one GraphQL query, conditional GETs',
     } finally {
       await limited.close(100);
     }
+  });
+
+  it('reads many repositories in two GraphQL queries (sizes, then texts at the commit the first saw); one it cannot see is undefined', async () => {
+    const bigFiles = { owner: 'alice', name: 'big-files' };
+    let read: Awaited<ReturnType<NonNullable<GitHubCodeHost['readRepositories']>>> = [];
+    const requests = await during(async () => {
+      read = await host.readRepositories(ALICE, [
+        { repo: storefront, branch: 'main', paths: ['package.json', 'package-lock.json', 'yarn.lock', 'src'] },
+        { repo: storefront, branch: 'develop', paths: ['package.json'] },
+        { repo: { owner: 'bob', name: 'bob-scripts' }, branch: 'main', paths: ['requirements.txt'] },
+        { repo: storefront, branch: 'no-such-branch', paths: ['package.json'] },
+        { repo: bigFiles, branch: 'main', paths: ['data/huge.txt', 'with space/a b.txt'] },
+      ]);
+    });
+    const [main, develop, unseen, noBranch, big] = read;
+    expect(main).toEqual({
+      commit: await host.getBranchHead(ALICE, storefront, 'main'),
+      files: {
+        'package.json': await host.readFile(ALICE, storefront, 'package.json', 'main'),
+        'package-lock.json': await host.readFile(ALICE, storefront, 'package-lock.json', 'main'),
+      },
+      tooLarge: {},
+    });
+    expect(develop?.commit).toBe(await host.getBranchHead(ALICE, storefront, 'develop'));
+    expect(JSON.parse(develop?.files['package.json'] ?? '').dependencies.lodash).toBe('^4.17.19');
+    expect(unseen).toBeUndefined();
+    expect(noBranch).toBeUndefined();
+    expect(big?.files).toEqual({ 'data/huge.txt': LARGE_FILE, 'with space/a b.txt': 'spaced\n' });
+    // Two queries for all five repositories; the file over 1 MB through the contents API, at the commit the sizes saw.
+    expect(requests.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toEqual([
+      'POST /graphql',
+      'POST /graphql',
+      'GET /repos/alice/big-files/contents/data%2Fhuge.txt',
+      'GET /repos/alice/big-files/contents/data%2Fhuge.txt',
+    ]);
+    expect(requests[2]?.url).toContain(`ref=${big?.commit}`);
+
+    // A client limit between the two files' sizes: the bigger is tooLarge, with its size, and never fetched.
+    const sizes = ['package.json', 'package-lock.json'].map((path) => Buffer.byteLength(main?.files[path] ?? ''));
+    const limit = Math.max(...sizes) - 1;
+    const small = createGitHubCodeHost({ baseUrl: server.url, maxResponseBytes: limit, throttle: false, logger });
+    const [tight] = await small.readRepositories(ALICE, [
+      { repo: storefront, branch: 'main', paths: ['package.json', 'package-lock.json'] },
+    ]);
+    const [smaller, bigger] = sizes[1] === limit + 1 ? ['package.json', 'package-lock.json'] : ['package-lock.json', 'package.json'];
+    expect(tight?.files).toEqual({ [smaller as string]: main?.files[smaller as string] });
+    expect(tight?.tooLarge).toEqual({ [bigger as string]: { limitBytes: limit, sizeBytes: Math.max(...sizes) } });
   });
 
   it('asks a GET again with If-None-Match; the 304 gives the remembered answer and costs no rate limit', async () => {

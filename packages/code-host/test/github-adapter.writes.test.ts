@@ -3,6 +3,8 @@ import {
   DEMO_TOKENS_ALICE as ALICE_TOKENS,
   DEMO_TOKEN_BOB as BOB,
   loadDemoSeed,
+  REQUEST_COUNTER_PATH,
+  type RequestCounts,
   startGitHubEmulator,
 } from '@switchyard/github-emulator';
 import type { Listening } from '@switchyard/service-kit';
@@ -205,6 +207,96 @@ describe('GitHub adapter writes against the emulator', () => {
     expect(await host.deleteBranch(ALICE, WEB, 'deps/lodash-4.17.21')).toBe(false);
   });
 
+  it("asks beforeContentCreation before each request GitHub's content limits count, and only those", async () => {
+    const asked: string[] = [];
+    let refuse = false;
+    const paced = createGitHubCodeHost({
+      baseUrl: server.url,
+      throttle: false,
+      logger,
+      beforeContentCreation: async (token) => {
+        asked.push(token);
+        if (refuse) throw new Error('no budget');
+      },
+    });
+    const count = async (work: () => Promise<unknown>) => {
+      const before = asked.length;
+      await work();
+      return asked.length - before;
+    };
+    const main = (await paced.getBranchHead(ALICE, WEB, 'main')) as string;
+    expect(asked).toEqual([]);
+    const files = { 'paced.txt': 'paced\n' };
+    // The branch with its commit: one GraphQL request (createRef and createCommitOnBranch in one document), asked once;
+    // the repository's id read before it is not counted.
+    expect(
+      await count(() =>
+        paced.commitFiles(ALICE, WEB, { branch: 'deps/paced', parentSha: main, message: 'Paced', files, createBranch: true }),
+      ),
+    ).toBe(1);
+    // Through REST (a gitlink): a commit (its blobs and tree are not counted) and the branch made at it.
+    expect(
+      await count(() =>
+        paced.commitFiles(ALICE, WEB, {
+          branch: 'deps/paced-rest',
+          parentSha: main,
+          message: 'Paced',
+          files: { 'vendor/lib': { gitlink: '6'.repeat(40) } },
+          createBranch: true,
+        }),
+      ),
+    ).toBe(2);
+    const pr = await paced.openPullRequest(ALICE, WEB, { head: 'deps/paced', base: 'main', title: 'Paced', body: '' });
+    expect(asked).toHaveLength(4);
+    expect(await count(() => paced.comment(ALICE, WEB, pr.number, 'a comment'))).toBe(1);
+    // Edits, reads through REST and GraphQL: not counted.
+    expect(await count(() => paced.updatePullRequest(ALICE, WEB, pr.number, { title: 'Paced, renamed' }))).toBe(0);
+    expect(await count(() => paced.readFiles(ALICE, WEB, ['package.json'], { ref: 'main' }))).toBe(0);
+    expect(asked.every((token) => token === ALICE)).toBe(true);
+    // Refused by the hook: never sent.
+    refuse = true;
+    await expect(paced.createBranch(ALICE, WEB, 'deps/never', main)).rejects.toThrow('no budget');
+    expect(await host.getBranchHead(ALICE, WEB, 'deps/never')).toBeUndefined();
+  });
+
+  it('moves a branch by force only while its head is still the expected commit (a person pushed meanwhile: conflict)', async () => {
+    const main = (await host.getBranchHead(ALICE, WEB, 'main')) as string;
+    const ours = await host.commitFiles(ALICE, WEB, {
+      branch: 'deps/expected',
+      parentSha: main,
+      message: 'Ours',
+      files: { 'ours.txt': 'ours\n' },
+      createBranch: true,
+    });
+    const theirs = await host.commitFiles(ALICE, WEB, {
+      branch: 'deps/expected',
+      parentSha: ours,
+      message: 'Theirs',
+      files: { 'theirs.txt': 'theirs\n' },
+    });
+    const refused = await codeHostError(
+      host.commitFiles(ALICE, WEB, {
+        branch: 'deps/expected',
+        parentSha: main,
+        message: 'Rebased',
+        files: { 'ours.txt': 'again\n' },
+        force: true,
+        expectedHead: ours,
+      }),
+    );
+    expect(refused.kind).toBe('conflict');
+    expect(await host.getBranchHead(ALICE, WEB, 'deps/expected')).toBe(theirs);
+    const moved = await host.commitFiles(ALICE, WEB, {
+      branch: 'deps/expected',
+      parentSha: main,
+      message: 'Rebased',
+      files: { 'ours.txt': 'again\n' },
+      force: true,
+      expectedHead: theirs,
+    });
+    expect(await host.getBranchHead(ALICE, WEB, 'deps/expected')).toBe(moved);
+  });
+
   it('refuses what the repository state does not allow: existing branch, stale parent, non-fast-forward, duplicate or empty pull request', async () => {
     const main = (await host.getBranchHead(ALICE, WEB, 'main')) as string;
     const develop = (await host.getBranchHead(ALICE, WEB, 'develop')) as string;
@@ -219,7 +311,9 @@ describe('GitHub adapter writes against the emulator', () => {
     const stale = await codeHostError(
       host.commitFiles(ALICE, WEB, { branch: 'refusals', parentSha: main, message: 'two', files: { 'two.txt': '2\n' } }),
     );
-    expect([stale.kind, stale.status]).toEqual(['conflict', 422]);
+    // GraphQL's createCommitOnBranch refuses an expectedHeadOid that is not the head (STALE_DATA, answered with 200).
+    expect([stale.kind, stale.status]).toEqual(['conflict', 200]);
+    expect(stale.message).toContain('Expected branch to point to');
     expect(await host.getBranchHead(ALICE, WEB, 'refusals')).toBe(first);
     const pr = await host.openPullRequest(ALICE, WEB, { head: 'refusals', base: 'main', title: 'Refusals', draft: true });
     expect(pr.draft).toBe(true);
@@ -258,5 +352,135 @@ describe('GitHub adapter writes against the emulator', () => {
     expect(archived.kind).toBe('forbidden');
     const unauthorized = await codeHostError(host.getBranchHead('not-a-token', WEB, 'main'));
     expect(unauthorized.kind).toBe('unauthorized');
+  });
+
+  describe('commits through GraphQL (createRef and createCommitOnBranch in one request)', () => {
+    /** The requests the emulator answered while `work` ran, by route (`POST /graphql`, …). */
+    const requestsOf = async (work: () => Promise<unknown>) => {
+      await fetch(`${server.url}${REQUEST_COUNTER_PATH}`, { method: 'DELETE' });
+      await work();
+      const counts = (await (await fetch(`${server.url}${REQUEST_COUNTER_PATH}`)).json()) as RequestCounts;
+      return Object.fromEntries(
+        Object.entries(counts.routes).map(([route, byStatus]) => [route, Object.values(byStatus).reduce((a, b) => a + b, 0)]),
+      );
+    };
+
+    it('makes a branch with its commit in one POST /graphql once the repository id is known: authored by the token user, verified', async () => {
+      const main = (await host.getBranchHead(ALICE, WEB, 'main')) as string;
+      const fresh = createGitHubCodeHost({ baseUrl: server.url, throttle: false, logger });
+      let sha = '';
+      // The first branch made in the repository by this adapter reads its node id first (one query more).
+      expect(
+        await requestsOf(async () => {
+          sha = await fresh.commitFiles(ALICE, WEB, {
+            branch: 'deps/graphql-1',
+            parentSha: main,
+            message: 'Bump lodash\n\nBumps lodash from 1 to 2.',
+            files: { 'package.json': '{"name":"é"}\n', 'package-lock.json': null },
+            createBranch: true,
+          });
+        }),
+      ).toEqual({ 'POST /graphql': 2 });
+      expect(await host.getBranchHead(ALICE, WEB, 'deps/graphql-1')).toBe(sha);
+      expect(await host.readFile(ALICE, WEB, 'package.json', 'deps/graphql-1')).toBe('{"name":"é"}\n');
+      expect(await host.readFile(ALICE, WEB, 'package-lock.json', 'deps/graphql-1')).toBeUndefined();
+      const commit = await github('GET', `/repos/acme/web-storefront/commits/${sha}`);
+      const detail = commit.body.commit as {
+        message: string;
+        author: { email: string };
+        committer: { name: string };
+        verification: { verified: boolean };
+      };
+      expect(detail.message).toBe('Bump lodash\n\nBumps lodash from 1 to 2.');
+      // Authored by the token's user, committed and signed by GitHub.
+      expect(detail.verification.verified).toBe(true);
+      expect(detail.author.email).toContain('alice');
+      expect(detail.committer.name).toBe('GitHub');
+      expect((commit.body.parents as Array<{ sha: string }>).map((parent) => parent.sha)).toEqual([main]);
+      // The next: one request.
+      expect(
+        await requestsOf(() =>
+          fresh.commitFiles(ALICE, WEB, {
+            branch: 'deps/graphql-2',
+            parentSha: main,
+            message: 'x',
+            files: { 'x.txt': 'x\n' },
+            createBranch: true,
+          }),
+        ),
+      ).toEqual({ 'POST /graphql': 1 });
+    });
+
+    it('a branch that exists → conflict, nothing changed; one exactly at the base gets the commit (the end a new branch has)', async () => {
+      const main = (await host.getBranchHead(ALICE, WEB, 'main')) as string;
+      const theirs = await host.commitFiles(ALICE, WEB, {
+        branch: 'deps/graphql-exists',
+        parentSha: main,
+        message: 'theirs',
+        files: { 'theirs.txt': '1\n' },
+        createBranch: true,
+      });
+      const exists = await codeHostError(
+        host.commitFiles(ALICE, WEB, {
+          branch: 'deps/graphql-exists',
+          parentSha: main,
+          message: 'ours',
+          files: { 'a.txt': 'a\n' },
+          createBranch: true,
+        }),
+      );
+      expect([exists.kind, exists.status]).toEqual(['conflict', 200]);
+      expect(exists.message).toContain('already exists');
+      expect(await host.getBranchHead(ALICE, WEB, 'deps/graphql-exists')).toBe(theirs);
+
+      await host.createBranch(ALICE, WEB, 'deps/graphql-at-base', main);
+      const ours = await host.commitFiles(ALICE, WEB, {
+        branch: 'deps/graphql-at-base',
+        parentSha: main,
+        message: 'ours',
+        files: { 'a.txt': 'a\n' },
+        createBranch: true,
+      });
+      expect(await host.getBranchHead(ALICE, WEB, 'deps/graphql-at-base')).toBe(ours);
+    });
+
+    it('moves a branch only while its head is expectedHead (compare-and-swap: createCommitOnBranch expectedHeadOid)', async () => {
+      const main = (await host.getBranchHead(ALICE, WEB, 'main')) as string;
+      const first = await host.commitFiles(ALICE, WEB, {
+        branch: 'deps/graphql-cas',
+        parentSha: main,
+        message: 'one',
+        files: { 'one.txt': '1\n' },
+        createBranch: true,
+      });
+      const second = await host.commitFiles(ALICE, WEB, {
+        branch: 'deps/graphql-cas',
+        parentSha: first,
+        expectedHead: first,
+        message: 'two',
+        files: { 'two.txt': '2\n' },
+      });
+      const stale = await codeHostError(
+        host.commitFiles(ALICE, WEB, {
+          branch: 'deps/graphql-cas',
+          parentSha: first,
+          expectedHead: first,
+          message: 'late',
+          files: { 'late.txt': 'l\n' },
+        }),
+      );
+      expect([stale.kind, stale.status]).toEqual(['conflict', 200]);
+      expect(stale.message).toContain(`Expected branch to point to "${first}"`);
+      expect(await host.getBranchHead(ALICE, WEB, 'deps/graphql-cas')).toBe(second);
+    });
+
+    it('maps refusals as REST does: a repository the token cannot see → not_found, read-only → forbidden, a missing file deleted → invalid', async () => {
+      const main = (await host.getBranchHead(ALICE, WEB, 'main')) as string;
+      const change = { branch: 'deps/graphql-refused', parentSha: main, message: 'x', files: { 'x.txt': 'x\n' }, createBranch: true };
+      expect((await codeHostError(host.commitFiles(BOB, WEB, change))).kind).toBe('not_found');
+      expect((await codeHostError(host.commitFiles(ALICE_TOKENS.contentsRead, WEB, change))).kind).toBe('forbidden');
+      const missing = await codeHostError(host.commitFiles(ALICE, WEB, { ...change, files: { 'no-such-file.txt': null } }));
+      expect(missing.kind).toBe('invalid');
+    });
   });
 });

@@ -2,6 +2,7 @@ export * from './catalog/book.ts';
 export * from './dependency/index.ts';
 export * from './event-catalogue.ts';
 export * from './events.ts';
+export * from './github/content-creation.ts';
 export * from './openapi.ts';
 export * from './peer/client-places.ts';
 export * from './peer/directory.ts';

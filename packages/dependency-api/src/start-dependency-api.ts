@@ -107,6 +107,8 @@ export function startDependencyApi<DB>(
       db: database.db,
       schema: shape.schema,
       logger,
+      // The relay LISTENs for commits on PostgreSQL; on PGlite the outbox's writes wake it in-process.
+      databaseUrl: database.kind === 'postgres' ? config.DATABASE_URL : undefined,
       bus: overrides.bus,
       amqpUrl: config.AMQP_URL,
       exchange: config.EVENTS_EXCHANGE,

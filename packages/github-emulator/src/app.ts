@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { createServiceApp, type Listening, type Logger, listen } from '@switchyard/service-kit';
-import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Express, RequestHandler, Response } from 'express';
 import { mountAppAdminRoutes } from './apps/admin-routes.ts';
 import { INSTALLATION_TOKEN_TTL_MS } from './apps/installations.ts';
 import { writeAppPrivateKeyFile } from './apps/key-file.ts';
@@ -12,7 +12,10 @@ import { openWorld } from './persistence/world-store.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { EmulatorState } from './repo-state.ts';
 import { mountRequestCounter } from './request-counter.ts';
+import { callerKeyOf, primaryLimitMessage } from './route-helpers.ts';
 import { mountGitHubRoutes } from './routes.ts';
+import { trackInFlight } from './secondary-limits/enforce.ts';
+import { createSecondaryLimiter, type SecondaryLimits } from './secondary-limits/limiter.ts';
 import { type ParsedSeed, parseSeed, type SeedInput } from './seed.ts';
 import { forWebPages, mountWebPages } from './web/routes.ts';
 import { createWebhookSender, type WebhookOptions, type WebhookSender } from './webhooks.ts';
@@ -43,6 +46,15 @@ export interface GitHubEmulatorOptions {
    * cross a token's expiry (`CODE_HOST_INSTALLATION_TOKEN_TTL_MS` standalone).
    */
   installationTokenTtlMs?: number;
+  /**
+   * GitHub's secondary rate limits per caller (a user, or an installation for all of its access tokens), REST and
+   * GraphQL together: `concurrent` requests in flight, `contentPerMinute` / `contentPerHour` content-generating requests
+   * (`@switchyard/contracts`' `github/content-creation.ts` lists them), on the `now` clock. Over one, a request is refused 403 `You have
+   * exceeded a secondary rate limit…` with `retry-after` and not performed. Off when absent (the default);
+   * `GITHUB_SECONDARY_LIMITS` are GitHub's (100, 80, 500); `CODE_HOST_SECONDARY_LIMITS` standalone.
+   * https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits
+   */
+  secondaryLimits?: SecondaryLimits;
 }
 
 /** The largest JSON request body the emulator takes: 140 MB, room for a 100 MB blob in Base64 (GitHub's blob limit). */
@@ -82,8 +94,9 @@ const githubErrors: ErrorRequestHandler = (error, req, res, _next) => {
  * `/user/installations` and `/user/installations/{installation_id}/repositories`; GitHub Apps (`apps/`: the `/app`
  * endpoints with an App's JWT, installation access tokens minted there and taken by every route, limited to their
  * installation's repositories and permissions and acting as the App's bot user, `/installation/repositories`, and the
- * test hooks under `/_emulator/apps` that install, suspend and re-select with their webhooks); `POST /graphql` for one query
- * shape (blobs of a repository by expression, `graphql-query.ts`); and, on in-memory state of this
+ * test hooks under `/_emulator/apps` that install, suspend and re-select with their webhooks); `POST /graphql`, a part of
+ * GitHub's GraphQL API on graphql-js (`graphql-routes.ts`, `graphql/`: repositories, git objects, refs, pull requests,
+ * `rateLimit`, and the mutations `createRef`, `createCommitOnBranch`, `createPullRequest`); and, on in-memory state of this
  * instance (git data built from the seed's files, tags and gitlinks, pull requests, issues, milestones, labels,
  * comments, statuses), the git data API, file writes (`PUT`/`DELETE /contents/{path}`), branches, tags, releases, pull
  * requests (open, edit, merge, review requests), issues, assignees, milestones, labels, issue comments (create, edit,
@@ -93,7 +106,8 @@ const githubErrors: ErrorRequestHandler = (error, req, res, _next) => {
  * tests), errors GitHub's `basic-error` bodies (401 `Bad credentials`, 404 `Not Found`, 403 rate limits, 422), lists
  * are paginated with `page`/`per_page` and a `Link` header, and every answer carries `x-ratelimit-*` headers. JSON
  * answers to GET carry an `ETag`, and `If-None-Match` naming it is answered `304 Not Modified`, not counted against
- * the rate limit. Every request is counted by route and status, served at `GET /_emulator/requests`
+ * the rate limit. With `secondaryLimits`, GitHub's secondary limits apply too (`secondary-limits/`). Every request is
+ * counted by route and status, and those a rate limit refused by kind, served at `GET /_emulator/requests`
  * (`request-counter.ts`); forced ref updates that discarded someone else's commits are listed at
  * `GET /_emulator/forced-updates` (`forced-updates.ts`).
  * The web pages the `html_url`s of pull requests and repositories point at when `htmlBaseUrl` is the emulator's own
@@ -108,14 +122,11 @@ export function createGitHubEmulator(options: GitHubEmulatorOptions): Express {
   return assemble(options, seed, new EmulatorState(options.now ?? Date.now, undefined, seed));
 }
 
-/** The app of {@link createGitHubEmulator} on a given world (`seed`, `state`); `onChange` hears of every write request answered. */
-function assemble(
-  options: GitHubEmulatorOptions,
-  seed: ParsedSeed,
-  state: EmulatorState,
-  onChange?: () => void,
-  save?: () => Promise<void>,
-): Express {
+/**
+ * The app of {@link createGitHubEmulator} on a given world (`seed`, `state`); with `persist` (a kept world), every write
+ * request is answered once the world is saved ({@link answerOnceSaved}).
+ */
+function assemble(options: GitHubEmulatorOptions, seed: ParsedSeed, state: EmulatorState, persist?: () => Promise<void>): Express {
   const now = options.now ?? Date.now;
   const logger = options.logger.child(
     { component: 'github-emulator' },
@@ -134,7 +145,9 @@ function assemble(
     anonymousLimiter: createRateLimiter(ANONYMOUS_LIMIT, 3_600, now),
     htmlBaseUrl: (options.htmlBaseUrl ?? 'https://github.com').replace(/\/+$/, ''),
     installationTokenTtlMs: options.installationTokenTtlMs ?? INSTALLATION_TOKEN_TTL_MS,
+    secondaryLimiter: options.secondaryLimits === undefined ? undefined : createSecondaryLimiter(options.secondaryLimits, now),
   };
+  const { secondaryLimiter } = context;
   return createServiceApp({
     logger,
     readiness: [],
@@ -143,15 +156,25 @@ function assemble(
       app.set('trust proxy', false);
       mountRequestCounter(app);
       mountForcedUpdates(app, state, context.world);
-      // A test hook (not GitHub's): the world saved now, answered once it is on disk, so a harness that kills the
-      // process next loses nothing the emulator answered (the real code host never does).
-      if (save) app.post(SAVE_PATH, (_req, res, next) => save().then(() => res.status(204).end(), next));
-      if (onChange) app.use(noteWrites(onChange));
+      if (persist) app.use(answerOnceSaved(persist, logger));
       // Test hooks of GitHub Apps (install, uninstall, suspend, select repositories): not GitHub's, no faults played.
       mountAppAdminRoutes(app, context);
       // The web pages get neither the API's headers nor its faults.
       app.use(forWebPages(false, commonHeaders));
-      app.use(forWebPages(false, playFaults(options.faults ?? [], now)));
+      // Before the faults, so that a request a `hang` fault holds stays in flight for the concurrency limit.
+      if (secondaryLimiter)
+        app.use(
+          forWebPages(
+            false,
+            trackInFlight(secondaryLimiter, (req) => callerKeyOf(context, req)),
+          ),
+        );
+      app.use(
+        forWebPages(
+          false,
+          playFaults(options.faults ?? [], now, (req) => primaryLimitMessage(context, req)),
+        ),
+      );
       mountGitHubRoutes(app, context);
       mountGraphQLRoutes(app, context);
       // Last, so that every API route wins over the web pages' `/{owner}/{repo}` paths.
@@ -162,9 +185,6 @@ function assemble(
   });
 }
 
-/** `POST` here saves a persisted emulator's world at once (204 when it is on disk); a test hook, no token needed. */
-export const SAVE_PATH = '/_emulator/save';
-
 /** Options of {@link startGitHubEmulator}: those of {@link createGitHubEmulator}, where it listens, and where the world is kept. */
 export interface StartGitHubEmulatorOptions extends GitHubEmulatorOptions {
   /** Default 0: a free port. */
@@ -174,8 +194,8 @@ export interface StartGitHubEmulatorOptions extends GitHubEmulatorOptions {
   /**
    * A folder to keep the world in (made when missing): the world saved there is loaded at start (its own seed, state and
    * world id; `seed` then only makes a fresh world and is otherwise ignored, with a warning when it differs), or, when
-   * the folder holds none, a fresh world is made from `seed` and saved at once. Every change is saved at most 200 ms
-   * later and on `close()`, atomically (see the README, "Saved state"). Without it nothing is written: the world lives
+   * the folder holds none, a fresh world is made from `seed` and saved at once. A write request is answered once its
+   * change is saved, and the world is saved on `close()`, atomically (see the README, "Saved state"). Without it nothing is written: the world lives
    * in memory only.
    */
   dataDir?: string;
@@ -189,12 +209,25 @@ export interface StartGitHubEmulatorOptions extends GitHubEmulatorOptions {
 }
 
 /**
- * Calls `onChange` once each request that may change the world (any method but GET, HEAD and OPTIONS) is over: answered,
- * or its client gone (`close` comes in both cases).
+ * Holds the answer of each request that may change the world (any method but GET, HEAD and OPTIONS; a GraphQL query
+ * without a mutation changes nothing) until the world as it then stands is on disk (`persist`, a group commit), as
+ * GitHub answers a write only once it is stored: a process killed right after an answer loses nothing it answered. A
+ * save that fails is logged and the answer goes out anyway (the world is still whole in memory; the saver tries again).
  */
-function noteWrites(onChange: () => void): RequestHandler {
+function answerOnceSaved(persist: () => Promise<void>, logger: Logger): RequestHandler {
   return (req, res, next) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') res.once('close', onChange);
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+    const end = res.end;
+    res.end = function endOnceSaved(this: Response, ...args: unknown[]) {
+      const body = req.body as { query?: unknown } | undefined;
+      if (req.path === '/graphql' && typeof body?.query === 'string' && !/\bmutation\b/.test(body.query)) {
+        return (end as (...a: unknown[]) => Response).apply(this, args);
+      }
+      persist()
+        .catch((error: unknown) => logger.error({ err: error }, 'the GitHub emulator world could not be saved before an answer'))
+        .finally(() => (end as (...a: unknown[]) => Response).apply(this, args));
+      return this;
+    } as Response['end'];
     next();
   };
 }
@@ -229,13 +262,7 @@ export async function startGitHubEmulator(options: StartGitHubEmulatorOptions): 
       throw error;
     }
   }
-  const app = assemble(
-    options,
-    world.seed,
-    world.state,
-    () => world.saver.changed(),
-    () => world.saver.save(),
-  );
+  const app = assemble(options, world.seed, world.state, () => world.saver.flush());
   let listening: Listening;
   try {
     listening = await listen(app, port, host);

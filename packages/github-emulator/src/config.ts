@@ -1,5 +1,18 @@
 import { baseServiceEnv, envPort, parseConfig } from '@switchyard/service-kit';
 import { z } from 'zod';
+import { GITHUB_SECONDARY_LIMITS, type SecondaryLimits } from './secondary-limits/limiter.ts';
+
+/**
+ * The secondary limits `CODE_HOST_SECONDARY_LIMITS` names: `off` → none; `github` → {@link GITHUB_SECONDARY_LIMITS}
+ * (100 in flight, 80 content-generating requests a minute, 500 an hour); `<concurrent>,<per minute>,<per hour>` → those
+ * (positive integers, e.g. `100,8,50` to run into the content limit sooner).
+ */
+function secondaryLimitsOf(value: string): SecondaryLimits | undefined {
+  if (value === 'off') return undefined;
+  if (value === 'github') return { ...GITHUB_SECONDARY_LIMITS };
+  const [concurrent, contentPerMinute, contentPerHour] = value.split(',').map(Number) as [number, number, number];
+  return { concurrent, contentPerMinute, contentPerHour };
+}
 
 /** Environment of the standalone emulator (`main.ts`); every variable is optional. */
 export const EmulatorEnv = z.object({
@@ -37,6 +50,20 @@ export const EmulatorEnv = z.object({
    * (`appPrivateKeyFile`), for the client running as that App; nothing is written when unset.
    */
   CODE_HOST_APP_PRIVATE_KEY_FILE: z.string().min(1).optional(),
+  /**
+   * GitHub's secondary rate limits (`secondaryLimits`): `off` (the default: none), `github` (GitHub's: 100 requests in
+   * flight, 80 content-generating requests a minute and 500 an hour, per user or installation), or
+   * `<concurrent>,<per minute>,<per hour>` (positive integers).
+   */
+  CODE_HOST_SECONDARY_LIMITS: z
+    .string()
+    .trim()
+    .regex(
+      /^(?:off|github|[1-9]\d{0,8},[1-9]\d{0,8},[1-9]\d{0,8})$/,
+      'must be off, github, or <concurrent>,<per minute>,<per hour> (positive integers)',
+    )
+    .optional()
+    .transform((value) => (value === undefined ? undefined : secondaryLimitsOf(value))),
 });
 /** The emulator's parsed configuration. */
 export type EmulatorConfig = Readonly<z.output<typeof EmulatorEnv>>;

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { DOCS, GitHubApiError } from './github-http.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
 
@@ -7,8 +7,10 @@ import { rateLimitHeaders } from './rate-limit.ts';
  * - `pass`: no failure, answer normally (to aim the next fault at a later request, e.g. the second page of a list);
  * - `status`: that HTTP status with a GitHub error body (`message` default: the reason phrase), optionally `retry-after`;
  * - `hang`: never answers (the connection stays open until the client gives up or the server closes);
- * - `rate-limit`: GitHub's primary rate limit answer: 403 (or `status` 429) `API rate limit exceeded` with
- *   `x-ratelimit-remaining: 0` and `x-ratelimit-reset` `resetInSeconds` from now;
+ * - `rate-limit`: GitHub's primary rate limit answer: 403 (or `status` 429) `API rate limit exceeded for user ID <id>.`
+ *   (`… for installation ID <id>.` for an installation access token, `… for <address>.` without a token, as the
+ *   emulator's own limit words it) with `x-ratelimit-remaining: 0` and `x-ratelimit-reset` `resetInSeconds` from now
+ *   (https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#exceeding-the-rate-limit);
  * - `secondary-rate-limit`: 403 `You have exceeded a secondary rate limit` with `retry-after: retryAfterSeconds`.
  */
 export type EmulatorFault =
@@ -20,10 +22,11 @@ export type EmulatorFault =
 
 /**
  * Middleware that takes the first fault of `queue` (the caller's array, consumed one per API request) and plays it;
- * with an empty queue requests pass through.
+ * with an empty queue requests pass through. `now` is the clock in milliseconds; `exceededMessage` words a `rate-limit`
+ * fault's message for the request's caller (GitHub: `API rate limit exceeded for user ID 1.`).
  */
-export function playFaults(queue: EmulatorFault[], now: () => number): RequestHandler {
-  return (_req, _res, next) => {
+export function playFaults(queue: EmulatorFault[], now: () => number, exceededMessage: (req: Request) => string): RequestHandler {
+  return (req, _res, next) => {
     const fault = queue.shift();
     if (!fault || fault.kind === 'pass') {
       next();
@@ -41,7 +44,7 @@ export function playFaults(queue: EmulatorFault[], now: () => number): RequestHa
       case 'rate-limit': {
         const reset = Math.ceil(now() / 1_000) + fault.resetInSeconds;
         const headers = rateLimitHeaders({ limit: 5_000, remaining: 0, reset, used: 5_000 });
-        next(new GitHubApiError(fault.status ?? 403, 'API rate limit exceeded for user.', DOCS.rateLimits, { headers }));
+        next(new GitHubApiError(fault.status ?? 403, exceededMessage(req), DOCS.rateLimits, { headers }));
         return;
       }
       case 'secondary-rate-limit':

@@ -4,6 +4,7 @@ import { type GitSignature, gitDate, TREE_MODES, type TreeEntryType, type TreeMo
 import type { GitRepository, TreeChange } from './git/repository-store.ts';
 import { branchWithProtection, gitCommit, gitRef, gitTree, shortBlob, shortBranch } from './git/representations.ts';
 import { GitHubApiError, notFound, queryValue, sendJson } from './github-http.ts';
+import { sendRepositoryEvent } from './repository-webhooks.ts';
 import { bodyOf, invalidRequest, optionalBoolean, optionalString, requiredString, slashedParam } from './request-body.ts';
 import { type RepoAccess, type RouteContext, repoAccess, sendOne, sendPage, urlsOf, userOf } from './route-helpers.ts';
 import { pullRequestPayload, pushPayload } from './webhook-payloads.ts';
@@ -57,10 +58,27 @@ function fullRef(ref: string): string {
 }
 
 /** A valid ref name per git's rules, loosely (https://git-scm.com/docs/git-check-ref-format): `refs/<kind>/<name>`. */
-function validRefName(name: string): boolean {
+export function validRefName(name: string): boolean {
   if (!/^refs\/[^/]+\/./.test(name)) return false;
   if ([...name].some((c) => c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) === 0x7f || '~^:?*[\\'.includes(c))) return false;
   return !/(^|\/)\.|\.\.|@\{|\/\/|\/$|\.lock(\/|$)|\.$/.test(name);
+}
+
+/** GitHub's message for the Git Database API on a repository without any commit. */
+export const EMPTY_REPOSITORY_MESSAGE = 'Git Repository is empty.';
+
+/**
+ * Refuses a Git Database API request (`/repos/{owner}/{repo}/git/…`) on a repository without any commit (no ref at all),
+ * as GitHub does: "Git Database API functions will return a 409 Conflict if the Git repository is empty or
+ * unavailable" (https://docs.github.com/rest/guides/using-the-rest-api-to-interact-with-your-git-database), with the
+ * body `{"message":"Git Repository is empty.","documentation_url":"<docs>","status":"409"}`. Called once the caller's
+ * access is checked (a repository the token cannot see stays a 404, a write without push access a 403) and before the
+ * request's body is read. The branches and contents endpoints are not part of that API: GitHub answers them 404
+ * (`Branch not found`, `This repository is empty.`).
+ * @throws GitHubApiError 409 `Git Repository is empty.` when `git` has no ref
+ */
+export function refuseEmptyRepository(git: GitRepository, docs: string): void {
+  if (git.isEmpty()) throw new GitHubApiError(409, EMPTY_REPOSITORY_MESSAGE, docs);
 }
 
 /**
@@ -79,12 +97,16 @@ export function notifyPush(
   forced = false,
 ): void {
   const urls = urlsOf(req, context);
-  context.webhooks.send('push', () => pushPayload(urls, context.world, access, userOf(res), { ref, before, after, forced }));
+  sendRepositoryEvent(context, access.repo, 'push', () =>
+    pushPayload(urls, context.world, access, userOf(res), { ref, before, after, forced }),
+  );
   if (before === undefined || after === undefined || !ref.startsWith('refs/heads/')) return;
   const branch = ref.slice('refs/heads/'.length);
   for (const pr of access.state.pulls) {
     if (pr.state !== 'open' || pr.head !== branch) continue;
-    context.webhooks.send('pull_request', () => pullRequestPayload(urls, context.world, access, userOf(res), 'synchronize', pr));
+    sendRepositoryEvent(context, access.repo, 'pull_request', () =>
+      pullRequestPayload(urls, context.world, access, userOf(res), 'synchronize', pr),
+    );
   }
 }
 
@@ -131,7 +153,9 @@ function treeChanges(git: GitRepository, value: unknown, docs: string): TreeChan
  * in-memory git data: `GET /git/ref/{ref}`, `GET /git/matching-refs/{ref}`, `POST /git/refs` (a branch or a tag), `PATCH` and `DELETE /git/refs/{ref}`, `POST /git/blobs`,
  * `POST /git/trees` (gitlinks too), `GET /git/trees/{sha}` (`?recursive=1`), `POST /git/commits`, `GET /git/commits/{sha}`, `GET /branches` and
  * `GET /branches/{branch}` (all under `/repos/{owner}/{repo}`). Reads need read access, writes write access (404 for a
- * repository the token cannot see, 403 without write). Moving, creating or deleting a branch sends a `push` webhook; a
+ * repository the token cannot see, 403 without write). On a repository without any commit every `/git/…` endpoint
+ * answers 409 `Git Repository is empty.` ({@link refuseEmptyRepository}), as GitHub does; `GET /branches/{branch}`
+ * answers 404 `Branch not found` and `GET /branches` `[]`. Moving, creating or deleting a branch sends a `push` webhook; a
  * forced update that is not a fast forward is recorded with the commits it discarded (`forced-updates.ts`).
  */
 export function mountGitRoutes(app: Express, context: RouteContext, auth: RequestHandler): void {
@@ -142,6 +166,7 @@ export function mountGitRoutes(app: Express, context: RouteContext, auth: Reques
   app.get(`${base}/git/ref/*ref`, auth, (req, res) => {
     const docs = GIT_DOCS.getRef;
     const access = repoAccess(req, res, context, 'read', docs);
+    refuseEmptyRepository(access.state.git, docs);
     const name = fullRef(slashedParam(req, 'ref'));
     const sha = access.state.git.ref(name);
     if (sha === undefined) throw notFound(docs);
@@ -151,6 +176,7 @@ export function mountGitRoutes(app: Express, context: RouteContext, auth: Reques
   // https://docs.github.com/rest/git/refs#list-matching-references: every ref whose name starts with `refs/{ref}`.
   app.get(`${base}/git/matching-refs/*ref`, auth, (req, res) => {
     const access = repoAccess(req, res, context, 'read', GIT_DOCS.matchingRefs);
+    refuseEmptyRepository(access.state.git, GIT_DOCS.matchingRefs);
     const prefix = fullRef(slashedParam(req, 'ref'));
     const urls = urlsOf(req, context);
     const refs = access.state.git.allRefs().filter(({ name }) => name.startsWith(prefix));
@@ -164,6 +190,7 @@ export function mountGitRoutes(app: Express, context: RouteContext, auth: Reques
   app.post(`${base}/git/refs`, auth, (req, res) => {
     const docs = GIT_DOCS.createRef;
     const access = repoAccess(req, res, context, 'write', docs);
+    refuseEmptyRepository(access.state.git, docs);
     const body = bodyOf(req, docs);
     const name = requiredString(body, 'ref', docs);
     const sha = requiredString(body, 'sha', docs).toLowerCase();
@@ -180,6 +207,7 @@ export function mountGitRoutes(app: Express, context: RouteContext, auth: Reques
   app.patch(`${base}/git/refs/*ref`, auth, (req, res) => {
     const docs = GIT_DOCS.updateRef;
     const access = repoAccess(req, res, context, 'write', docs);
+    refuseEmptyRepository(access.state.git, docs);
     const body = bodyOf(req, docs);
     const sha = requiredString(body, 'sha', docs).toLowerCase();
     const force = optionalBoolean(body, 'force', docs) ?? false;
@@ -204,6 +232,7 @@ export function mountGitRoutes(app: Express, context: RouteContext, auth: Reques
   app.delete(`${base}/git/refs/*ref`, auth, (req, res) => {
     const docs = GIT_DOCS.deleteRef;
     const access = repoAccess(req, res, context, 'write', docs);
+    refuseEmptyRepository(access.state.git, docs);
     const name = fullRef(slashedParam(req, 'ref'));
     const current = access.state.git.ref(name);
     if (current === undefined) throw new GitHubApiError(422, 'Reference does not exist', docs);
@@ -216,6 +245,7 @@ export function mountGitRoutes(app: Express, context: RouteContext, auth: Reques
   app.post(`${base}/git/blobs`, auth, (req, res) => {
     const docs = GIT_DOCS.createBlob;
     const access = repoAccess(req, res, context, 'write', docs);
+    refuseEmptyRepository(access.state.git, docs);
     const body = bodyOf(req, docs);
     const content = requiredString(body, 'content', docs);
     const encoding = optionalString(body, 'encoding', docs) ?? 'utf-8';
@@ -233,6 +263,7 @@ export function mountGitRoutes(app: Express, context: RouteContext, auth: Reques
   app.post(`${base}/git/trees`, auth, (req, res) => {
     const docs = GIT_DOCS.createTree;
     const access = repoAccess(req, res, context, 'write', docs);
+    refuseEmptyRepository(access.state.git, docs);
     const body = bodyOf(req, docs);
     const { git } = access.state;
     const baseTree = optionalString(body, 'base_tree', docs)?.toLowerCase();
@@ -250,6 +281,7 @@ export function mountGitRoutes(app: Express, context: RouteContext, auth: Reques
   app.get(`${base}/git/trees/:sha`, auth, (req, res) => {
     const docs = GIT_DOCS.getTree;
     const access = repoAccess(req, res, context, 'read', docs);
+    refuseEmptyRepository(access.state.git, docs);
     const { git } = access.state;
     const key = String(req.params.sha);
     const commit = git.resolve(key);
@@ -262,6 +294,7 @@ export function mountGitRoutes(app: Express, context: RouteContext, auth: Reques
   app.post(`${base}/git/commits`, auth, (req, res) => {
     const docs = GIT_DOCS.createCommit;
     const access = repoAccess(req, res, context, 'write', docs);
+    refuseEmptyRepository(access.state.git, docs);
     const body = bodyOf(req, docs);
     const { git } = access.state;
     const message = requiredString(body, 'message', docs);
@@ -284,6 +317,7 @@ export function mountGitRoutes(app: Express, context: RouteContext, auth: Reques
   app.get(`${base}/git/commits/:sha`, auth, (req, res) => {
     const docs = GIT_DOCS.getCommit;
     const access = repoAccess(req, res, context, 'read', docs);
+    refuseEmptyRepository(access.state.git, docs);
     const commit = access.state.git.commit(String(req.params.sha).toLowerCase());
     if (!commit) throw notFound(docs);
     sendOne(res, gitCommit(urlsOf(req, context), access.repo, commit));

@@ -16,10 +16,15 @@ export * from './config.ts';
 export type { EmulatorFault } from './faults.ts';
 export { GeneratedFile, type GeneratedFileInput, MAX_GENERATED_FILE_BYTES } from './files.ts';
 export { type DiscardedCommit, FORCED_UPDATES_PATH, type ForcedUpdateRecord, type ForcedUpdates } from './forced-updates.ts';
-export { GraphQLQueryError, MAX_OBJECTS_PER_QUERY, parseReadFilesQuery, type ReadFilesQuery } from './graphql-query.ts';
+export { MAX_NODES, MAX_PAGE_SIZE, type QueryCost } from './graphql/cost.ts';
+export { GraphQLQueryError, parseReadFilesQuery, type ReadFilesQuery } from './graphql/read-files.ts';
+export { SCHEMA_PATH } from './graphql/schema.ts';
 export { SavedStateError } from './persistence/saved-state-error.ts';
-export { REQUEST_COUNTER_PATH, type RequestCounts } from './request-counter.ts';
+export { type LimitKind, REQUEST_COUNTER_PATH, type RequestCounts } from './request-counter.ts';
 export * from './scale-seed.ts';
+export { CONCURRENT_RETRY_AFTER_SECONDS } from './secondary-limits/enforce.ts';
+export { GITHUB_SECONDARY_LIMITS, type SecondaryLimits } from './secondary-limits/limiter.ts';
+export { SECONDARY_LIMIT_DOCS, secondaryLimitMessage } from './secondary-limits/refusal.ts';
 export * from './seed.ts';
 export {
   AppPermissions,

@@ -3,6 +3,7 @@ import { GitHubApiError, notFound, sendJson } from './github-http.ts';
 import { atLeast } from './issues/people.ts';
 import { combinedStatus, commitStatus, issueComment, issueLabels, label } from './pulls/representations.ts';
 import { type CommentRecord, type IssueEntry, issueEntry, type LabelRecord, type RepoState, type StatusRecord } from './repo-state.ts';
+import { sendRepositoryEvent } from './repository-webhooks.ts';
 import { bodyOf, invalidRequest, optionalString, requiredString, slashedParam } from './request-body.ts';
 import {
   forbidden,
@@ -210,7 +211,9 @@ export function mountIssueRoutes(app: Express, context: RouteContext, auth: Requ
     entry.record.comments += 1;
     entry.record.updatedAt = now;
     const urls = urlsOf(req, context);
-    context.webhooks.send('issue_comment', () => issueCommentPayload(urls, world, access, userOf(res), 'created', entry, comment));
+    sendRepositoryEvent(context, access.repo, 'issue_comment', () =>
+      issueCommentPayload(urls, world, access, userOf(res), 'created', entry, comment),
+    );
     res.setHeader('location', `${urls.apiBase}/repos/${access.repo.owner}/${access.repo.name}/issues/comments/${comment.id}`);
     sendJson(res, 201, issueComment(urls, world, access.repo, access.state, comment));
   });
@@ -242,7 +245,7 @@ export function mountIssueRoutes(app: Express, context: RouteContext, auth: Requ
     const entry = issueEntry(access.state, comment.issue);
     const urls = urlsOf(req, context);
     if (entry && previous !== body) {
-      context.webhooks.send('issue_comment', () =>
+      sendRepositoryEvent(context, access.repo, 'issue_comment', () =>
         issueCommentPayload(urls, world, access, userOf(res), 'edited', entry, comment, previous),
       );
     }
@@ -259,7 +262,9 @@ export function mountIssueRoutes(app: Express, context: RouteContext, auth: Requ
     if (entry) {
       entry.record.comments = Math.max(0, entry.record.comments - 1);
       const urls = urlsOf(req, context);
-      context.webhooks.send('issue_comment', () => issueCommentPayload(urls, world, access, userOf(res), 'deleted', entry, comment));
+      sendRepositoryEvent(context, access.repo, 'issue_comment', () =>
+        issueCommentPayload(urls, world, access, userOf(res), 'deleted', entry, comment),
+      );
     }
     res.status(204).end();
   });
@@ -288,7 +293,7 @@ export function mountIssueRoutes(app: Express, context: RouteContext, auth: Requ
       createdAt: state.timestamp(),
     };
     access.state.statuses.push(record);
-    context.webhooks.send('status', () => statusPayload(urlsOf(req, context), world, access, userOf(res), record));
+    sendRepositoryEvent(context, access.repo, 'status', () => statusPayload(urlsOf(req, context), world, access, userOf(res), record));
     sendJson(res, 201, commitStatus(urlsOf(req, context), access.repo, record));
   });
 

@@ -22,6 +22,7 @@ await runService('github-emulator', async () => {
       ? {}
       : { installationTokenTtlMs: config.CODE_HOST_INSTALLATION_TOKEN_TTL_MS }),
     ...(config.CODE_HOST_APP_PRIVATE_KEY_FILE === undefined ? {} : { appPrivateKeyFile: config.CODE_HOST_APP_PRIVATE_KEY_FILE }),
+    ...(config.CODE_HOST_SECONDARY_LIMITS === undefined ? {} : { secondaryLimits: config.CODE_HOST_SECONDARY_LIMITS }),
   });
   logger.info(
     {
@@ -33,6 +34,7 @@ await runService('github-emulator', async () => {
       dataDir: dataDir ?? null,
       apps: seed.apps.map((app) => ({ id: app.id, slug: app.slug })),
       appPrivateKeyFile: config.CODE_HOST_APP_PRIVATE_KEY_FILE ?? null,
+      secondaryLimits: config.CODE_HOST_SECONDARY_LIMITS ?? null,
     },
     'GitHub emulator listening',
   );

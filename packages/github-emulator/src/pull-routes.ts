@@ -3,10 +3,12 @@ import { notifyPush, userSignature } from './git-routes.ts';
 import { GitHubApiError, notFound, queryValue, sendJson } from './github-http.ts';
 import { reviewCollaborator, userByLogin } from './issues/people.ts';
 import { type MergeMethod, mergeabilityOf, mergeCommits, mergedTree } from './pulls/mergeability.ts';
+import { checkPullRequest, openPullRequest } from './pulls/open-pull.ts';
 import { pullDiff } from './pulls/pull-diff.ts';
 import { currentBaseSha, currentHeadSha, pullRequest, pullRequestSimple, type RepoView } from './pulls/representations.ts';
 import { closePull, pullValidation, reopenPull } from './pulls/state-changes.ts';
-import { nextIssueNumber, type PullRequestRecord } from './repo-state.ts';
+import type { PullRequestRecord } from './repo-state.ts';
+import { sendRepositoryEvent } from './repository-webhooks.ts';
 import { bodyOf, invalidRequest, optionalBoolean, optionalString, requiredString } from './request-body.ts';
 import { diffMediaType, rangeText, sendDiffText } from './review/media-types.ts';
 import { ownerOf, type RepoAccess, type RouteContext, repoAccess, sendOne, sendPage, urlsOf, userOf } from './route-helpers.ts';
@@ -76,7 +78,9 @@ export function mountPullRoutes(app: Express, context: RouteContext, auth: Reque
   const { world, state } = context;
   const base = '/repos/:owner/:repo/pulls';
   const send = (req: Request, res: Response, access: RepoAccess, action: PullRequestAction, pr: PullRequestRecord, detail?: EventDetail) =>
-    context.webhooks.send('pull_request', () => pullRequestPayload(urlsOf(req, context), world, access, userOf(res), action, pr, detail));
+    sendRepositoryEvent(context, access.repo, 'pull_request', () =>
+      pullRequestPayload(urlsOf(req, context), world, access, userOf(res), action, pr, detail),
+    );
 
   // https://docs.github.com/rest/pulls/pulls#create-a-pull-request
   app.post(base, auth, (req, res) => {
@@ -89,44 +93,22 @@ export function mountPullRoutes(app: Express, context: RouteContext, auth: Reque
     const text = optionalString(body, 'body', docs) ?? null;
     const draft = optionalBoolean(body, 'draft', docs) ?? false;
     if (title.trim() === '') throw pullValidation(docs, { field: 'title', code: 'missing_field' });
-    const { git } = access.state;
     const head = branchOf(headValue, access.repo.owner);
-    const headSha = head === undefined ? undefined : git.branch(head);
-    if (head === undefined || headSha === undefined) throw pullValidation(docs, { field: 'head', code: 'invalid' });
-    const baseSha = git.branch(baseValue);
-    if (baseSha === undefined) throw pullValidation(docs, { field: 'base', code: 'invalid' });
-    if (git.isAncestor(headSha, baseSha)) {
-      throw pullValidation(docs, { code: 'custom', message: `No commits between ${baseValue} and ${head}` });
-    }
-    const existing = access.state.pulls.find((pr) => pr.state === 'open' && pr.head === head && pr.base === baseValue);
-    if (existing)
+    const check = checkPullRequest(access.state, head, baseValue);
+    if (head === undefined || check.headSha === undefined) throw pullValidation(docs, { field: 'head', code: 'invalid' });
+    if (check.baseSha === undefined) throw pullValidation(docs, { field: 'base', code: 'invalid' });
+    if (check.noCommits) throw pullValidation(docs, { code: 'custom', message: `No commits between ${baseValue} and ${head}` });
+    if (check.exists)
       throw pullValidation(docs, { code: 'custom', message: `A pull request already exists for ${access.repo.owner}:${head}.` });
-    const now = state.timestamp();
-    const pr: PullRequestRecord = {
-      ...state.nextObject('PullRequest'),
-      number: nextIssueNumber(access.state),
+    const pr = openPullRequest(state, access.state, userOf(res), {
       title,
       body: text,
-      state: 'open',
       draft,
       head,
       base: baseValue,
-      headSha,
-      baseSha,
-      user: userOf(res),
-      createdAt: now,
-      updatedAt: now,
-      closedAt: null,
-      mergedAt: null,
-      mergedBy: null,
-      mergeCommitSha: null,
-      comments: 0,
-      closedBy: null,
-      assignees: [],
-      requestedReviewers: [],
-      milestone: null,
-    };
-    access.state.pulls.push(pr);
+      headSha: check.headSha,
+      baseSha: check.baseSha,
+    });
     send(req, res, access, 'opened', pr);
     res.setHeader('location', `${urlsOf(req, context).apiBase}/repos/${access.repo.owner}/${access.repo.name}/pulls/${pr.number}`);
     sendJson(res, 201, pullRequest(urlsOf(req, context), world, viewOf(context, access), access.state, pr));

@@ -13,8 +13,13 @@ export interface RateLimitState {
 
 /** Counts requests per key (a user id, or an address for unauthenticated calls) in fixed windows. */
 export interface RateLimiter {
-  /** Counts one request of `key` and returns the state to report. */
-  take(key: string): RateLimitState;
+  /**
+   * Counts one request of `key`, or `cost` points of it (a GraphQL query's cost), and returns the state to report; a
+   * request over the limit spends nothing and is `exceeded`.
+   */
+  take(key: string, cost?: number): RateLimitState;
+  /** The state of `key`'s window now, spending nothing (`exceeded` false). */
+  peek(key: string): RateLimitState;
   /**
    * Gives back the request `take` last counted for `key` in its current window (GitHub does not count an answer of
    * `304 Not Modified` against the rate limit) and returns the state to report; nothing to give back leaves it as is.
@@ -35,7 +40,8 @@ export function createRateLimiter(limit: number, windowSeconds: number, now: () 
     return { limit, remaining: limit - used, reset: Math.ceil(resetsAt / 1_000), used, exceeded };
   };
   return {
-    take: (key) => state(key, windows.take(key) !== undefined),
+    take: (key, cost = 1) => state(key, windows.take(key, cost) !== undefined),
+    peek: (key) => state(key, false),
     refund(key) {
       windows.refund(key);
       return state(key, false);

@@ -24,8 +24,14 @@ function updatedAt(entry: { id: number; createdAt?: string | undefined }): strin
   return new Date(Date.parse(createdAt(entry)) + 86_400_000).toISOString().replace('.000Z', 'Z');
 }
 
-/** GitHub's legacy global node id: base64 of `0<type length>:<Type><id>` (e.g. `MDQ6VXNlcjE=` for user 1). */
-export function nodeId(type: 'User' | 'Organization' | 'Repository' | 'Bot' | 'Integration' | 'Installation', id: number): string {
+/**
+ * GitHub's legacy global node id: base64 of `0<type length>:<Type><id>` (e.g. `MDQ6VXNlcjE=` for user 1,
+ * `MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNQ==` for installation 5).
+ */
+export function nodeId(
+  type: 'User' | 'Organization' | 'Repository' | 'Bot' | 'Integration' | 'Installation' | 'IntegrationInstallation',
+  id: number,
+): string {
   return Buffer.from(`0${type.length}:${type}${id}`).toString('base64');
 }
 

@@ -5,6 +5,7 @@ import { aheadBehind, commitsBetween } from './git/history.ts';
 import type { GitCommit } from './git/objects.ts';
 import type { GitRepository } from './git/repository-store.ts';
 import { repoCommit } from './git/representations.ts';
+import { refuseEmptyRepository } from './git-routes.ts';
 import { GitHubApiError, notFound, queryValue } from './github-http.ts';
 import { pageOf, paginate } from './pagination.ts';
 import { pullOf } from './pull-routes.ts';
@@ -59,7 +60,8 @@ const paged = (req: Request) => queryValue(req, 'page') !== undefined || queryVa
  *   only); 404 for a side that names nothing and for unrelated histories (`No common ancestor between …`);
  * - `GET /commits/{ref}`: the commit with `stats` and `files` against its first parent (300 files a page); 422 `No
  *   commit found for SHA: …` when `ref` names none;
- * - `GET /git/blobs/{sha}`: `blob` (base64), or its bytes with the raw media type; 403 over 100 MB.
+ * - `GET /git/blobs/{sha}`: `blob` (base64), or its bytes with the raw media type; 403 over 100 MB; 409 `Git Repository
+ *   is empty.` on a repository without any commit (`refuseEmptyRepository`).
  *
  * The compare and commit endpoints answer `application/vnd.github.diff` and `.patch` too (`review/media-types.ts`;
  * `GET /pulls/{n}` does in `pull-routes.ts`). Mount after the status and check-run routes (`/commits/{ref}/status`).
@@ -159,6 +161,7 @@ export function mountReviewRoutes(app: Express, context: RouteContext, auth: Req
   app.get(`${base}/git/blobs/:sha`, auth, (req, res) => {
     const docs = REVIEW_DOCS.getBlob;
     const access = repoAccess(req, res, context, 'read', docs);
+    refuseEmptyRepository(access.state.git, docs);
     const found = access.state.git.blob(String(req.params.sha).toLowerCase());
     if (!found) throw notFound(docs);
     if (rawAccept.test(req.headers.accept ?? '')) {

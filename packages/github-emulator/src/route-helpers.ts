@@ -1,3 +1,4 @@
+import { createsContent } from '@switchyard/contracts';
 import type { Request, RequestHandler, Response } from 'express';
 import { installationCredential } from './apps/access.ts';
 import { looksLikeJwt, verifyAppJwt } from './apps/jwt.ts';
@@ -9,6 +10,9 @@ import type { RateLimiter, RateLimitState } from './rate-limit.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
 import type { EmulatorState, RepoState } from './repo-state.ts';
 import type { Urls } from './representations.ts';
+import { noteLimited } from './request-counter.ts';
+import { secondaryLimitRefusal } from './secondary-limits/enforce.ts';
+import type { SecondaryLimiter } from './secondary-limits/limiter.ts';
 import type { RepoRole } from './seed.ts';
 import type { WebhookSender } from './webhooks.ts';
 import type { EmulatedAccount, EmulatedCredential, EmulatedRepo, EmulatedUser, World } from './world.ts';
@@ -29,6 +33,8 @@ export interface RouteContext {
   webhooks: WebhookSender;
   /** How long an installation access token lives, in ms (GitHub: one hour). */
   installationTokenTtlMs: number;
+  /** GitHub's secondary limits per caller (`secondary-limits/`), or undefined: off (the default). */
+  secondaryLimiter: SecondaryLimiter | undefined;
 }
 
 /** The credential {@link authenticate} found for this request. */
@@ -95,8 +101,32 @@ export function rateLimitKeyOf(credential: EmulatedCredential): { key: string; e
 }
 
 /**
+ * GitHub's message of a primary rate limit refusal for the caller of `req`
+ * (https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#exceeding-the-rate-limit): `API rate
+ * limit exceeded for user ID <id>.` for a user's token, `… for installation ID <id>.` for an installation access token
+ * ({@link rateLimitKeyOf}), and `… for <address>.` for a request without a token or with one that names no caller now.
+ */
+export function primaryLimitMessage(context: RouteContext, req: Request): string {
+  const credential = resolveCredential(context, tokenOf(req));
+  return credential === undefined || credential instanceof GitHubApiError
+    ? `API rate limit exceeded for ${req.ip}.`
+    : rateLimitKeyOf(credential).exceeded;
+}
+
+/**
+ * The caller key of a request's token for the rate limits ({@link rateLimitKeyOf}: `user:<id>`, `installation:<id>`),
+ * or undefined when it names no caller now (no token, an unknown, expired or suspended one, an App's JWT).
+ */
+export function callerKeyOf(context: RouteContext, req: Request): string | undefined {
+  const credential = resolveCredential(context, tokenOf(req));
+  return credential === undefined || credential instanceof GitHubApiError ? undefined : rateLimitKeyOf(credential).key;
+}
+
+/**
  * Authenticates `Authorization: token <t>` / `Bearer <t>` ({@link resolveCredential}: a seed user's token or an
- * installation access token; missing, unknown or expired → 401 `Bad credentials`), counts the request against the
+ * installation access token; missing, unknown or expired → 401 `Bad credentials`), applies GitHub's secondary limits
+ * when they are on (`secondary-limits/`: over one → 403 `You have exceeded a secondary rate limit…` with
+ * `retry-after`, not counted against the primary limit, no `x-ratelimit-*` headers), counts the request against the
  * user's (or the installation's) rate limit (over it → 403 `API rate limit exceeded`; given back when the answer is a
  * `304 Not Modified`), and sets the `x-ratelimit-*` headers either way, as GitHub does. An App's JWT here (these are not
  * the `/app` endpoints) is refused: one GitHub cannot decode with its messages (401), a valid one 403 `Resource not
@@ -117,6 +147,8 @@ export function authenticate(context: RouteContext): RequestHandler {
     }
     const { grant } = credential;
     const limit = rateLimitKeyOf(credential);
+    const refusal = secondaryLimitRefusal(res, context.secondaryLimiter, limit.key, createsContent(req.method, req.path));
+    if (refusal) throw refusal;
     const state = countRequest(res, context.limiter, limit.key);
     const accepted = acceptedBy(req.method, req.path);
     if (grant.kind === 'classic') {
@@ -124,7 +156,10 @@ export function authenticate(context: RouteContext): RequestHandler {
     } else if (accepted.permissions !== '') {
       res.set('x-accepted-github-permissions', accepted.permissions);
     }
-    if (state.exceeded) throw new GitHubApiError(403, limit.exceeded, DOCS.rateLimits);
+    if (state.exceeded) {
+      noteLimited(res, 'primary');
+      throw new GitHubApiError(403, limit.exceeded, DOCS.rateLimits);
+    }
     if (grant.kind === 'installation' && (req.path === '/user' || req.path.startsWith('/user/'))) throw notAccessibleByIntegration();
     res.locals.credential = credential;
     next();

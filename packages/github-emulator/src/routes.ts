@@ -38,6 +38,7 @@ import {
   privateUser,
   repository,
 } from './representations.ts';
+import { noteLimited } from './request-counter.ts';
 import { mountReviewRoutes } from './review-routes.ts';
 import {
   authenticate,
@@ -70,7 +71,10 @@ function authenticateIfPresent(context: RouteContext): RequestHandler {
       return;
     }
     const state = countRequest(res, context.anonymousLimiter, `ip:${req.ip}`);
-    if (state.exceeded) throw new GitHubApiError(403, `API rate limit exceeded for ${req.ip}.`, DOCS.rateLimits);
+    if (state.exceeded) {
+      noteLimited(res, 'primary');
+      throw new GitHubApiError(403, `API rate limit exceeded for ${req.ip}.`, DOCS.rateLimits);
+    }
     next();
   };
 }

@@ -1,6 +1,7 @@
 import { treeChanges } from './diff/tree-changes.ts';
 import type { GitCommit } from './git/objects.ts';
 import type { GitRepository } from './git/repository-store.ts';
+import { repoCommit } from './git/representations.ts';
 import { issue } from './issues/representations.ts';
 import { issueComment, pullRequest, type RepoView } from './pulls/representations.ts';
 import type { CommentRecord, IssueEntry, IssueRecord, PullRequestRecord, RepoState, StatusRecord } from './repo-state.ts';
@@ -281,9 +282,12 @@ export function issueCommentPayload(
 }
 
 /**
- * The `status` event payload of a commit status created: `id`, `sha`, `name` (`owner/repo`), `state`, `context`,
- * `description`, `target_url`, `created_at`/`updated_at`, `branches` (those whose head is the commit), `repository`,
- * `sender`.
+ * The `status` event payload of a commit status created
+ * (https://docs.github.com/webhooks/webhook-events-and-payloads#status): `id`, `sha`, `name` (`owner/repo`), `state`,
+ * `context`, `description`, `target_url`, `commit` (the commits API's `commit` object of `sha`), `branches` (those whose
+ * head is the commit, each `{ name, commit: { sha, url }, protected }`), `created_at`/`updated_at`, `repository`,
+ * `sender`; valid against the `status` webhook schema of GitHub's description (`x-webhooks`).
+ * @throws Error when the repository has no commit `status.sha` (the status route checks it first)
  */
 export function statusPayload(
   urls: Urls,
@@ -293,10 +297,14 @@ export function statusPayload(
   status: StatusRecord,
 ) {
   const view = viewOf(world, access.repo, access.role);
-  const branches = access.state.git
+  const { git } = access.state;
+  const commit = git.commit(status.sha);
+  if (!commit) throw new Error(`${access.repo.owner}/${access.repo.name} has no commit ${status.sha}`);
+  const described = repoCommit(urls, access.repo, commit);
+  const branches = git
     .branches()
     .filter((branch) => branch.sha === status.sha)
-    .map((branch) => ({ name: branch.name, commit: { sha: branch.sha }, protected: false }));
+    .map((branch) => ({ name: branch.name, commit: { sha: branch.sha, url: described.url }, protected: false }));
   return {
     id: status.id,
     sha: status.sha,
@@ -305,6 +313,7 @@ export function statusPayload(
     context: status.context,
     description: status.description,
     state: status.state,
+    commit: described,
     branches,
     created_at: status.createdAt,
     updated_at: status.createdAt,

@@ -1,6 +1,6 @@
 import { ConfigError } from '@switchyard/service-kit';
 import { describe, expect, it } from 'vitest';
-import { loadEmulatorConfig } from '../src/index.ts';
+import { GITHUB_SECONDARY_LIMITS, loadEmulatorConfig } from '../src/index.ts';
 
 describe('emulator configuration', () => {
   it('defaults to port 8090, the demo seed and github.com', () => {
@@ -31,6 +31,20 @@ describe('emulator configuration', () => {
     ).toMatchObject({ CODE_HOST_INSTALLATION_TOKEN_TTL_MS: 60_000, CODE_HOST_APP_PRIVATE_KEY_FILE: '/tmp/keys/switchyard.pem' });
     expect(() => loadEmulatorConfig({ CODE_HOST_INSTALLATION_TOKEN_TTL_MS: '10' })).toThrow(ConfigError);
     expect(() => loadEmulatorConfig({ CODE_HOST_INSTALLATION_TOKEN_TTL_MS: 'an hour' })).toThrow(ConfigError);
+  });
+
+  it('reads the secondary limits: off (the default), github (100, 80, 500) or three positive integers', () => {
+    expect(loadEmulatorConfig({}).CODE_HOST_SECONDARY_LIMITS).toBeUndefined();
+    expect(loadEmulatorConfig({ CODE_HOST_SECONDARY_LIMITS: 'off' }).CODE_HOST_SECONDARY_LIMITS).toBeUndefined();
+    expect(loadEmulatorConfig({ CODE_HOST_SECONDARY_LIMITS: 'github' }).CODE_HOST_SECONDARY_LIMITS).toEqual(GITHUB_SECONDARY_LIMITS);
+    expect(loadEmulatorConfig({ CODE_HOST_SECONDARY_LIMITS: '10,4,20' }).CODE_HOST_SECONDARY_LIMITS).toEqual({
+      concurrent: 10,
+      contentPerMinute: 4,
+      contentPerHour: 20,
+    });
+    for (const bad of ['on', '0,80,500', '100,80', '100,80,500,1', '-1,2,3', '1.5,2,3']) {
+      expect(() => loadEmulatorConfig({ CODE_HOST_SECONDARY_LIMITS: bad }), bad).toThrow(ConfigError);
+    }
   });
 
   it('rejects invalid variables all at once', () => {

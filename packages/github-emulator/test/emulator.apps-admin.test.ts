@@ -80,7 +80,7 @@ describe('GitHub emulator: installing, suspending and selecting repositories of 
         id: 5005,
         account: { login: 'bob' },
         permissions: { contents: 'write' },
-        events: ['issue_comment', 'issues', 'pull_request', 'push', 'status'],
+        events: ['check_run', 'check_suite', 'issue_comment', 'issues', 'pull_request', 'push', 'status'],
       },
       requester: null,
       sender: { login: 'bob', type: 'User' },

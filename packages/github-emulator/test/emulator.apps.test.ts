@@ -58,8 +58,8 @@ describe('GitHub emulator: GitHub Apps, JWTs and installation access tokens', ()
       slug: 'switchyard',
       client_id: DEMO_APP.clientId,
       owner: { login: 'switchyard-bot', type: 'User' },
-      permissions: { contents: 'write', metadata: 'read', pull_requests: 'write', issues: 'write', statuses: 'read' },
-      events: ['issue_comment', 'issues', 'pull_request', 'push', 'status'],
+      permissions: { checks: 'read', contents: 'write', metadata: 'read', pull_requests: 'write', issues: 'write', statuses: 'read' },
+      events: ['check_run', 'check_suite', 'issue_comment', 'issues', 'pull_request', 'push', 'status'],
       installations_count: 4,
       html_url: 'https://github.com/apps/switchyard',
     });
@@ -156,7 +156,7 @@ describe('GitHub emulator: GitHub Apps, JWTs and installation access tokens', ()
     expect(res.body).toEqual({
       token: expect.stringMatching(/^ghs_[A-Za-z0-9]{36}$/),
       expires_at: new Date(clock + 3_600_000).toISOString().replace('.000Z', 'Z'),
-      permissions: { contents: 'write', issues: 'write', metadata: 'read', pull_requests: 'write', statuses: 'read' },
+      permissions: { checks: 'read', contents: 'write', issues: 'write', metadata: 'read', pull_requests: 'write', statuses: 'read' },
       repository_selection: 'selected',
     });
     const token = as(res.body.token);
@@ -215,6 +215,7 @@ describe('GitHub emulator: GitHub Apps, JWTs and installation access tokens', ()
       [{ repository_ids: [3501] }, APP_MESSAGES.repositoriesNotAccessible],
       [{ permissions: { administration: 'write' } }, APP_MESSAGES.permissionsNotGranted],
       [{ permissions: { statuses: 'write' } }, APP_MESSAGES.permissionsNotGranted],
+      [{ permissions: { checks: 'write' } }, APP_MESSAGES.permissionsNotGranted],
       [{ permissions: { contents: 'all' } }, APP_MESSAGES.permissionActionUnsupported],
     ];
     for (const [body, message] of refused) {
@@ -263,6 +264,14 @@ describe('GitHub emulator: GitHub Apps, JWTs and installation access tokens', ()
     // The App may read statuses, not write them.
     expect((await api.get(`/repos/${repo}/commits/${sha}/status`)).status).toBe(200);
     expectRefused(await api.post(`/repos/${repo}/statuses/${sha}`, { state: 'success' }), 403, APP_MESSAGES.notAccessibleByIntegration);
+    // Check runs need `checks` (read), which the App has; a token narrowed to `statuses` may read statuses, not check runs.
+    expect((await api.get(`/repos/${repo}/commits/${sha}/check-runs`)).status).toBe(200);
+    const statusesOnly = as((await mintToken(server.url, clock, 5001, { permissions: { statuses: 'read' } })).token);
+    expect((await statusesOnly.get(`/repos/${repo}/commits/${sha}/status`)).status).toBe(200);
+    expectRefused(await statusesOnly.get(`/repos/${repo}/commits/${sha}/check-runs`), 403, APP_MESSAGES.notAccessibleByIntegration);
+    const checksOnly = as((await mintToken(server.url, clock, 5001, { permissions: { checks: 'read' } })).token);
+    expect((await checksOnly.get(`/repos/${repo}/commits/${sha}/check-runs`)).status).toBe(200);
+    expectRefused(await checksOnly.get(`/repos/${repo}/commits/${sha}/status`), 403, APP_MESSAGES.notAccessibleByIntegration);
     // A user sees the bot as the author.
     expect((await as(ALICE).get(`/repos/${repo}/pulls/${pull.body.number}`)).body.user.login).toBe('switchyard[bot]');
     // An installation that does not cover a public repository may read it, not write it.
@@ -289,7 +298,9 @@ describe('GitHub emulator: GitHub Apps, JWTs and installation access tokens', ()
     const forbidden = await graphql(issuesOnly, 'globex', 'analytics');
     expect(forbidden.body).toMatchObject({
       data: { repository: null },
-      errors: [{ type: 'FORBIDDEN', message: APP_MESSAGES.notAccessibleByIntegration }],
+      errors: [
+        { type: 'FORBIDDEN', path: ['repository'], locations: [{ line: 1, column: 9 }], message: APP_MESSAGES.notAccessibleByIntegration },
+      ],
     });
   });
 });

@@ -54,7 +54,7 @@ describe('GitHub emulator: conditional requests, the request counter and GraphQL
     expect((await get('/repos/acme/web-storefront/contents/missing.json', ALICE)).headers.get('etag')).toBeNull();
   });
 
-  it('counts every request by route and status at /_emulator/requests, which a DELETE sets back to zero', async () => {
+  it('counts every request by route and status, and the GraphQL points, at /_emulator/requests, which a DELETE sets back to zero', async () => {
     expect((await request(server.url, 'DELETE', REQUEST_COUNTER_PATH)).status).toBe(204);
     await get('/repos/acme/web-storefront/contents/?ref=main', ALICE);
     await get('/repos/acme/web-storefront/contents/package.json', ALICE);
@@ -69,6 +69,8 @@ describe('GitHub emulator: conditional requests, the request counter and GraphQL
         unmatched: { 404: 1 },
         'POST /graphql': { 200: 1 },
       },
+      limited: { primary: 0, secondaryConcurrent: 0, secondaryContent: 0 },
+      graphqlPoints: 1,
     });
   });
 
@@ -121,13 +123,20 @@ describe('GitHub emulator: conditional requests, the request counter and GraphQL
     expect(Object.keys(huge).sort()).toEqual(['byteSize', 'isTruncated', 'oid', 'text']);
   });
 
-  it('a repository the token cannot see is null with a NOT_FOUND error; no token is 401 Bad credentials', async () => {
+  it('a repository the token cannot see is null with a NOT_FOUND error (path and locations); no token is 401 Bad credentials', async () => {
     const variables = { owner: 'bob', name: 'bob-scripts', f0: 'HEAD:requirements.txt', f1: 'HEAD:x', f2: 'HEAD:y', f3: 'HEAD:z' };
     const hidden = await graphql(ALICE, READ_FILES, variables);
     expect(hidden.status).toBe(200);
     expect(hidden.body).toEqual({
       data: { repository: null },
-      errors: [{ type: 'NOT_FOUND', path: ['repository'], message: "Could not resolve to a Repository with the name 'bob/bob-scripts'." }],
+      errors: [
+        {
+          type: 'NOT_FOUND',
+          path: ['repository'],
+          locations: [{ line: 2, column: 3 }],
+          message: "Could not resolve to a Repository with the name 'bob/bob-scripts'.",
+        },
+      ],
     });
     const seen = await graphql(BOB, READ_FILES, variables);
     expect(seen.body.data.repository.f0.text).toBe('click==7.1.2\n');
@@ -136,33 +145,50 @@ describe('GitHub emulator: conditional requests, the request counter and GraphQL
     expect(anonymous.body.message).toBe('Bad credentials');
   });
 
-  it('refuses any other query shape with an error naming what it did not understand', async () => {
+  it('refuses an invalid query as graphql-js words it: HTTP 200, errors with message and locations, no data', async () => {
     const refused = async (query: string, variables: Record<string, unknown> = {}) => {
       const res = await graphql(ALICE, query, variables);
       expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-resource')).toBe('graphql');
       expect(res.body.data).toBeUndefined();
-      return res.body.errors[0].message as string;
+      return res.body.errors as { message: string; locations?: { line: number; column: number }[] }[];
     };
-    expect(await refused('query { viewer { login } }')).toMatch(/Expected repository but found "viewer"/);
-    expect(
-      await refused('query { repository(owner: "acme", name: "x") { f: object(expression: "HEAD:a") { ... on Blob { size } } } }'),
-    ).toMatch(/Field 'size' is not answered on type 'Blob'/);
+    expect(await refused('query { viewer { login } }')).toEqual([
+      { message: 'Cannot query field "viewer" on type "Query".', locations: [{ line: 1, column: 9 }] },
+    ]);
+    const size = 'query { repository(owner: "acme", name: "x") { f: object(expression: "HEAD:a") { ... on Blob { size } } } }';
+    expect(await refused(size)).toEqual([
+      { message: 'Cannot query field "size" on type "Blob".', locations: [{ line: 1, column: size.indexOf('size }') + 1 }] },
+    ]);
     expect(
       await refused('query($e: String!) { repository(owner: "acme", name: "x") { f: object(expression: $e) { ... on Blob { text } } } }'),
-    ).toMatch(/\$e of type String! was provided invalid value/);
-    expect(await refused('query { repository(owner: "acme", name: "x") { f: object(expression: $e) { ... on Blob { text } } } }')).toMatch(
-      /\$e is used but not declared/,
-    );
-    expect(await refused('mutation { x }')).toMatch(/Expected query/);
-    expect(await refused('query { repository(owner: "a", name: "b") { f: object(expression: "HEAD:a") { ...Missing } } }')).toMatch(
-      /Expected fragment/,
-    );
+    ).toEqual([
+      {
+        message: 'Variable "$e" has invalid value: Expected a value of non-null type "String!" to be provided.',
+        locations: [{ line: 1, column: 7 }],
+      },
+    ]);
+    expect(
+      (await refused('query { repository(owner: "acme", name: "x") { f: object(expression: $e) { ... on Blob { text } } } }'))[0]?.message,
+    ).toBe('Variable "$e" is not defined.');
+    expect((await refused('mutation { x }'))[0]?.message).toBe('Cannot query field "x" on type "Mutation".');
+    expect(
+      (await refused('query { repository(owner: "a", name: "b") { f: object(expression: "HEAD:a") { ...Missing } } }'))[0]?.message,
+    ).toBe('Unknown fragment "Missing".');
+    const unclosed = 'query { repository(owner: "a" name: "b") { f: object(expression: "HEAD:a") { ... on Blob { text } }';
+    expect(await refused(unclosed)).toEqual([
+      { message: 'Syntax Error: Expected Name, found <EOF>.', locations: [{ line: 1, column: unclosed.length + 1 }] },
+    ]);
+    expect(await refused('')).toEqual([{ message: 'Syntax Error: Unexpected <EOF>.', locations: [{ line: 1, column: 1 }] }]);
+    const noQuery = await request(server.url, 'POST', '/graphql', { headers: auth(ALICE), body: { variables: {} } });
+    expect(noQuery.body).toEqual({ errors: [{ message: 'A query attribute must be specified and must be a string.' }] });
   });
 
-  it('parses the query shape into the repository, the expressions by alias and the blob fields', () => {
+  it('parses the query shape into the repository (with where its field starts), the expressions by alias and the blob fields', () => {
     expect(parseReadFilesQuery(READ_FILES, { owner: 'acme', name: 'web', f0: 'HEAD:a', f1: 'main:b', f2: 'x:c', f3: 'y:d' })).toEqual({
       owner: 'acme',
       name: 'web',
+      repositoryLocation: { line: 2, column: 3 },
       objects: [
         { key: 'f0', expression: 'HEAD:a' },
         { key: 'f1', expression: 'main:b' },
@@ -171,5 +197,13 @@ describe('GitHub emulator: conditional requests, the request counter and GraphQL
       ],
       fields: ['byteSize', 'isBinary', 'isTruncated', 'text'],
     });
+  });
+
+  it('locates the repository field as GraphQL errors do: line and column from 1, after LF, CRLF or CR line ends', () => {
+    const locate = (query: string) => parseReadFilesQuery(query, {}).repositoryLocation;
+    const object = 'f: object(expression: "HEAD:a") { ... on Blob { text } }';
+    expect(locate(`query { repository(owner: "a", name: "b") { ${object} } }`)).toEqual({ line: 1, column: 9 });
+    expect(locate(`# read\r\nquery {\r\n\r\n    repository(owner: "a", name: "b") { ${object} } }`)).toEqual({ line: 4, column: 5 });
+    expect(locate(`query {\r\trepository(owner: "a", name: "b") { ${object} } }`)).toEqual({ line: 2, column: 2 });
   });
 });

@@ -178,6 +178,9 @@ describe('GitHub emulator: creating, updating and deleting files', () => {
     expect(await headOf(as.wes, APP, 'main')).toBe(main);
     expect((await as.wes.get(`/repos/${APP}/pulls/${pr.number}`)).body.head.sha).toBe(written.body.commit.sha);
 
+    // Without a commit the Git Database API answers 409 (GitHub's "Git Repository is empty."); the contents API makes the first one.
+    const beforeFirst = await as.wes.get(`/repos/${EMPTY}/git/ref/heads%2Fmain`);
+    expect([beforeFirst.status, beforeFirst.body.message]).toEqual([409, 'Git Repository is empty.']);
     const first = await as.wes.put(`/repos/${EMPTY}/contents/README.md`, { message: 'Initial commit', content: b64('# Empty no more\n') });
     expectValid(first, 201, 'put');
     expect(first.body.commit.parents).toEqual([]);

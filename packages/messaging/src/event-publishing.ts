@@ -17,18 +17,28 @@ export interface EventPublishingOptions<DB> {
   /** RabbitMQ to connect to when no bus is given; without it, an in-process bus. */
   amqpUrl?: string | undefined;
   exchange?: string | undefined;
+  /**
+   * The PostgreSQL URL `db` runs on (the service's `DATABASE_URL`), for the relay's LISTEN connection: events are
+   * published as soon as their transaction commits. Unset on PGlite (in-process wake-ups do it there). See
+   * `OutboxRelayOptions.databaseUrl`.
+   */
+  databaseUrl?: string | undefined;
+  /** The relay's safety poll, ms (`OutboxRelayOptions.pollIntervalMs`). Default 5 000. */
+  relayPollIntervalMs?: number | undefined;
 }
 
 /** A producing service's bus and the outbox relay that feeds it. */
 export interface EventPublishing {
   bus: MessageBus;
-  /** Stops the relay after its current batch, then closes the bus if it was made here. */
+  /** Stops the relay after its current batch (and its LISTEN connection), then closes the bus if it was made here. */
   close: () => Promise<void>;
 }
 
 /**
  * Sets up a producing service's side of the transactional outbox: the bus (the given one, else RabbitMQ at
- * `amqpUrl`, else in-process) and the relay that publishes `<schema>.outbox` to it with publisher confirms.
+ * `amqpUrl`, else in-process) and the relay that publishes `<schema>.outbox` to it with publisher confirms, woken by
+ * each commit (LISTEN on PostgreSQL when `databaseUrl` is given, in-process on PGlite) and polling every
+ * `relayPollIntervalMs` besides.
  * A bus made here waits for the broker (`waitForBroker`): the service starts while RabbitMQ is unreachable, its
  * events stay in the outbox (the relay's publish fails and it backs off), and they are published once it connects.
  */
@@ -45,7 +55,14 @@ export async function startEventPublishing<DB>(options: EventPublishingOptions<D
           waitForBroker: true,
         })
       : createInProcessBus({ logger }));
-  const relay = startOutboxRelay({ db: options.db, schema: options.schema, bus, logger });
+  const relay = startOutboxRelay({
+    db: options.db,
+    schema: options.schema,
+    bus,
+    logger,
+    databaseUrl: options.databaseUrl,
+    ...(options.relayPollIntervalMs === undefined ? {} : { pollIntervalMs: options.relayPollIntervalMs }),
+  });
   return {
     bus,
     close: async () => {

@@ -21,5 +21,6 @@ export {
   outboxVersionMigration,
   prunePublished,
 } from './outbox.ts';
+export { outboxChannel } from './outbox-notifications.ts';
 export * from './outbox-relay.ts';
 export * from './topic.ts';

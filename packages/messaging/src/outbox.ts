@@ -3,6 +3,7 @@ import { ensureSchema, type SqlExecutor } from '@switchyard/service-kit';
 import { type ColumnType, type Generated, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { assertValidEvents } from './envelope-codec.ts';
+import { outboxChannel, wakeOutboxRelays } from './outbox-notifications.ts';
 
 /**
  * A row of `<schema>.outbox`. `seq` orders rows (bigint identity; a string as node-postgres returns int8);
@@ -97,7 +98,10 @@ export function outboxVersionMigration(schema: string): Migration {
 /**
  * Stores events in `<schema>.outbox` for the relay to publish. Call it with the transaction that makes
  * the change the events describe, so both commit or neither does. Order of `events` is publication order.
- * Producers use an `EventOutbox` (`eventOutbox()`), which builds and checks catalogued events; this is its storage.
+ * Producers use an `EventOutbox` (`eventOutbox()`), which builds and checks catalogued events; this is its storage,
+ * and the one way rows get into an outbox. The same statement sends `pg_notify(outboxChannel(schema), '')`, which
+ * PostgreSQL delivers to the relays' LISTEN connections when the transaction commits (nothing on rollback), and once
+ * it returned the relays of this process are woken (`onOutboxAppended`, PGlite's path).
  * @param trx the caller's transaction (a plain `Kysely` works too, then the insert commits on its own)
  * @throws InvalidEventError when an event is not a valid envelope (nothing is inserted; the caller's transaction should roll back)
  * @throws the database error, e.g. a unique violation when an event id is already in the outbox
@@ -110,7 +114,10 @@ export async function appendToOutbox(trx: SqlExecutor, schema: string, events: r
     (event) =>
       sql`(${event.id}::uuid, ${event.type}, ${event.version ?? 1}::integer, ${event.source}, ${event.time}::timestamptz, cast(${JSON.stringify(event.data ?? null)} as text)::jsonb)`,
   );
-  await sql`insert into ${outboxTable(schema)} (id, type, version, source, time, data) values ${sql.join(rows)}`.execute(trx);
+  // One round trip: a data-modifying WITH runs whether or not the outer query reads it.
+  await sql`with inserted as (insert into ${outboxTable(schema)} (id, type, version, source, time, data) values ${sql.join(rows)})
+    select pg_notify(${outboxChannel(schema)}, '')`.execute(trx);
+  wakeOutboxRelays(schema);
 }
 
 /**

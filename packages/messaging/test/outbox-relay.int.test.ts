@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { EventEnvelope } from '@switchyard/contracts';
 import { type Database, migrateToLatest, openDatabase } from '@switchyard/service-kit';
 import { createTestDatabase, type TestDatabase, waitFor } from '@switchyard/service-kit/testing';
@@ -43,6 +45,26 @@ async function unpublished(schema: string): Promise<number> {
     database.db,
   );
   return rows[0]?.n ?? -1;
+}
+
+/** The backends of `schema`'s relays that LISTEN now (their last statement was the LISTEN). */
+async function listeningPids(schema: string): Promise<number[]> {
+  const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity
+    where datname = current_database() and application_name = ${`outbox-relay:${schema}`} and query ilike 'listen%'`.execute(database.db);
+  return rows.map((row) => row.pid);
+}
+
+/** The connections of `schema`'s relays, listening or not. */
+async function relayConnections(schema: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+    where datname = current_database() and application_name = ${`outbox-relay:${schema}`}`.execute(database.db);
+  return rows[0]?.n ?? -1;
+}
+
+/** Commits `event` in a transaction of its own and waits until it arrived in `received`. */
+async function commitAndReceive(schema: string, received: EventEnvelope[], event: EventEnvelope): Promise<void> {
+  await database.db.transaction().execute((trx) => appendToOutbox(trx, schema, [event]));
+  await waitFor(async () => received.some((e) => e.id === event.id));
 }
 
 beforeAll(async () => {
@@ -147,6 +169,98 @@ describe('outbox relay on PostgreSQL and RabbitMQ', () => {
       expect(calls).toBeGreaterThanOrEqual(4);
       expect(received.map((e) => e.id)).toEqual(events.map((e) => e.id));
       await waitFor(async () => (await unpublished(schema)) === 0);
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('publishes as soon as a transaction commits, woken by its NOTIFY, with the safety poll at 60 s', async () => {
+    const schema = await outboxSchema('relay_listen');
+    const received = await collect('listen', 'listen_test.*');
+    const relay = startOutboxRelay({
+      db: database.db,
+      schema,
+      bus,
+      logger: testLogger,
+      databaseUrl: testDatabase.url,
+      pollIntervalMs: 60_000,
+    });
+    try {
+      await waitFor(async () => (await listeningPids(schema)).length === 1);
+      // One wake-up follows the LISTEN itself, so it may account for the first event; each later one, committed after
+      // the one before arrived, can only have been published on its own notification (the safety poll is 60 s away).
+      for (const i of [1, 2, 3]) await commitAndReceive(schema, received, makeEvent('listen_test.created', { i }));
+      // Several events of one transaction: one notification, one batch, in order.
+      const together = Array.from({ length: 5 }, (_, i) => makeEvent('listen_test.together', { i }));
+      await database.db.transaction().execute((trx) => appendToOutbox(trx, schema, together));
+      await waitFor(async () => together.every((event) => received.some((e) => e.id === event.id)));
+      expect(received.filter((e) => e.type === 'listen_test.together').map((e) => e.id)).toEqual(together.map((e) => e.id));
+      await waitFor(async () => (await unpublished(schema)) === 0);
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('when its LISTEN connection is killed, reconnects, catches up and is woken again', async () => {
+    const schema = await outboxSchema('relay_relisten');
+    const received = await collect('relisten', 'relisten_test.*');
+    const relay = startOutboxRelay({
+      db: database.db,
+      schema,
+      bus,
+      logger: testLogger,
+      databaseUrl: testDatabase.url,
+      pollIntervalMs: 60_000,
+    });
+    try {
+      const [first] = await waitFor(async () => {
+        const pids = await listeningPids(schema);
+        return pids.length === 1 && pids;
+      });
+      await commitAndReceive(schema, received, makeEvent('relisten_test.before', {}));
+      await sql`select pg_terminate_backend(${first})`.execute(database.db);
+      // Committed while the relay may not listen: published once it listens again (the wake-up after LISTEN).
+      await commitAndReceive(schema, received, makeEvent('relisten_test.during', {}));
+      const [second] = await waitFor(async () => {
+        const pids = await listeningPids(schema);
+        return pids.length === 1 && pids[0] !== first && pids;
+      });
+      expect(second).not.toBe(first);
+      for (const i of [1, 2]) await commitAndReceive(schema, received, makeEvent('relisten_test.after', { i }));
+      expect(received.map((e) => e.type)).toEqual([
+        'relisten_test.before',
+        'relisten_test.during',
+        'relisten_test.after',
+        'relisten_test.after',
+      ]);
+    } finally {
+      await relay.stop();
+    }
+    expect(await relayConnections(schema)).toBe(0);
+  });
+
+  it('stop() closes the LISTEN connection and leaves nothing that keeps the process alive', async () => {
+    const schema = 'relay_exit';
+    const fixture = fileURLToPath(new URL('./fixtures/relay-exit.ts', import.meta.url));
+    // The child ends by itself only when no socket or ref'd timer is left after stop() and closing the database.
+    const { stdout } = await new Promise<{ stdout: string }>((resolve, reject) => {
+      execFile(process.execPath, [fixture, testDatabase.url, schema], { timeout: 15_000 }, (error, out, err) => {
+        if (error) reject(new Error(`the relay's process did not end by itself: ${error.message}\n${out}\n${err}`));
+        else resolve({ stdout: out });
+      });
+    });
+    expect(stdout.split('\n')).toEqual(['published', 'stopped', '']);
+    expect(await relayConnections(schema)).toBe(0);
+  });
+
+  it('keeps publishing on the safety poll when it cannot LISTEN at all', async () => {
+    const schema = await outboxSchema('relay_no_listen');
+    const received = await collect('nolisten', 'nolisten_test.*');
+    const unreachable = new URL(testDatabase.url);
+    unreachable.port = '1';
+    const relay = startOutboxRelay({ db: database.db, schema, bus, logger: testLogger, databaseUrl: unreachable.href, pollIntervalMs: 50 });
+    try {
+      await commitAndReceive(schema, received, makeEvent('nolisten_test.created', {}));
     } finally {
       await relay.stop();
     }

@@ -32,9 +32,10 @@ describe('outbox relay on PGlite in memory', () => {
     await bus.consume({ queue: 'pglite.all', bindings: ['#'] }, async (event) => {
       received.push(event);
     });
-    // A long poll interval: after its first (empty) poll the loop sleeps, so drain() does all the work below.
+    // Stopped at once: its loop (woken by every append) takes no part, so drain() does all the work below.
     const relay = startOutboxRelay({ db: database.db, schema, bus, logger: testLogger, batchSize: 2, pollIntervalMs: 60_000 });
     try {
+      await relay.stop();
       expect(await relay.drain()).toBe(0);
       const events = Array.from({ length: 5 }, (_, i) => makeEvent('book.created', { i, title: `Book ${i}` }));
       await database.db.transaction().execute(async (trx) => {
@@ -49,6 +50,39 @@ describe('outbox relay on PGlite in memory', () => {
         database.db,
       );
       expect(rows[0]?.n).toBe(0);
+    } finally {
+      await relay.stop();
+      await bus.close();
+    }
+  });
+
+  it('publishes as soon as the writer commits, long before the safety poll', async () => {
+    const bus = createInProcessBus({ logger: testLogger });
+    const received: EventEnvelope[] = [];
+    await bus.consume({ queue: 'pglite.wake', bindings: ['wake.#'] }, async (event) => {
+      received.push(event);
+    });
+    const relay = startOutboxRelay({ db: database.db, schema, bus, logger: testLogger, pollIntervalMs: 60_000 });
+    try {
+      // drain() runs after the loop's first batch: from here on, only a wake-up makes the loop look again for 60 s.
+      await relay.drain();
+      for (const i of [1, 2, 3]) {
+        const event = makeEvent('wake.created', { i });
+        await database.db.transaction().execute((trx) => appendToOutbox(trx, schema, [event]));
+        await waitFor(async () => received.some((e) => e.id === event.id));
+      }
+      // A rolled-back append woke the relay too; it found nothing to publish.
+      const rolledBack = makeEvent('wake.rolled_back', {});
+      await expect(
+        database.db.transaction().execute(async (trx) => {
+          await appendToOutbox(trx, schema, [rolledBack]);
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      const marker = makeEvent('wake.marker', {});
+      await appendToOutbox(database.db, schema, [marker]);
+      await waitFor(async () => received.some((e) => e.id === marker.id));
+      expect(received.map((e) => e.type)).toEqual(['wake.created', 'wake.created', 'wake.created', 'wake.marker']);
     } finally {
       await relay.stop();
       await bus.close();

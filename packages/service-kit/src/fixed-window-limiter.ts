@@ -52,7 +52,9 @@ export class FixedWindowLimiter {
     this.limit = options.limit;
     this.windowMs = options.windowMs;
     this.now = options.now ?? Date.now;
-    this.windows = new LRUCache({ max: options.maxKeys ?? 100_000 });
+    // Bounded by size (one a key) rather than `max`: lru-cache allocates all `max` slots up front (several MiB for
+    // 100,000 keys, in every limiter of a process), while a size-bounded cache grows with the keys it holds.
+    this.windows = new LRUCache({ maxSize: options.maxKeys ?? 100_000, sizeCalculation: () => 1 });
   }
 
   /**

@@ -20,3 +20,15 @@ export function createLogger(service: string, level = 'info', destination?: Dest
   };
   return destination === undefined ? pino(options) : pino(options, destination);
 }
+
+/**
+ * Standard output written asynchronously by pino's own destination (sonic-boom): lines logged while a write is under
+ * way go out together in the next one, so a busy process makes one `write(2)` for many lines instead of one each; what
+ * is waiting is written synchronously when the process exits. For services that log a line per request (the gateway).
+ * @returns a destination for {@link createLogger}
+ */
+export function bufferedStdout(): DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: false });
+  process.on('exit', () => destination.flushSync());
+  return destination;
+}

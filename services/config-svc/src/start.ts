@@ -1,5 +1,6 @@
 import { type DependencyApiOverrides, type RunningDependencyApi, startDependencyApi } from '@switchyard/dependency-api';
 import { createOutboundGuard, type Database, type Logger, type OutboundResolver, openServiceDatabase } from '@switchyard/service-kit';
+import { consumeAppInstallations } from './accounts/app-installation.consumer.ts';
 import { createConfigApp } from './app.ts';
 import type { ConfigServiceConfig } from './config.ts';
 import { consumeConfigFiles } from './config-files/config-file.consumer.ts';
@@ -51,6 +52,7 @@ export function startConfigService(
       startConsumers: async ({ bus, db }) => [
         await consumeReleaseNotifications(bus, { db, logger, queuePrefix: config.QUEUE_PREFIX }),
         await consumeConfigFiles(bus, { db, logger, queuePrefix: config.QUEUE_PREFIX }),
+        await consumeAppInstallations(bus, { db, logger, queuePrefix: config.QUEUE_PREFIX }),
       ],
     },
     config,

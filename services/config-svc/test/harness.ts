@@ -123,7 +123,13 @@ export function startConfigHarness(label: string, options: ConfigHarnessOptions 
     const exchange = `test.${label}.${randomBytes(4).toString('hex')}`;
     // config-svc's queue, named after the exchange so parallel tests never share it; deleted after the service stops.
     const queuePrefix = exchange;
-    scope.defer(() => deleteConsumerQueues(inject('amqpUrl'), [`${queuePrefix}.release-notifications`, `${queuePrefix}.config-files`]));
+    scope.defer(() =>
+      deleteConsumerQueues(inject('amqpUrl'), [
+        `${queuePrefix}.release-notifications`,
+        `${queuePrefix}.config-files`,
+        `${queuePrefix}.app-installations`,
+      ]),
+    );
     const tap = await tapEvents(inject('amqpUrl'), exchange, { deleteExchangeOnClose: true });
     scope.defer(() => tap.close());
     const codeHostCalls: CodeHostCall[] = [];

@@ -99,6 +99,8 @@ export async function startPeerService(config: PeerConfig, logger: Logger, overr
       db: database.db,
       schema: PEER_SCHEMA,
       logger,
+      // The relay LISTENs for commits on PostgreSQL; on PGlite the outbox's writes wake it in-process.
+      databaseUrl: database.kind === 'postgres' ? config.DATABASE_URL : undefined,
       amqpUrl: config.AMQP_URL,
       exchange: config.EVENTS_EXCHANGE,
     });

@@ -16,11 +16,38 @@ export const ReleaseEnv = z.object({
   /** Base URL of the code host's REST API (GitHub by default, or the emulator). */
   CODE_HOST_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.github.com'),
   /**
-   * The worker's own code-host token (a GitHub App installation token or a bot account's token with read
-   * access to the organisations' repos): it reads manifests with it. Callers' tokens are never stored.
+   * The worker's own code-host token in personal-token mode (a bot account's token with write access to the
+   * organisations' repos): it reads manifests and opens pull requests with it. Callers' tokens are never stored. Unused
+   * when `GITHUB_APP_ID` is set (App mode); see the README's "Personal-token mode or GitHub App".
    */
   CODE_HOST_TOKEN: z.string().min(1).optional(),
+  /**
+   * App mode: the GitHub App's id (or client id) the worker acts as, with an installation token per account
+   * (`@octokit/auth-app`). Needs `GITHUB_APP_PRIVATE_KEY`.
+   */
+  GITHUB_APP_ID: z
+    .string()
+    .regex(/^(\d{1,12}|Iv[\w.]{1,64})$/, 'must be a GitHub App id (digits) or client id (Iv…)')
+    .optional(),
+  /**
+   * App mode: the App's private key, PEM (newlines may be written `\n`, as in a `.env` file), or the path of a file
+   * holding it.
+   */
+  GITHUB_APP_PRIVATE_KEY: z.string().min(1).optional(),
+  /**
+   * App mode: how often the worker reconciles the App's installations with the code host (`GET /app/installations`,
+   * and each selected installation's repositories), ms; also once at start.
+   */
+  GITHUB_APP_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
   CODE_HOST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
+   * The worker's pacing of content-creating requests per installation (`github`: 80 a minute and 500 an hour, used at
+   * 90 %; `off`; or `<limit>:<window ms>,…`); unset: `github` on api.github.com, else off. See the README.
+   */
+  CODE_HOST_WRITE_LIMITS: z
+    .string()
+    .regex(/^(github|off|\d+:\d+(,\d+:\d+)*)$/, 'must be github, off, or <limit>:<window ms> pairs, e.g. 80:60000,500:3600000')
+    .optional(),
   /**
    * The most bytes one code-host answer, and one file read through it, may have (default 5 MiB): a bigger one is
    * refused (`too_large`) without being read past the limit.

@@ -1,4 +1,4 @@
-import type { CodeHost } from '@switchyard/code-host';
+import type { CodeHost, CodeHostTokens } from '@switchyard/code-host';
 import type { ConsumerHandle, MessageBus } from '@switchyard/messaging';
 import type { Logger } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
@@ -26,8 +26,8 @@ export interface ReleaseConsumerDeps {
   /** The `release` schema's handle (`database.db.withSchema(RELEASE_SCHEMA)`). */
   db: Kysely<ReleaseDatabase>;
   codeHost: CodeHost;
-  /** The worker's own code-host token, which it reads manifests with. */
-  token: string;
+  /** The worker's own code-host tokens (per account in App mode), which it reads manifests with. */
+  tokens: CodeHostTokens;
   logger: Logger;
   /** The registries the pipeline asks. */
   registries: RegistryAccess;
@@ -66,7 +66,7 @@ export interface ReleaseConsumerDeps {
 export async function startReleaseConsumers(bus: MessageBus, deps: ReleaseConsumerDeps): Promise<ConsumerHandle[]> {
   const { db, logger, config } = deps;
   const prefix = config.QUEUE_PREFIX;
-  const work = { db, codeHost: deps.codeHost, token: deps.token, registries: deps.registries, advisories: deps.advisories, logger };
+  const work = { db, codeHost: deps.codeHost, tokens: deps.tokens, registries: deps.registries, advisories: deps.advisories, logger };
   const attempts = { prefetch: config.WORKER_PREFETCH, maxAttempts: SCAN_ATTEMPTS };
   const consumers: ConsumerHandle[] = [];
   consumers.push(await consumeConfigState(bus, db, `${prefix}.read-model`));

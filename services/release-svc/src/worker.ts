@@ -1,4 +1,4 @@
-import { type CodeHost, createGitHubCodeHost } from '@switchyard/code-host';
+import { type CodeHost, type CodeHostTokens, createGitHubCodeHost } from '@switchyard/code-host';
 import { type MessageBus, startEventPublishing } from '@switchyard/messaging';
 import {
   ConfigError,
@@ -13,25 +13,34 @@ import {
   startService,
 } from '@switchyard/service-kit';
 import { codeHostAdvisories, combinedAdvisories, importedAdvisories } from './advisories/advisory-source.service.ts';
+import { startBotAccountCheck } from './bot-account/bot-account.loop.ts';
+import { botLoginReader, workerCodeHostAuth } from './code-host-auth.ts';
 import type { ReleaseConfig } from './config.ts';
 import { startConfigFileChecks } from './config-files/config-file-check.loop.ts';
 import { startReleaseConsumers } from './consumers.ts';
 import { releaseMigrations } from './db/migrations/index.ts';
 import { RELEASE_SCHEMA, type ReleaseDatabase } from './db/schema.ts';
+import { startInstallationReconciliation } from './installations/app-installation.loop.ts';
+import { recordedInstallationTokens } from './installations/recorded-installation-tokens.service.ts';
 import { startCheckpointSweeper } from './notifications/checkpoint-sweeper.loop.ts';
 import { privateRegistries } from './pipeline/resolve/private-registry.service.ts';
 import { codeHostRegistryCredentials, codeHostRegistryUrls, RegistryAccess } from './pipeline/resolve/registry-access.client.ts';
 import { startPullRequestLoops } from './pull-requests/pull-requests.loop.ts';
+import { findAccountLogin } from './read-model/read-model.repository.ts';
 import { startRegistryWatch } from './registry-watch/registry-watch.loop.ts';
 import { startScheduler } from './schedules/scheduler.loop.ts';
 import { startRunRetention } from './update-runs/run-retention.loop.ts';
 import { startUpgrades } from './upgrades/upgrade.loop.ts';
+import { writeLimitsOf } from './write-budget/write-budget.policy.ts';
+import { sharedWriteBudget } from './write-budget/write-budget.service.ts';
 
 /** What can be handed to the worker instead of being built from its configuration (the launcher and tests do). */
 export interface ReleaseWorkerOverrides {
   /** The bus; default RabbitMQ at `AMQP_URL` (required then). Not closed by the worker. */
   bus?: MessageBus;
   codeHost?: CodeHost;
+  /** The worker's code-host tokens; default from `GITHUB_APP_ID` (App mode) or `CODE_HOST_TOKEN`. */
+  tokens?: CodeHostTokens;
   /** The database, already migrated (the one-process launcher shares the API's: one embedded PGlite per folder). Not closed by the worker. */
   database?: Database<ReleaseDatabase>;
   /** Serve `/healthz` and `/readyz` on `WORKER_PORT` (default true). */
@@ -59,7 +68,8 @@ export type RunningReleaseWorker = RunningService<{
  * `"bus": "not connected"` (a worker that cannot consume is not ready; it is alive, so no restart loop).
  * `close()` stops the health listener, cancels the consumers, stops the relay and closes the bus it owns, then the
  * database it opened (an injected bus or database is left open).
- * @throws ConfigError when `CODE_HOST_TOKEN` or (without an injected bus) `AMQP_URL` is missing; MigrationFailedError /
+ * @throws ConfigError when neither `CODE_HOST_TOKEN` nor `GITHUB_APP_ID` (with its key) is set, or (without an injected bus)
+ * `AMQP_URL` is missing; MigrationFailedError /
  * the listen error (after closing what it had opened)
  */
 export async function startReleaseWorker(
@@ -67,42 +77,58 @@ export async function startReleaseWorker(
   logger: Logger,
   overrides: ReleaseWorkerOverrides = {},
 ): Promise<RunningReleaseWorker> {
-  const missing = [
-    ...(config.CODE_HOST_TOKEN ? [] : ["CODE_HOST_TOKEN: required by the worker (the token it reads repos' manifests with)"]),
-    ...(overrides.bus || config.AMQP_URL ? [] : ['AMQP_URL: required by a worker in its own process']),
-  ];
-  if (missing.length > 0) throw new ConfigError('release-worker', missing);
-  const token = config.CODE_HOST_TOKEN as string;
+  if (!overrides.bus && !config.AMQP_URL) throw new ConfigError('release-worker', ['AMQP_URL: required by a worker in its own process']);
+  const clientOptions = {
+    baseUrl: config.CODE_HOST_API_URL,
+    userAgent: 'switchyard-release-worker',
+    timeoutMs: config.CODE_HOST_TIMEOUT_MS,
+    logger,
+  };
+  const auth = overrides.tokens ? { tokens: overrides.tokens, app: undefined } : await workerCodeHostAuth(config, clientOptions);
+  const { app } = auth;
   return startService(async (scope) => {
     // An injected database is its owner's to close: only one opened here is registered.
     const database =
       overrides.database ?? scope.use(await openServiceDatabase<ReleaseDatabase>(RELEASE_SCHEMA, config, releaseMigrations, logger));
     const db = database.db.withSchema(RELEASE_SCHEMA);
+    // App mode: an installation recorded anew (the App installed again) is used at once.
+    const tokens = app ? recordedInstallationTokens(db, app, auth.tokens) : auth.tokens;
     const events = await startEventPublishing({
       db: database.db,
       schema: RELEASE_SCHEMA,
       logger,
+      // The relay LISTENs for commits on PostgreSQL (an injected database is on DATABASE_URL too); on PGlite the
+      // outbox's writes wake it in-process.
+      databaseUrl: database.kind === 'postgres' ? config.DATABASE_URL : undefined,
       bus: overrides.bus,
       amqpUrl: config.AMQP_URL,
       exchange: config.EVENTS_EXCHANGE,
     });
     scope.defer(() => events.close());
     const bus = events.bus;
+    // GitHub's secondary limits on content creation: every content-creating request is booked in the installation's
+    // budget, shared by the workers, before the adapter sends it.
+    const limits = writeLimitsOf(config.CODE_HOST_WRITE_LIMITS, config.CODE_HOST_API_URL);
+    const writes = limits ? sharedWriteBudget(db, tokens, limits) : undefined;
     const codeHost =
       overrides.codeHost ??
       createGitHubCodeHost({
-        baseUrl: config.CODE_HOST_API_URL,
-        userAgent: 'switchyard-release-worker',
+        ...clientOptions,
+        ...(writes ? { beforeContentCreation: (token: string) => writes.beforeContentCreation(token) } : {}),
         // The scan retries a batch on `rate_limited`; the throttling queue would cap this process at ~100 repos/s.
         throttle: false,
-        timeoutMs: config.CODE_HOST_TIMEOUT_MS,
         // A file bigger than this (a huge lockfile) fails its config instead of filling the worker's memory.
         maxResponseBytes: config.CODE_HOST_MAX_RESPONSE_BYTES,
-        logger,
       });
     const registries = new RegistryAccess({
       publicUrls: { ...codeHostRegistryUrls(config.CODE_HOST_API_URL), ...config.REGISTRY_URLS },
-      publicCredentials: token ? codeHostRegistryCredentials(token) : {},
+      ...(config.GITHUB_APP_ID === undefined && config.CODE_HOST_TOKEN
+        ? { publicCredentials: codeHostRegistryCredentials(config.CODE_HOST_TOKEN) }
+        : {
+            codeHostCredentials: async (accountId: number) => ({
+              token: await tokens.forOwner((await findAccountLogin(db, accountId)) ?? ''),
+            }),
+          }),
       cratesApiUrl: config.CRATES_API_URL,
       timeoutMs: config.REGISTRY_TIMEOUT_MS,
       privateRegistry: privateRegistries(db, config.SECRETS_KEY),
@@ -112,9 +138,9 @@ export async function startReleaseWorker(
     // The code host's global advisories (GitHub's GET /advisories) and the imported OSV records, both.
     const advisories = combinedAdvisories(
       importedAdvisories(db),
-      codeHostAdvisories(codeHost, token, { ttlMs: 3_600_000, maxPackages: 10_000 }),
+      codeHostAdvisories(codeHost, tokens, { ttlMs: 3_600_000, maxPackages: 10_000 }),
     );
-    const consumers = await startReleaseConsumers(bus, { db, codeHost, token, logger, config, registries, advisories });
+    const consumers = await startReleaseConsumers(bus, { db, codeHost, tokens, logger, config, registries, advisories });
     scope.defer(async () => {
       for (const consumer of consumers) await consumer.cancel();
     });
@@ -125,12 +151,16 @@ export async function startReleaseWorker(
       startRegistryWatch({ db, registries, logger, concurrency: config.UPDATE_RUN_CONCURRENCY }, config.REGISTRY_WATCH_INTERVAL_MS, logger),
     );
     if (config.PULL_REQUESTS === 'on') {
-      const jobs = { db, codeHost, token, registries, logger, leaseMs: config.PULL_REQUEST_LEASE_MS };
+      const jobs = { db, codeHost, tokens, registries, logger, leaseMs: config.PULL_REQUEST_LEASE_MS, ...(writes ? { writes } : {}) };
       for (const loop of startPullRequestLoops(jobs, config.SCHEDULER_INTERVAL_MS, logger)) scope.use(loop);
-      scope.use(startUpgrades({ db, codeHost, token, logger }, config.SCHEDULER_INTERVAL_MS, logger));
+      scope.use(startUpgrades({ db, codeHost, tokens, logger }, config.SCHEDULER_INTERVAL_MS, logger));
     }
     scope.use(startRunRetention(db, now, logger));
-    scope.use(startConfigFileChecks({ db, codeHost, token, logger }, config.SCHEDULER_INTERVAL_MS, logger));
+    // Who the workers are on the code host: the webhook intake tells their own actions' echoes from people's.
+    scope.use(startBotAccountCheck(db, botLoginReader(auth, codeHost), logger));
+    // App mode: the installations, as the code host has them, decide which repositories are active (webhooks between).
+    if (app) scope.use(startInstallationReconciliation(db, app, config.GITHUB_APP_RECONCILE_INTERVAL_MS, logger));
+    scope.use(startConfigFileChecks({ db, codeHost, tokens, logger }, config.SCHEDULER_INTERVAL_MS, logger));
     if (config.CONFIG_CHECKPOINT_TIMEOUT_MS > 0) {
       const timeoutMs = config.CONFIG_CHECKPOINT_TIMEOUT_MS;
       scope.use(startCheckpointSweeper(db, timeoutMs, Math.min(1_000, timeoutMs), { batchSize: config.SCAN_BATCH_SIZE, logger }));

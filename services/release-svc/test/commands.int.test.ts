@@ -1,5 +1,6 @@
 import { request, waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimMerge, MERGE_CLAIM_LEASE_MS, releaseMerge, setMergeRequest } from '../src/jobs/job.repository.ts';
 import { ALICE, BOT, type ReleaseHarness, startReleaseHarness } from './harness.ts';
 
 /** How long a test waits for the worker's loops and the webhooks (within a second idle, several beside the suite). */
@@ -28,7 +29,8 @@ describe('pull-request commands from comment webhooks', { timeout: SETTLE_MS * 2
   const botAnswers = async (number: number) =>
     (await github<Array<{ user: { login: string }; body: string }>>(`/repos/globex/analytics/issues/${number}/comments?per_page=100`))
       .filter((c) => c.user.login === 'switchyard-bot')
-      .map((c) => c.body);
+      // What GitHub shows: without the answer's HTML comment.
+      .map((c) => c.body.replace(/\s*<!--[\s\S]*?-->\s*$/, ''));
   const comment = (number: number, text: string) =>
     github(`/repos/globex/analytics/issues/${number}/comments`, { method: 'POST', body: { body: text }, token: ALICE });
 
@@ -49,6 +51,53 @@ describe('pull-request commands from comment webhooks', { timeout: SETTLE_MS * 2
       async () => ((await botAnswers(number)).includes("OK, I won't merge this PR automatically.") ? true : undefined),
       SETTLE_MS,
     );
+  });
+
+  it('a command taken up again after its answer went out (its worker stopped before recording it) is not answered twice', async () => {
+    const cancel = await h.db
+      .selectFrom('pull_request_command')
+      .selectAll()
+      .where('command', '=', 'cancel merge')
+      .executeTakeFirstOrThrow();
+    expect(cancel.outcome).toBe('done');
+    // As a worker leaves it when stopped between its answer and its record: claimed once, no outcome, its lease over.
+    await h.db
+      .updateTable('pull_request_command')
+      .set({ outcome: null, answer: null, due_at: new Date(), attempts: 1 })
+      .where('delivery_id', '=', cancel.delivery_id)
+      .execute();
+    await waitFor(async () => {
+      const row = await h.db
+        .selectFrom('pull_request_command')
+        .select('outcome')
+        .where('delivery_id', '=', cancel.delivery_id)
+        .executeTakeFirst();
+      return row?.outcome ? row : undefined;
+    }, SETTLE_MS);
+    expect((await botAnswers(number)).filter((a) => a === "OK, I won't merge this PR automatically.")).toHaveLength(1);
+  });
+
+  it('a merge command given while the worker merges the pull request is told so, and the merge under way decides', async () => {
+    // As a worker leaves the job the moment before it asks the code host to merge: marked, under the request it read.
+    expect(await claimMerge(h.db, jobId, null, 'squash')).toBe(false); // `cancel merge` came since: it decides again
+    expect(await claimMerge(h.db, jobId, 'blocked', 'squash')).toBe(true);
+    await comment(number, '@dependabot merge');
+    const underWay = 'This pull request is being merged already, as one squashed commit: it is too late to change that.';
+    await waitFor(async () => ((await botAnswers(number)).includes(underWay) ? true : undefined), SETTLE_MS);
+    const command = await h.db.selectFrom('pull_request_command').selectAll().where('command', '=', 'merge').executeTakeFirstOrThrow();
+    expect(command).toMatchObject({ outcome: 'refused' });
+    expect(
+      (await h.db.selectFrom('pull_request_job').select('merge_request').where('id', '=', jobId).executeTakeFirstOrThrow()).merge_request,
+    ).toBe('blocked');
+    // A mark older than its lease is a worker that stopped half-way: a command decides again.
+    await h.db
+      .updateTable('pull_request_job')
+      .set({ merging_at: new Date(Date.now() - MERGE_CLAIM_LEASE_MS - 1_000) })
+      .where('id', '=', jobId)
+      .execute();
+    expect(await setMergeRequest(h.db, jobId, 'blocked')).toEqual({ set: true });
+    await releaseMerge(h.db, jobId);
+    await h.db.deleteFrom('pull_request_command').where('delivery_id', '=', command.delivery_id).execute();
   });
 
   it('carries out a command given before the job recorded its pull request, once the job has it', async () => {

@@ -100,7 +100,9 @@ export function startReleaseHarness(label: string, options: ReleaseHarnessOption
     const suffix = `${label}.${randomBytes(4).toString('hex')}`;
     const exchange = `test.${suffix}`;
     scope.defer(() => deleteTopology(inject('amqpUrl'), exchange, `test.${suffix}`));
-    const tap = await tapEvents(inject('amqpUrl'), exchange, { bindings: ['pull_request_job.*', 'release_notification.*'] });
+    const tap = await tapEvents(inject('amqpUrl'), exchange, {
+      bindings: ['pull_request_job.*', 'release_notification.*', 'app_installation.*'],
+    });
 
     const env = {
       HOST: '127.0.0.1',

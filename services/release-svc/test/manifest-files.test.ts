@@ -1,9 +1,11 @@
-import { type CodeHost, CodeHostError, createGitHubCodeHost, type FileReads, type TreeEntry } from '@switchyard/code-host';
+import { type CodeHost, CodeHostError, createGitHubCodeHost, type FileReads, personalToken, type TreeEntry } from '@switchyard/code-host';
 import { type Ecosystem, ecosystemFor, gitlinkText, ManifestParseError } from '@switchyard/ecosystems';
 import { createGitHubEmulator, generateRepos } from '@switchyard/github-emulator';
 import { createLogger, type Listening, listen } from '@switchyard/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readManifestFiles } from '../src/pipeline/read/manifest-files.service.ts';
+import { readTargetsTogether } from '../src/pipeline/read/fan-out-read.service.ts';
+import { readManifestFiles, readTargetFiles } from '../src/pipeline/read/manifest-files.service.ts';
+import type { ReadableTarget } from '../src/pipeline/read/target.policy.ts';
 
 const MiB = 1024 * 1024;
 const npm = ecosystemFor('npm_and_yarn');
@@ -303,6 +305,32 @@ describe('readManifestFiles: every file at once through readFiles', () => {
         'GET /repos/bot/loose-1/contents?ref=main 200',
         'GET /repos/bot/loose-1/contents/package.json?ref=main 200',
       ]);
+    });
+
+    it("a fan-out's batch reads all its repositories in 2 requests (sizes and head commits, then texts), to the same files", async () => {
+      // 30 configs on the two repositories (each config its own read), and one on a repository that does not exist.
+      const names = [...Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? 'bot/locked-1' : 'bot/loose-1')), 'bot/absent'];
+      const targets = new Map(
+        names.map((fullName, i) => [
+          i + 1,
+          { config: { directory: '/' }, repo: { fullName }, ecosystem: npm, branch: 'main' } as unknown as ReadableTarget,
+        ]),
+      );
+      const start = requests.length;
+      const found = await readTargetsTogether(host, personalToken('bot-token'), targets, createLogger('test', 'silent'));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(requests.slice(start)).toEqual(['POST /graphql 200', 'POST /graphql 200']);
+      expect(found.size).toBe(30);
+      expect(found.has(31)).toBe(false);
+      for (const [id, target] of [...targets].slice(0, 30)) {
+        const mine = found.get(id);
+        expect(mine?.commit).toBe(await host.getBranchHead?.('bot-token', { owner: 'bot', name: target.repo.fullName.slice(4) }, 'main'));
+        const read = await readTargetFiles(host, personalToken('bot-token'), target, { found: mine });
+        expect(read).toEqual({
+          ...(await readManifestFiles(host, 'bot-token', target.repo.fullName, '/', 'main', npm as Ecosystem)),
+          commit: mine?.commit,
+        });
+      }
     });
 
     it('reading again asks conditionally: unchanged answers are 304s, which GitHub does not count against the rate limit', async () => {

@@ -1,10 +1,15 @@
-import { createGitHubCodeHost } from '@switchyard/code-host';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createGitHubCodeHost, personalToken } from '@switchyard/code-host';
 import { requireEcosystem } from '@switchyard/ecosystems';
 import { request, waitFor } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PullRequestJobRow } from '../src/jobs/job.table.ts';
-import { executeJob, JobBusyError, resumeStalledJobs } from '../src/pipeline/deliver/pull-request.service.ts';
+import { BASE_FRESH_MS, executeJob, JobBusyError, resumeStalledJobs } from '../src/pipeline/deliver/pull-request.service.ts';
+import { readTargetFiles } from '../src/pipeline/read/manifest-files.service.ts';
+import { readableTarget } from '../src/pipeline/read/target.policy.ts';
 import { RegistryAccess } from '../src/pipeline/resolve/registry-access.client.ts';
+import { findScanTargets } from '../src/read-model/read-model.repository.ts';
 import { ALICE, BOT, type ReleaseHarness, startReleaseHarness } from './harness.ts';
 
 describe('pull-request jobs become branches, commits and pull requests on the code host', () => {
@@ -33,7 +38,7 @@ describe('pull-request jobs become branches, commits and pull requests on the co
     return {
       codeHost,
       registries,
-      deps: { db: h.db, codeHost, token: BOT, registries, logger: h.logger, ...(leaseMs ? { leaseMs } : {}) },
+      deps: { db: h.db, codeHost, tokens: personalToken(BOT), registries, logger: h.logger, ...(leaseMs ? { leaseMs } : {}) },
     };
   };
   /**
@@ -306,5 +311,102 @@ describe('pull-request jobs become branches, commits and pull requests on the co
     expect(await resumeStalledJobs(deps, new Date())).toBeGreaterThanOrEqual(1);
     await registries.close();
     expect(await status()).not.toMatch(/^(pending|running)$/);
+  });
+
+  it('opens a one-file pull request with at most 4 code-host requests, on the commit and with the files the update read', async () => {
+    // The requests this executor sends, through a proxy in front of the emulator (the harness's worker sends its own).
+    const sent: string[] = [];
+    const proxy = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', async () => {
+        sent.push(`${req.method} ${req.url?.split('?')[0]}`);
+        const headers = Object.fromEntries(
+          ['authorization', 'accept', 'content-type', 'user-agent'].flatMap((name) => {
+            const value = req.headers[name];
+            return typeof value === 'string' ? [[name, value]] : [];
+          }),
+        );
+        const upstream = await fetch(`${h.codeHostUrl}${req.url}`, {
+          method: req.method ?? 'GET',
+          headers,
+          ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+        });
+        const body = Buffer.from(await upstream.arrayBuffer());
+        const passed = [...upstream.headers].filter(
+          ([name]) => !['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(name),
+        );
+        res.writeHead(upstream.status, Object.fromEntries(passed));
+        res.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const codeHost = createGitHubCodeHost({ baseUrl, userAgent: 'test', throttle: false, logger: h.logger });
+      const registries = new RegistryAccess({ publicUrls: h.releaseConfig.REGISTRY_URLS, timeoutMs: 5_000 });
+      const tokens = personalToken(BOT);
+      // No older numpy pull request to supersede or wait for: this is one pull request's cost.
+      await h.db.updateTable('pull_request_job').set({ status: 'closed' }).where('dependency_name', '=', 'numpy').execute();
+      // The update run's read (in this process, as the worker runs the update and then its jobs): the branch's head, then
+      // the files at it.
+      const readable = readableTarget((await findScanTargets(h.db, [301])).get(301), 'pip');
+      if ('skipped' in readable) throw new Error(readable.skipped.reason);
+      const read = await readTargetFiles(codeHost, tokens, readable, { atHead: true });
+      if ('failed' in read) throw new Error(read.failed);
+      expect(read.commit).toMatch(/^[0-9a-f]{40}$/);
+      const inUse = /^numpy==(.+)$/m.exec(read.files['requirements.txt'] ?? '')?.[1] ?? '';
+      const model = await h.db.selectFrom('pull_request_job').selectAll().where('dependency_name', '=', 'pandas').executeTakeFirstOrThrow();
+      const id = await insertPendingLike(model, {
+        dependency_name: 'numpy',
+        version_in_use: inUse,
+        target_version: '1.26.4',
+        update_kind: 'minor',
+        base_sha: read.commit ?? null,
+      });
+      sent.length = 0;
+      await executeJob({ db: h.db, codeHost, tokens, registries, logger: h.logger }, id, false);
+      await registries.close();
+      const job = await h.db.selectFrom('pull_request_job').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      expect([job.status, job.status_reason]).toEqual(['open', null]);
+      // The repository's id (once per repository and process), the branch with its commit, the pull request, its labels.
+      expect(sent, sent.join('\n')).toHaveLength(4);
+      expect(sent).toEqual([
+        'POST /graphql',
+        'POST /graphql',
+        'POST /repos/acme/data-pipeline/pulls',
+        `POST /repos/acme/data-pipeline/issues/${job.pull_request_number}/labels`,
+      ]);
+      // Made on the commit the update read, with the requirement rewritten.
+      expect(job.base_sha).toBe(read.commit);
+      const commit = (await (await github(`/repos/acme/data-pipeline/commits/${job.head_sha}`)).json()) as {
+        parents: Array<{ sha: string }>;
+      };
+      expect(commit.parents.map((parent) => parent.sha)).toEqual([read.commit]);
+      const file = await github(`/repos/acme/data-pipeline/contents/requirements.txt?ref=${job.branch}`);
+      const text = Buffer.from(((await file.json()) as { content: string }).content, 'base64').toString('utf8');
+      expect(text).toBe((read.files['requirements.txt'] ?? '').replace(`numpy==${inUse}`, 'numpy==1.26.4'));
+
+      // A job recorded longer ago than BASE_FRESH_MS (it waited for the limit): made on the branch's head as it is now.
+      await h.db.updateTable('pull_request_job').set({ status: 'closed' }).where('id', '=', id).execute();
+      const late = await insertPendingLike(model, {
+        dependency_name: 'numpy',
+        version_in_use: inUse,
+        target_version: '1.26.5',
+        update_kind: 'minor',
+        base_sha: read.commit ?? null,
+        created_at: new Date(Date.now() - BASE_FRESH_MS - 60_000),
+      });
+      sent.length = 0;
+      const lateRegistries = new RegistryAccess({ publicUrls: h.releaseConfig.REGISTRY_URLS, timeoutMs: 5_000 });
+      await executeJob({ db: h.db, codeHost, tokens, registries: lateRegistries, logger: h.logger }, late, false);
+      await lateRegistries.close();
+      expect(sent[0]).toBe('GET /repos/acme/data-pipeline/branches/main');
+      const lateJob = await h.db.selectFrom('pull_request_job').selectAll().where('id', '=', late).executeTakeFirstOrThrow();
+      expect([lateJob.status, lateJob.status_reason]).toEqual(['open', null]);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sign } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordBotLogin } from '../src/bot-account/bot-account.repository.ts';
 import { type ReleaseHarness, startReleaseHarness, TEST_WEBHOOK_SECRET } from './harness.ts';
 
 describe('POST /webhooks/github: signed code-host deliveries move jobs', () => {
@@ -122,6 +123,28 @@ describe('POST /webhooks/github: signed code-host deliveries move jobs', () => {
     expect(reopened).toEqual({ status: 'open', ignored: false });
   });
 
+  it("the echoes of the workers' own close and reopen move nothing, in whatever order GitHub delivers them", async () => {
+    await recordBotLogin(h.db, 'switchyard[bot]');
+    const asBot = (action: string) => ({ ...pullRequestEvent(action, false), sender: { login: 'Switchyard[bot]', type: 'Bot' } });
+    const ignoresOfJob = async () => (await h.db.selectFrom('config_ignore').select('id').where('job_id', '=', jobId).execute()).length;
+    expect(await job()).toMatchObject({ status: 'open' });
+    // A worker closed the pull request (its job marked first), then reopened it (open again): the reopen's echo comes
+    // first and the close's last. Taken as a person's close, it would close the job and ignore its version.
+    expect((await deliver(asBot('reopened'))).body).toEqual({ outcome: 'ignored' });
+    expect((await deliver(asBot('closed'))).body).toEqual({ outcome: 'ignored' });
+    expect(await job()).toMatchObject({ status: 'open' });
+    expect(await ignoresOfJob()).toBe(0);
+    // A merge's echo may come before the worker records the merge itself, with its reason (automerge, a command).
+    const mergedByBot = { ...asBot('closed'), pull_request: { ...pullRequestEvent('closed', true).pull_request } };
+    expect((await deliver(mergedByBot)).body).toEqual({ outcome: 'ignored' });
+    expect(await job()).toMatchObject({ status: 'open' });
+    // Someone else's close is a person's decision, as before.
+    expect((await deliver(pullRequestEvent('closed', false))).body).toEqual({ outcome: 'applied' });
+    expect(await ignoresOfJob()).toBe(1);
+    expect((await deliver(pullRequestEvent('reopened', false))).body).toEqual({ outcome: 'applied' });
+    expect(await ignoresOfJob()).toBe(0);
+  });
+
   it('moves the job to merged on a merged pull request, once per delivery id', async () => {
     const id = randomUUID();
     expect(await deliver(pullRequestEvent('closed', true), { id })).toEqual({ status: 202, body: { outcome: 'applied' } });
@@ -131,6 +154,50 @@ describe('POST /webhooks/github: signed code-host deliveries move jobs', () => {
     expect((await deliver(pullRequestEvent('closed', false))).body).toEqual({ outcome: 'ignored' });
     expect((await deliver(pullRequestEvent('reopened', false))).body).toEqual({ outcome: 'ignored' });
     expect((await job()).status).toBe('merged');
+  });
+
+  it('takes a burst of concurrent pushes to a branch with many open pull requests: every delivery answered, none deadlocked', async () => {
+    const base = await h.db.selectFrom('pull_request_job').selectAll().where('id', '=', jobId).executeTakeFirstOrThrow();
+    const { id: _id, created_at: _created, status_changed_at: _changed, ...row } = base;
+    const later = new Date(Date.now() + 3_600_000);
+    const inserted = await h.db
+      .insertInto('pull_request_job')
+      .values(
+        Array.from({ length: 40 }, (_, i) => ({
+          ...row,
+          status: 'open' as const,
+          target_branch: 'burst',
+          dependency_name: `burst-${i}`,
+          branch: `dependabot/npm_and_yarn/burst-${i}`,
+          pull_request_number: 1_000 + i,
+          maintain_at: later,
+        })),
+      )
+      .returning('id')
+      .execute();
+    const pushes = await Promise.all(
+      Array.from({ length: 40 }, () => deliver({ ref: 'refs/heads/burst', repository: { id: 3101 }, deleted: false }, { event: 'push' })),
+    );
+    expect(pushes.map((push) => push.status)).toEqual(Array(40).fill(202));
+    const due = await h.db
+      .selectFrom('pull_request_job')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        inserted.map((r) => r.id),
+      )
+      .where('maintain_at', '<=', new Date())
+      .execute();
+    expect(due).toHaveLength(40);
+    await h.db
+      .deleteFrom('pull_request_job')
+      .where(
+        'id',
+        'in',
+        inserted.map((r) => r.id),
+      )
+      .execute();
   });
 
   it('records other events as ignored, and a ping is fine', async () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
+import { createsContent, graphqlCreatesContent } from '@switchyard/contracts';
 import type { Logger } from '@switchyard/service-kit';
 import { LRUCache } from 'lru-cache';
 import { boundedFetch } from './bounded-fetch.ts';
@@ -25,6 +26,8 @@ export interface ClientSettings {
   maxResponseBytes: number;
   /** GET answers remembered for conditional requests, shared by every token's client; undefined: none are sent. */
   conditional?: ConditionalCache;
+  /** Awaited before each content-creating request (see `GitHubCodeHostOptions.beforeContentCreation`). */
+  beforeContentCreation?: (token: string) => Promise<void>;
   logger: Logger;
 }
 
@@ -71,18 +74,11 @@ function tokenId(token: string): string {
 }
 
 /**
- * An Octokit client for one token: `Authorization: token <token>` on every request, the request timeout, retries of
- * 5xx and network errors (`retries` times, the n-th after n² × `retryBaseDelayMs`), and the throttling plugin, which
- * waits out a primary or secondary rate limit once when GitHub says the wait is at most `maxRateLimitWaitSeconds`
- * (https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api) and otherwise lets the 403/429
- * through. Every answer's body is read within `maxResponseBytes` (see {@link boundedFetch}); a bigger one rejects with
- * an error {@link isTooLarge} recognises, never retried. With `settings.conditional`, a GET whose answer is remembered
- * is sent with `If-None-Match: <its ETag>` and a `304 Not Modified` gives the remembered answer again (GitHub does not
- * count a 304 against the rate limit:
- * https://docs.github.com/rest/using-the-rest-api/best-practices-for-using-the-rest-api#use-conditional-requests-if-appropriate). Octokit's own log lines (which never carry the token) go to
- * `logger` at debug level, warnings at warn.
+ * The options of every Octokit this package makes (see {@link createOctokit}): base URL, user agent, the bounded fetch,
+ * logging to `settings.logger`, the retry plugin's and the throttling plugin's settings, the latter's state grouped by
+ * `throttleId` (a token's or an App's id, never a secret).
  */
-export function createOctokit(token: string, settings: ClientSettings): GitHubClient {
+export function octokitOptions(settings: ClientSettings, throttleId: string) {
   const { logger, maxRateLimitWaitSeconds } = settings;
   const onLimit =
     (kind: 'primary' | 'secondary') =>
@@ -94,7 +90,7 @@ export function createOctokit(token: string, settings: ClientSettings): GitHubCl
       );
       return wait;
     };
-  const octokit = new GitHubOctokit({
+  return {
     baseUrl: settings.baseUrl,
     userAgent: settings.userAgent,
     request: { fetch: boundedFetch(settings.timeoutMs, settings.maxResponseBytes) },
@@ -107,14 +103,42 @@ export function createOctokit(token: string, settings: ClientSettings): GitHubCl
     retry: { retries: settings.retries, doNotRetry: DO_NOT_RETRY, retryAfterBaseValue: settings.retryBaseDelayMs },
     throttle: {
       enabled: settings.throttle,
-      id: tokenId(token),
+      id: throttleId,
       onRateLimit: onLimit('primary'),
       onSecondaryRateLimit: onLimit('secondary'),
     },
-  });
+  };
+}
+
+/**
+ * An Octokit client for one token: `Authorization: token <token>` on every request, the request timeout, retries of
+ * 5xx and network errors (`retries` times, the n-th after n² × `retryBaseDelayMs`), and the throttling plugin, which
+ * waits out a primary or secondary rate limit once when GitHub says the wait is at most `maxRateLimitWaitSeconds`
+ * (https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api) and otherwise lets the 403/429
+ * through. Every answer's body is read within `maxResponseBytes` (see {@link boundedFetch}); a bigger one rejects with
+ * an error {@link isTooLarge} recognises, never retried. With `settings.conditional`, a GET whose answer is remembered
+ * is sent with `If-None-Match: <its ETag>` and a `304 Not Modified` gives the remembered answer again (GitHub does not
+ * count a 304 against the rate limit:
+ * https://docs.github.com/rest/using-the-rest-api/best-practices-for-using-the-rest-api#use-conditional-requests-if-appropriate).
+ * With `settings.beforeContentCreation`, a content-creating request waits for it before it is sent. Octokit's own log
+ * lines (which never carry the token) go to `logger` at debug level, warnings at warn.
+ */
+export function createOctokit(token: string, settings: ClientSettings): GitHubClient {
+  const octokit = new GitHubOctokit(octokitOptions(settings, tokenId(token)));
   octokit.hook.before('request', (options) => {
     options.headers.authorization = `token ${token}`;
   });
+  const pace = settings.beforeContentCreation;
+  if (pace) {
+    const apiPath = new URL(settings.baseUrl).pathname.replace(/\/+$/, '');
+    octokit.hook.before('request', async (options) => {
+      if (options.method === 'GET' || options.method === 'HEAD') return;
+      const { pathname } = new URL(octokit.request.endpoint(options).url);
+      const path = pathname.startsWith(`${apiPath}/`) ? pathname.slice(apiPath.length) : pathname;
+      const graphql = path === '/graphql' || pathname.endsWith('/api/graphql');
+      if (graphql ? graphqlCreatesContent((options as { query?: unknown }).query) : createsContent(options.method, path)) await pace(token);
+    });
+  }
   const cache = settings.conditional;
   if (cache) {
     const id = tokenId(token);

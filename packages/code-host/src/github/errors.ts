@@ -1,5 +1,5 @@
 import { formatBytes } from '../byte-size.ts';
-import { CodeHostError } from '../errors.ts';
+import { CodeHostError, isCodeHostError } from '../errors.ts';
 import { isTimeout, isTooLarge } from './bounded-fetch.ts';
 
 /** The parts of an Octokit `RequestError` (from `@octokit/request-error`) the mapping reads. */
@@ -118,4 +118,20 @@ export function toCodeHostError(error: unknown, what: string): unknown {
     status >= 500 ? `GitHub ${what}: server error${said}` : `GitHub ${what}: unexpected answer${said}`,
     retryAfterSeconds === undefined ? { status } : { status, retryAfterSeconds },
   );
+}
+
+/** GitHub's `message` for the Git Database API on a repository without any commit. */
+export const EMPTY_REPOSITORY_MESSAGE = 'Git Repository is empty.';
+
+/**
+ * Is `error` GitHub's answer to a Git Database API request (`/repos/{owner}/{repo}/git/…`) on a repository without any
+ * commit, as {@link toCodeHostError} maps it: a `conflict` with status 409 whose message carries GitHub's
+ * `Git Repository is empty.` ("Git Database API functions will return a 409 Conflict if the Git repository is empty or
+ * unavailable", https://docs.github.com/rest/guides/using-the-rest-api-to-interact-with-your-git-database; the body
+ * `{"message":"Git Repository is empty.","documentation_url":"https://docs.github.com/rest/git/refs#get-a-reference","status":"409"}`).
+ * Such a repository has no branch, ref or tree at all, so a read asking for one finds none. Any other value, another
+ * 409 (a pull request's head that moved) included, is not.
+ */
+export function isEmptyRepositoryError(error: unknown): boolean {
+  return isCodeHostError(error, 'conflict') && error.status === 409 && error.message.includes(EMPTY_REPOSITORY_MESSAGE);
 }

@@ -25,7 +25,8 @@ interface GitHubRepoJson {
   permissions?: GitHubPermissions;
 }
 
-function unexpected(what: string): CodeHostError {
+/** The error of an answer whose body is not what GitHub documents for `what` (e.g. `GET /app`). */
+export function unexpected(what: string): CodeHostError {
   return new CodeHostError('unavailable', `GitHub ${what}: unexpected response body`, { status: 200 });
 }
 

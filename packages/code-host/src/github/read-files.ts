@@ -1,6 +1,6 @@
 import { CodeHostError } from '../errors.ts';
 import type { FileTooLarge, RepoRef } from '../port.ts';
-import { retryAfterSecondsFrom } from './errors.ts';
+import { graphQLAnswer } from './graphql-answer.ts';
 
 /**
  * GitHub's GraphQL query that reads several blobs of one repository at once: one aliased `object(expression:)` per
@@ -32,11 +32,6 @@ export function readFilesRequest(
 /** How one blob of a {@link readFilesQuery} answer is taken: its text, absent, over the limit, or to read otherwise. */
 export type BlobAnswer = { text: string } | { missing: true } | { tooLarge: FileTooLarge } | { readAlone: true };
 
-interface GraphQLAnswer {
-  data?: { repository?: Record<string, unknown> | null } | null;
-  errors?: Array<{ type?: unknown; message?: unknown }>;
-}
-
 /**
  * The blobs of a {@link readFilesQuery} answer, in the order of `paths`: `text` for a blob read whole; `missing` for a
  * path naming nothing, a directory, or a repository the token cannot see (`NOT_FOUND`, as `readFile` answers
@@ -52,20 +47,8 @@ export function blobAnswers(
   maxBytes: number,
   what: string,
 ): BlobAnswer[] {
-  const answer = body as GraphQLAnswer | null;
-  if (typeof answer !== 'object' || answer === null) {
-    throw new CodeHostError('unavailable', `GitHub ${what}: unexpected response body`, { status: 200 });
-  }
-  const errors = Array.isArray(answer.errors) ? answer.errors : [];
-  const said = errors.map((error) => String(error?.message ?? error?.type ?? 'error')).join('; ');
-  if (errors.some((error) => error?.type === 'RATE_LIMITED')) {
-    const retryAfterSeconds = retryAfterSecondsFrom(headers) ?? 60;
-    throw new CodeHostError('rate_limited', `GitHub ${what}: rate limited for ${retryAfterSeconds} s (${said})`, {
-      status: 200,
-      retryAfterSeconds,
-    });
-  }
-  const repository = answer.data?.repository;
+  const { errors, data, said } = graphQLAnswer(body, headers, what);
+  const repository = data?.repository as Record<string, unknown> | null | undefined;
   if (repository === null && errors.length > 0 && errors.every((error) => error?.type === 'NOT_FOUND')) {
     return paths.map(() => ({ missing: true }));
   }

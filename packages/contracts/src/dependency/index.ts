@@ -2,6 +2,7 @@ export * from './advisory-ecosystems.ts';
 export * from './config-files.ts';
 export * from './errors.ts';
 export * from './events.ts';
+export * from './installations.ts';
 export * from './registry-credentials.ts';
 export * from './release.ts';
 export * from './requests.ts';

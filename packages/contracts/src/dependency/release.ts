@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvent } from '../events.ts';
 import { RepoConfigFileReadEvent, UpdateConfigIgnoresChangedEvent } from './config-files.ts';
+import { AppInstallationChangedEvent } from './installations.ts';
 import { PageNumber } from './requests.ts';
 import { PACKAGE_MANAGERS } from './resources.ts';
 import { UpdateRunRequestedEvent } from './update-runs.ts';
@@ -233,4 +234,5 @@ export const RELEASE_EVENTS = [
   UpdateRunRequestedEvent,
   RepoConfigFileReadEvent,
   UpdateConfigIgnoresChangedEvent,
+  AppInstallationChangedEvent,
 ] as const;

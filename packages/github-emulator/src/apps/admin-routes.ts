@@ -9,6 +9,7 @@ import { installationRepos } from './access.ts';
 import type { InstallationRecord } from './installations.ts';
 import { type InstallationAction, installationPayload, installationRepositoriesPayload } from './payloads.ts';
 import { installation } from './representations.ts';
+import { uninstallInstallation } from './uninstall.ts';
 
 /**
  * Test hooks (not GitHub's; no token needed, like `/_emulator/requests`) that do what an account owner does on
@@ -149,9 +150,7 @@ export function mountAppAdminRoutes(app: Express, context: RouteContext): void {
   // Uninstalls: its tokens stop working at once → 204.
   app.delete(`${APPS_ADMIN_PATH}/installations/:installation_id`, (req, res) => {
     const record = installationParam(state, req);
-    const sender = senderOf(world, body(req), record.account);
-    state.apps.uninstall(record.id);
-    deliver(req, 'deleted', record, sender);
+    uninstallInstallation(req, context, record, senderOf(world, body(req), record.account));
     res.status(204).end();
   });
 

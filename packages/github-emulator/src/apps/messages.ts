@@ -39,6 +39,7 @@ export const APP_DOCS = {
   getApp: 'https://docs.github.com/rest/apps/apps#get-the-authenticated-app',
   listInstallations: 'https://docs.github.com/rest/apps/apps#list-installations-for-the-authenticated-app',
   getInstallation: 'https://docs.github.com/rest/apps/apps#get-an-installation-for-the-authenticated-app',
+  deleteInstallation: 'https://docs.github.com/rest/apps/apps#delete-an-installation-for-the-authenticated-app',
   createToken: 'https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app',
   repoInstallation: 'https://docs.github.com/rest/apps/apps#get-a-repository-installation-for-the-authenticated-app',
   orgInstallation: 'https://docs.github.com/rest/apps/apps#get-an-organization-installation-for-the-authenticated-app',

@@ -16,16 +16,22 @@ export interface NeededPermission {
 }
 
 /**
- * The repository permission GitHub asks of an App for `method path` (a path of `/repos/{owner}/{repo}/…`): commit
- * statuses → `statuses`; contents, git data, branches, comparisons, commits, releases, merging a pull request or
- * updating its branch → `contents`; pull requests → `pull_requests`; issues, their comments, labels, milestones and
- * assignees → `issues` or `pull_requests` (GitHub takes either, since every pull request is an issue); anything else
- * (the repository, its tags, collaborators' permissions) → `metadata`. Reads (GET, HEAD) need read, the rest write.
+ * The repository permission GitHub asks of an App for `method path` (a path of `/repos/{owner}/{repo}/…`), as
+ * https://docs.github.com/rest/authentication/permissions-required-for-github-apps lists them: check runs and check
+ * suites (`/check-runs…`, `/check-suites…`, `/commits/{ref}/check-runs`, `/commits/{ref}/check-suites`) → `checks`;
+ * commit statuses (`/statuses/{sha}`, `/commits/{ref}/status`, `/commits/{ref}/statuses`) → `statuses`; contents, git
+ * data, branches, comparisons, commits, releases, merging a pull request or updating its branch → `contents`; pull
+ * requests → `pull_requests`; issues, their comments, labels, milestones and assignees → `issues` or `pull_requests`
+ * (GitHub takes either, since every pull request is an issue); anything else (the repository, its tags, collaborators'
+ * permissions) → `metadata`. Reads (GET, HEAD) need read, the rest write.
  */
 export function installationPermissionFor(method: string, path: string): NeededPermission {
   const level = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
   const under = (pattern: RegExp) => pattern.test(path);
-  if (under(/^\/repos\/[^/]+\/[^/]+\/(statuses|commits\/.+\/(status|check-runs)$)/)) return { names: ['statuses'], level };
+  if (under(/^\/repos\/[^/]+\/[^/]+\/(check-runs|check-suites)(\/|$)|^\/repos\/[^/]+\/[^/]+\/commits\/.+\/(check-runs|check-suites)$/)) {
+    return { names: ['checks'], level };
+  }
+  if (under(/^\/repos\/[^/]+\/[^/]+\/(statuses|commits\/.+\/(status|statuses)$)/)) return { names: ['statuses'], level };
   if (under(/^\/repos\/[^/]+\/[^/]+\/pulls\/[^/]+\/(merge|update-branch)$/) && level === 'write') return { names: ['contents'], level };
   if (under(/^\/repos\/[^/]+\/[^/]+\/(contents|git|branches|compare|commits|releases)(\/|$)/)) return { names: ['contents'], level };
   if (under(/^\/repos\/[^/]+\/[^/]+\/pulls(\/|$)/)) return { names: ['pull_requests'], level };

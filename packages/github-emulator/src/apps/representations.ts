@@ -92,6 +92,16 @@ export function installationToken(record: InstallationTokenRecord, installationR
   };
 }
 
+/**
+ * GitHub's `simple-installation`, the `installation` key of the webhooks an App gets for its installation's
+ * repositories ("Webhook payloads contain the `installation` property when the event is configured for and sent to a
+ * GitHub App", https://docs.github.com/apps/creating-github-apps/registering-a-github-app/using-webhooks-with-github-apps):
+ * `id` and `node_id` (the legacy global id of an `IntegrationInstallation`, as GitHub's payloads carry it).
+ */
+export function simpleInstallation(record: Pick<InstallationRecord, 'id'>) {
+  return { id: record.id, node_id: nodeId('IntegrationInstallation', record.id) };
+}
+
 /** The repository of an `installation` / `installation_repositories` webhook: `id`, `node_id`, `name`, `full_name`, `private`. */
 export function webhookRepository(repo: EmulatedRepo) {
   return {

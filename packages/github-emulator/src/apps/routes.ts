@@ -12,6 +12,7 @@ import { verifyAppJwt } from './jwt.ts';
 import { APP_DOCS, APP_MESSAGES, installationSuspended, jwtRefused } from './messages.ts';
 import { installationRole, narrowPermissions } from './permissions.ts';
 import { installation, installationToken, integration } from './representations.ts';
+import { uninstallInstallation } from './uninstall.ts';
 
 /**
  * The GitHub App endpoints (https://docs.github.com/rest/apps): those an App calls with its JWT (`/app`, its
@@ -90,7 +91,8 @@ function requestedRepos(
 
 /**
  * Mounts the App endpoints: with the App's JWT ({@link authenticateApp}) `GET /app`, `GET /app/installations`
- * (paginated, newest first, `since`), `GET /app/installations/{id}`, `POST /app/installations/{id}/access_tokens`,
+ * (paginated, newest first, `since`), `GET` and `DELETE /app/installations/{id}` (uninstalling: 204, an `installation`
+ * `deleted` webhook), `POST /app/installations/{id}/access_tokens`,
  * `GET /repos/{owner}/{repo}/installation`, `GET /orgs/{org}/installation`, `GET /users/{username}/installation`; with an
  * installation access token (`auth`, the shared authentication) `GET /installation/repositories` and
  * `DELETE /installation/token`.
@@ -130,6 +132,16 @@ export function mountAppRoutes(app: Express, context: RouteContext, auth: Reques
   // https://docs.github.com/rest/apps/apps#get-an-installation-for-the-authenticated-app
   app.get('/app/installations/:installation_id', jwt, (req, res) => {
     sendOne(res, installation(urlsOf(req, context), world, ownInstallation(req, res, context, APP_DOCS.getInstallation)));
+  });
+
+  // https://docs.github.com/rest/apps/apps#delete-an-installation-for-the-authenticated-app: uninstalls as the account
+  // would (tokens refused, `installation` `deleted`), the App's bot user the webhook's sender (it is the App that acts).
+  app.delete('/app/installations/:installation_id', jwt, (req, res) => {
+    const record = ownInstallation(req, res, context, APP_DOCS.deleteInstallation);
+    const bot = world.botOf(record.appId);
+    if (!bot) throw new Error(`app ${record.appId} has no bot user`);
+    uninstallInstallation(req, context, record, bot);
+    res.status(204).end();
   });
 
   // https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app

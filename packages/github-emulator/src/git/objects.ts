@@ -49,7 +49,7 @@ export interface GitSignature {
   date: string;
 }
 
-/** A commit: its tree, parents (first parent first), author, committer and message. */
+/** A commit: its tree, parents (first parent first), author, committer, message, and signature when signed. */
 export interface GitCommit {
   type: 'commit';
   sha: string;
@@ -58,6 +58,11 @@ export interface GitCommit {
   author: GitSignature;
   committer: GitSignature;
   message: string;
+  /**
+   * The ASCII-armoured signature of a signed commit (git's `gpgsig` header, https://git-scm.com/docs/signature-format),
+   * made over {@link commitPayload}; absent on an unsigned commit.
+   */
+  gpgsig?: string;
 }
 
 /** Any object of the store. */
@@ -107,15 +112,30 @@ export function gitDate(epochMs: number): string {
   return new Date(Math.floor(epochMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-/** A commit with its git id: `tree`, `parent` lines, `author`, `committer`, a blank line and the message. */
-export function makeCommit(fields: Omit<GitCommit, 'type' | 'sha'>): GitCommit {
-  const lines = [
+/** The header lines of a commit object: `tree`, `parent` lines, `author`, `committer`. */
+function commitHeaders(fields: Omit<GitCommit, 'type' | 'sha' | 'gpgsig'>): string[] {
+  return [
     `tree ${fields.tree}`,
     ...fields.parents.map((parent) => `parent ${parent}`),
     `author ${signatureLine(fields.author)}`,
     `committer ${signatureLine(fields.committer)}`,
-    '',
-    fields.message,
   ];
+}
+
+/**
+ * What a commit's signature signs: the commit object's text without its `gpgsig` header (headers, a blank line, the
+ * message), as git hands it to gpg (https://git-scm.com/docs/signature-format#_commit_signatures).
+ */
+export function commitPayload(fields: Omit<GitCommit, 'type' | 'sha' | 'gpgsig'>): string {
+  return [...commitHeaders(fields), '', fields.message].join('\n');
+}
+
+/**
+ * A commit with its git id: `tree`, `parent` lines, `author`, `committer`, the `gpgsig` header of a signed commit (its
+ * lines after the first indented by one space), a blank line and the message.
+ */
+export function makeCommit(fields: Omit<GitCommit, 'type' | 'sha'>): GitCommit {
+  const signature = fields.gpgsig === undefined ? [] : [`gpgsig ${fields.gpgsig.split('\n').join('\n ')}`];
+  const lines = [...commitHeaders(fields), ...signature, '', fields.message];
   return { type: 'commit', sha: objectId('commit', Buffer.from(lines.join('\n'), 'utf8')), ...fields };
 }

@@ -3,6 +3,7 @@ import type { Urls } from '../representations.ts';
 import type { EmulatedRepo } from '../world.ts';
 import type { GitCommit, GitSignature, GitTree } from './objects.ts';
 import type { GitRepository } from './repository-store.ts';
+import { verificationOf } from './signatures.ts';
 
 /**
  * Builders of GitHub's git data objects (https://docs.github.com/rest/git): `git-ref`, `git-commit`, `git-tree`,
@@ -17,9 +18,6 @@ export function objectNodeId(type: string, key: string | number): string {
 
 const repoApi = (urls: Urls, repo: EmulatedRepo) => `${urls.apiBase}/repos/${repo.owner}/${repo.name}`;
 const repoHtml = (urls: Urls, repo: EmulatedRepo) => `${urls.htmlBase}/${repo.owner}/${repo.name}`;
-
-/** GitHub's unsigned `verification` object (the emulator signs nothing). */
-const UNSIGNED = { verified: false, reason: 'unsigned', signature: null, payload: null, verified_at: null };
 
 /** GitHub's `git-ref` of a full ref name (`refs/heads/main`) pointing at commit `sha`. */
 export function gitRef(urls: Urls, repo: EmulatedRepo, name: string, sha: string) {
@@ -48,7 +46,7 @@ export function gitCommit(urls: Urls, repo: EmulatedRepo, commit: GitCommit) {
     tree: { sha: commit.tree, url: `${api}/git/trees/${commit.tree}` },
     message: commit.message,
     parents: commit.parents.map((sha) => ({ sha, url: `${api}/git/commits/${sha}`, html_url: `${html}/commit/${sha}` })),
-    verification: UNSIGNED,
+    verification: verificationOf(commit),
   };
 }
 
@@ -118,7 +116,7 @@ export function repoCommit(urls: Urls, repo: EmulatedRepo, commit: GitCommit) {
       message: commit.message,
       comment_count: 0,
       tree: { sha: commit.tree, url: `${api}/git/trees/${commit.tree}` },
-      verification: UNSIGNED,
+      verification: verificationOf(commit),
     },
     author: null,
     committer: null,

@@ -11,6 +11,7 @@ import {
   nextIssueNumber,
   type RepoState,
 } from '../repo-state.ts';
+import { sendRepositoryEvent } from '../repository-webhooks.ts';
 import { bodyOf, invalidRequest, optionalString } from '../request-body.ts';
 import {
   forbidden,
@@ -189,9 +190,13 @@ export function mountIssueTrackerRoutes(app: Express, context: RouteContext, aut
   ) => {
     const urls = urlsOf(req, context);
     if (entry.kind === 'pull') {
-      context.webhooks.send('pull_request', () => pullRequestPayload(urls, world, access, userOf(res), action, entry.record, detail));
+      sendRepositoryEvent(context, access.repo, 'pull_request', () =>
+        pullRequestPayload(urls, world, access, userOf(res), action, entry.record, detail),
+      );
     } else {
-      context.webhooks.send('issues', () => issuesPayload(urls, world, access, userOf(res), action, entry.record, detail));
+      sendRepositoryEvent(context, access.repo, 'issues', () =>
+        issuesPayload(urls, world, access, userOf(res), action, entry.record, detail),
+      );
     }
   };
   const notifyAssignees = (

@@ -12,9 +12,10 @@ import { SavedStateError } from './saved-state-error.ts';
  * The git objects a world made through the API, one file each under the data folder's `objects/`, named as git names
  * loose objects (`objects/ab/cdef…`: the first two hex digits of the id, then the other 38,
  * https://git-scm.com/book/en/v2/Git-Internals-Git-Objects) and zlib-deflated as git's are. Inside: a blob's bytes, a
- * tree's entries or a commit's fields as JSON (not git's own encoding, so nothing has to be parsed back). Objects are
- * content-addressed and never change, so each is written once and never rewritten; the seed's objects are not written
- * at all (they are made again from the saved seed). Reading one checks that its content has the id it is filed under.
+ * tree's entries or a commit's fields (its signature too, when signed) as JSON (not git's own encoding, so nothing has
+ * to be parsed back). Objects are content-addressed and never change, so each is written once and never rewritten; the
+ * seed's objects are not written at all (they are made again from the saved seed). Reading one checks that its content
+ * has the id it is filed under.
  */
 
 /** The folder of object files, under the data folder. */
@@ -30,8 +31,8 @@ export const objectPath = (dataDir: string, sha: string) => join(dataDir, OBJECT
 function bodyOf(object: GitObject): Buffer {
   if (object.type === 'blob') return fileBytes(object.content);
   if (object.type === 'tree') return Buffer.from(JSON.stringify(object.entries));
-  const { tree, parents, author, committer, message } = object;
-  return Buffer.from(JSON.stringify({ tree, parents, author, committer, message }));
+  const { tree, parents, author, committer, message, gpgsig } = object;
+  return Buffer.from(JSON.stringify({ tree, parents, author, committer, message, ...(gpgsig === undefined ? {} : { gpgsig }) }));
 }
 
 /** Writes `object`'s file (atomically, see `atomic-file.ts`). @throws the file system's errors */

@@ -11,11 +11,9 @@ import { parseWorldFile, restoreWorld, snapshotWorld, WORLD_FILE, type WorldSnap
 
 /**
  * A world kept in a data folder (see the README, "Saved state"): {@link openWorld} loads the saved world or starts a
- * fresh one from the seed and saves it; its {@link WorldSaver} saves again shortly after each change and on close.
+ * fresh one from the seed and saves it; its {@link WorldSaver} saves each change before it is answered, and on close.
  */
 
-/** How long after a change the world is saved (debounced: changes within this time are saved together). */
-export const SAVE_DELAY_MS = 200;
 /** How long after a failed save it is tried again (a full disk, a folder gone). */
 const RETRY_DELAY_MS = 5_000;
 /** Object files read at once while loading. */
@@ -28,32 +26,24 @@ export interface WorldSaverOptions {
   logger: Logger;
   /** Object ids whose files are written already. */
   written: Set<string>;
-  delayMs?: number;
 }
 
 /**
  * Saves a world: each save writes the object files not written yet (each once, atomically), then `world.json` through
  * a new file renamed over the old one, so a crash leaves the previous save or the new one, never a mix (an object file
- * without an index that names it is harmless). Saves never overlap. After {@link changed}, a save runs within
- * `delayMs` (changes meanwhile join it); one that fails is logged and tried again 5 s later, and by {@link close}.
+ * without an index that names it is harmless). Saves never overlap. {@link flush} saves the world as it stands (its
+ * callers share saves); one that fails is logged and tried again 5 s later, and by {@link close}.
  */
 export class WorldSaver {
   private readonly options: WorldSaverOptions;
-  private readonly delayMs: number;
   private dirty = false;
   private closed = false;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private flushing: Promise<void> | undefined;
 
   constructor(options: WorldSaverOptions) {
     this.options = options;
-    this.delayMs = options.delayMs ?? SAVE_DELAY_MS;
-  }
-
-  /** Notes a change: a save runs within the delay. */
-  changed(): void {
-    this.dirty = true;
-    this.schedule(this.delayMs);
   }
 
   private schedule(delayMs: number): void {
@@ -66,6 +56,31 @@ export class WorldSaver {
       });
     }, delayMs);
     this.timer.unref();
+  }
+
+  /**
+   * Resolves once the world as it is now is on disk: a save that took its snapshot after this call has finished. A save
+   * already running is waited for first (its snapshot may be older), and the callers meanwhile share the next save
+   * (group commit), so a burst of writes costs a save or two, not one each.
+   * @throws the file system's errors of that save (the change stays noted: the next save tries again)
+   */
+  flush(): Promise<void> {
+    this.dirty = true;
+    if (this.flushing) return this.flushing;
+    const flushing = this.afterRunning().then(() => {
+      // A caller from here on may change the world after this save's snapshot: it waits for the next save.
+      this.flushing = undefined;
+      return this.save().catch((error: unknown) => {
+        this.schedule(RETRY_DELAY_MS);
+        throw error;
+      });
+    });
+    this.flushing = flushing;
+    return flushing;
+  }
+
+  private async afterRunning(): Promise<void> {
+    while (this.running) await this.running.catch(() => undefined);
   }
 
   /**
@@ -121,8 +136,6 @@ export interface OpenWorldOptions {
   seed: ParsedSeed;
   now: () => number;
   logger: Logger;
-  /** Default {@link SAVE_DELAY_MS}. */
-  saveDelayMs?: number;
 }
 
 /** A world opened from a data folder: its seed, its state, whether it was restored, and its saver. */
@@ -169,7 +182,6 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
       dataDir,
       logger,
       written,
-      ...(options.saveDelayMs === undefined ? {} : { delayMs: options.saveDelayMs }),
       snapshot: () => snapshotWorld(state, seedJson, createdAt, iso()),
     });
   if (text === undefined) {

@@ -8,6 +8,7 @@ import { changedSettings } from './account.policy.ts';
 import { findAccounts, syncAccounts, updateAccountSettings } from './account.repository.ts';
 import type { AccountRow } from './account.table.ts';
 import { accountEvents } from './account-event.mapper.ts';
+import { accountsWithInstallations } from './app-installation.repository.ts';
 
 type Db = Kysely<ConfigDatabase>;
 
@@ -42,7 +43,21 @@ export async function recordAccounts(
  * with one gets its id as `current-installation-id` and `access-granted-to-all-repos` from its repository selection.
  */
 export function syncAndListAccounts(db: Db, caller: Caller): Promise<AccountRow[]> {
-  return db.transaction().execute((trx) => recordAccounts(trx, caller.accounts, caller.installations));
+  return db.transaction().execute(async (trx) => recordAccounts(trx, caller.accounts, await callerInstallations(trx, caller)));
+}
+
+/**
+ * The caller's view of the App's installations (`/user/installations`, cached with the caller) for the accounts of
+ * which release-svc has recorded none: where it has, its record (webhooks, reconciled with the code host) is newer than
+ * a cached view and stands.
+ */
+async function callerInstallations(trx: Db, caller: Caller): Promise<CodeHostInstallation[]> {
+  const viewed = caller.installations ?? [];
+  const recorded = await accountsWithInstallations(
+    trx,
+    viewed.map((i) => i.accountId),
+  );
+  return viewed.filter((i) => !recorded.has(i.accountId));
 }
 
 /**
@@ -63,7 +78,7 @@ export async function patchAccount(db: Db, view: CodeHostView, caller: Caller, i
     throw new Forbidden(`Only admins of the organisation ${account.login} may change its settings`);
   }
   return db.transaction().execute(async (trx) => {
-    const [row] = await recordAccounts(trx, [account], caller.installations);
+    const [row] = await recordAccounts(trx, [account], await callerInstallations(trx, caller));
     if (row === undefined) throw new Error(`account ${id} was not recorded`);
     const changes = changedSettings(row, patch);
     if (Object.keys(changes).length === 0) return row;

@@ -47,17 +47,23 @@ export function accountResource(row: AccountRow): AccountResource {
 }
 
 /**
- * A `repos` resource: active when it has at least one update config; `primary-language` lower-cased as the original
- * showed it; `using-config-file` when the repo has a config file (`configFile`), which `config-file` describes.
+ * A `repos` resource: `installation-state` active when `active` (default: when it has at least one update config; the
+ * listing also asks that the App covers it); `primary-language` lower-cased as the original showed it;
+ * `using-config-file` when the repo has a config file (`configFile`), which `config-file` describes.
  */
-export function repoResource(repo: CodeHostRepo, configIds: readonly number[], configFile: ConfigFileState | null = null): RepoResource {
+export function repoResource(
+  repo: CodeHostRepo,
+  configIds: readonly number[],
+  configFile: ConfigFileState | null = null,
+  active = configIds.length > 0,
+): RepoResource {
   return {
     id: String(repo.id),
     type: 'repos',
     attributes: {
       'github-id': repo.id,
       name: repo.name,
-      'installation-state': configIds.length > 0 ? 'active' : 'inactive',
+      'installation-state': active ? 'active' : 'inactive',
       private: repo.private,
       fork: repo.fork,
       'github-url': repo.htmlUrl,
@@ -162,7 +168,7 @@ function groupAttribute(group: GroupRule): UpdateConfigGroupAttribute {
 /** A `GET /repos` document: the page's repos, the update configs of the active ones in `included`, and the next page in `meta`. */
 export function reposDocument(page: RepoPage): z.infer<typeof ReposDocument> {
   return {
-    data: page.repos.map(({ repo, configIds, configFile }) => repoResource(repo, configIds, configFile)),
+    data: page.repos.map(({ repo, active, configIds, configFile }) => repoResource(repo, configIds, configFile, active)),
     included: page.configs.map(updateConfigResource),
     meta: { pages: { next: page.next } },
   };

@@ -2,6 +2,8 @@ import type { Caller, CodeHostRepo, CodeHostView } from '@switchyard/code-host';
 import type { ConfigFileState, ReposQuery } from '@switchyard/contracts';
 import type { Kysely } from 'kysely';
 import { reachableAccount } from '../accounts/account.policy.ts';
+import { coverageOf } from '../accounts/app-installation.policy.ts';
+import { findInstallationsOfAccount } from '../accounts/app-installation.repository.ts';
 import type { ConfigDatabase } from '../db/schema.ts';
 import { findConfigFiles } from '../repos/repo.repository.ts';
 import { recordRepos } from '../repos/repo.service.ts';
@@ -22,6 +24,8 @@ export const INACTIVE_PAGE_SIZE = 100;
  */
 export interface ListedRepo {
   repo: CodeHostRepo;
+  /** `installation-state`: its update configs kept while inactive (the App no longer covers it), active again on reinstall. */
+  active: boolean;
   configIds: number[];
   configFile: ConfigFileState | null;
 }
@@ -54,8 +58,11 @@ export async function syncAndListRepos(db: Db, view: CodeHostView, caller: Calle
   for (const { repo_id, id } of await listConfigIdsOfAccount(db, account.id))
     configIds.set(repo_id, [...(configIds.get(repo_id) ?? []), id]);
 
+  // Active: the repo has update configs and, when the App's installations on the account are known, one covers it.
+  const covered = coverageOf(await findInstallationsOfAccount(db, account.id)) ?? (() => true);
+  const isActive = (repo: CodeHostRepo) => configIds.has(repo.id) && covered(repo.id);
   const active = query['installation-state'] === 'active';
-  const selected = repos.filter((repo) => configIds.has(repo.id) === active);
+  const selected = repos.filter((repo) => isActive(repo) === active);
   const page = active ? selected : selected.slice((query.page - 1) * INACTIVE_PAGE_SIZE, query.page * INACTIVE_PAGE_SIZE);
   const next = !active && query.page * INACTIVE_PAGE_SIZE < selected.length ? query.page + 1 : null;
   const configs = active
@@ -72,7 +79,7 @@ export async function syncAndListRepos(db: Db, view: CodeHostView, caller: Calle
     page.map((repo) => repo.id),
   );
   return {
-    repos: page.map((repo) => ({ repo, configIds: configIds.get(repo.id) ?? [], configFile: files.get(repo.id) ?? null })),
+    repos: page.map((repo) => ({ repo, active, configIds: configIds.get(repo.id) ?? [], configFile: files.get(repo.id) ?? null })),
     configs,
     next,
   };

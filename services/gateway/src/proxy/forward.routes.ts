@@ -24,9 +24,10 @@ export interface ForwardingOptions {
 /**
  * The gateway's fast path, which bypasses express: a path the routing table (`routeFor`) gives to a service is forwarded
  * to that service's upstream, counted in `metrics` and logged as one `forwarded` line at `info` (request id, method, URL,
- * service, status, ms); any other path goes to `ownApp`. The gateway's own errors on a forwarded path are written in
- * the error format of the API the route belongs to: 400 for an unsafe target (`unsafeTarget`), 503 with
- * `Retry-After: 60` for a service without an upstream, and the upstream's 413, 502 and 504 (`Upstream.forward`).
+ * service, status, ms) once its answer has gone out whole (a request whose client left first is neither); any other
+ * path goes to `ownApp`. The gateway's own errors on a forwarded path are written in the error format of the API the
+ * route belongs to: 400 for an unsafe target (`unsafeTarget`), 503 with `Retry-After: 60` for a service without an
+ * upstream, and the upstream's 413, 502 and 504 (`Upstream.forward`).
  */
 export function forwardingHandler(options: ForwardingOptions): RequestListener {
   const { upstreams, upstreamVariables, bodyLimitBytes, metrics, logger, ownApp } = options;
@@ -43,7 +44,8 @@ export function forwardingHandler(options: ForwardingOptions): RequestListener {
     const started = performance.now();
     const prepared = prepareUpstreamRequest(req);
     const { requestId } = prepared;
-    res.once('finish', () => {
+    // Called once the answer has been sent whole (from the response's single `close` listener).
+    const finished = () => {
       const seconds = (performance.now() - started) / 1_000;
       metrics.observe(service, req.method ?? '', res.statusCode, seconds);
       if (logForwarded) {
@@ -52,20 +54,21 @@ export function forwardingHandler(options: ForwardingOptions): RequestListener {
           'forwarded',
         );
       }
-    });
-    if (unsafeTarget(url)) {
-      writeError(req, res, new HttpProblem(400, 'Request path must not contain dot segments or backslashes'), {
-        format: errors,
-        requestId,
-      });
-      return;
-    }
+    };
     const upstream = upstreams.get(service);
-    if (!upstream) {
-      const detail = `${service} is not available behind this gateway (${upstreamVariables[service]} is not set)`;
-      writeError(req, res, new ServiceUnavailable(detail, { retryAfterSeconds: 60 }), { format: errors, requestId });
+    const unsafe = unsafeTarget(url);
+    if (unsafe || !upstream) {
+      res.on('close', () => {
+        if (res.writableFinished) finished();
+      });
+      const error = unsafe
+        ? new HttpProblem(400, 'Request path must not contain dot segments or backslashes')
+        : new ServiceUnavailable(`${service} is not available behind this gateway (${upstreamVariables[service]} is not set)`, {
+            retryAfterSeconds: 60,
+          });
+      writeError(req, res, error, { format: errors, requestId });
       return;
     }
-    upstream.forward(req, res, prepared, { bodyLimitBytes, errors });
+    upstream.forward(req, res, prepared, { bodyLimitBytes, errors }, finished);
   };
 }

@@ -52,22 +52,32 @@ export function prepareUpstreamRequest(req: IncomingMessage): UpstreamRequest {
   let host = '';
   let contentLength: number | undefined;
   let chunked = false;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = (raw[i] as string).toLowerCase();
-    const value = raw[i + 1] as string;
-    if (name === 'connection') connection = value;
-    else if (name === REQUEST_ID_HEADER) incomingId = incomingId === undefined ? value : '';
-    else if (name === 'x-forwarded-for') forwardedFor = forwardedFor ? `${forwardedFor}, ${value}` : value;
-    else if (name === 'host') host = value;
-    else if (name === 'content-length') contentLength = Number(value);
-    else if (name === 'transfer-encoding') chunked = true;
-  }
-  const nominated = nominatedBy(connection);
+  // One pass: each name lower-cased once, kept unless the gateway drops or sets it; the names a `Connection` header
+  // nominates (rare: it usually says `keep-alive` or `close`) are known only at the end, and removed then.
   const headers: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase();
-    if (HOP_BY_HOP.has(name) || REWRITTEN.has(name) || nominated?.has(name)) continue;
-    headers.push(name, raw[i + 1] as string);
+    const value = raw[i + 1] as string;
+    if (HOP_BY_HOP.has(name) || REWRITTEN.has(name)) {
+      if (name === 'connection') connection = value;
+      else if (name === REQUEST_ID_HEADER) incomingId = incomingId === undefined ? value : '';
+      else if (name === 'x-forwarded-for') forwardedFor = forwardedFor ? `${forwardedFor}, ${value}` : value;
+      else if (name === 'host') host = value;
+      else if (name === 'transfer-encoding') chunked = true;
+      continue;
+    }
+    if (name === 'content-length') contentLength = Number(value);
+    headers.push(name, value);
+  }
+  const nominated = nominatedBy(connection);
+  if (nominated) {
+    let kept = 0;
+    for (let i = 0; i < headers.length; i += 2) {
+      if (nominated.has(headers[i] as string)) continue;
+      headers[kept++] = headers[i] as string;
+      headers[kept++] = headers[i + 1] as string;
+    }
+    headers.length = kept;
   }
   const requestId = requestIdFrom(incomingId);
   const peer = req.socket.remoteAddress ?? '';

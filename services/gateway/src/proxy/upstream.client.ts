@@ -1,6 +1,14 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline, Transform, type TransformCallback } from 'node:stream';
-import { type ErrorFormat, HttpProblem, type Logger, UpstreamFailed, UpstreamTimeout, writeError } from '@switchyard/service-kit';
+import {
+  type ErrorFormat,
+  HttpProblem,
+  type Logger,
+  REQUEST_ID_HEADER,
+  UpstreamFailed,
+  UpstreamTimeout,
+  writeError,
+} from '@switchyard/service-kit';
 import { type Dispatcher, Pool } from 'undici';
 import { stripHopByHop, type UpstreamRequest } from './forwarded-headers.mapper.ts';
 
@@ -74,6 +82,7 @@ class ClientGoneError extends Error {
  * One request on its way through the gateway: undici's dispatch handler (its low-level API, which
  * skips the stream and promise wrappers of `request`/`stream`) that writes the upstream's answer to
  * the client as it arrives, with back-pressure both ways, and cancels the upstream request when the client leaves.
+ * Its one `close` listener on the response tells the two apart: sent whole (`finished` is called) or left early.
  */
 class Exchange implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
@@ -88,14 +97,24 @@ class Exchange implements Dispatcher.DispatchHandler {
   private readonly requestId: string;
   private readonly options: ForwardOptions;
 
-  constructor(upstream: Upstream, req: IncomingMessage, res: ServerResponse, requestId: string, options: ForwardOptions) {
+  constructor(
+    upstream: Upstream,
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    options: ForwardOptions,
+    finished: (() => void) | undefined,
+  ) {
     this.upstream = upstream;
     this.req = req;
     this.res = res;
     this.requestId = requestId;
     this.options = options;
-    res.once('close', () => {
-      if (res.writableFinished) return;
+    res.on('close', () => {
+      if (res.writableFinished) {
+        finished?.();
+        return;
+      }
       this.clientGone = true;
       this.controller?.abort(new ClientGoneError());
     });
@@ -108,7 +127,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
     const out = stripHopByHop(headers);
-    out['x-request-id'] = this.requestId;
+    out[REQUEST_ID_HEADER] = this.requestId;
     const length = headers['content-length'];
     if (typeof length === 'string' && /^\d+$/.test(length)) this.declaredLength = Number(length);
     this.res.writeHead(statusCode, out);
@@ -168,12 +187,18 @@ export class Upstream {
   /**
    * Forwards `req` (method, path and query, the headers `prepared` holds, and its body) and streams the
    * answer into `res`. Never throws: every failure is answered or, once the answer has started, ends
-   * the client's connection.
+   * the client's connection. `finished`, when given, is called once the answer (the upstream's, or the gateway's
+   * own error) has been sent whole; not when the client left before that.
    */
-  forward(req: IncomingMessage, res: ServerResponse, prepared: UpstreamRequest, options: ForwardOptions): void {
+  forward(req: IncomingMessage, res: ServerResponse, prepared: UpstreamRequest, options: ForwardOptions, finished?: () => void): void {
     const { contentLength, chunked, requestId } = prepared;
     const { bodyLimitBytes } = options;
     if (contentLength !== undefined && contentLength > bodyLimitBytes) {
+      if (finished) {
+        res.on('close', () => {
+          if (res.writableFinished) finished();
+        });
+      }
       res.setHeader('connection', 'close');
       writeError(req, res, tooLarge(bodyLimitBytes), { format: options.errors, requestId });
       return;
@@ -183,7 +208,7 @@ export class Upstream {
     const body = contentLength ? req : chunked ? pipeline(req, bodyLimiter(bodyLimitBytes), () => {}) : null;
     this.pool.dispatch(
       { path: req.url ?? '/', method: req.method as Dispatcher.HttpMethod, headers: prepared.headers, body },
-      new Exchange(this, req, res, requestId, options),
+      new Exchange(this, req, res, requestId, options, finished),
     );
   }
 

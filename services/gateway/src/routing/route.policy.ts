@@ -79,7 +79,10 @@ const triggerRoute: Route = { service: 'release-svc', api: 'dependency-api', err
 
 /** The route of `path` (no query string): its service and API, or undefined when the gateway answers it itself. */
 export function routeFor(path: string): Route | undefined {
-  if (TRIGGER_UPDATE_JOB.test(path) || REPO_UPGRADE.test(path) || CONFIG_IGNORE.test(path)) return triggerRoute;
+  // Only paths under `/update_configs/` and `/repos/` can be one of these: others skip the three expressions.
+  if (path.startsWith('/update_configs/')) {
+    if (TRIGGER_UPDATE_JOB.test(path) || CONFIG_IGNORE.test(path)) return triggerRoute;
+  } else if (path.startsWith('/repos/') && REPO_UPGRADE.test(path)) return triggerRoute;
   const exact = exactPaths.get(path);
   if (exact) return exact;
   for (const [prefix, route] of prefixRules) if (path.startsWith(prefix)) return route;
@@ -98,7 +101,10 @@ export function serviceFor(path: string): ServiceName | undefined {
  */
 export function unsafeTarget(url: string): boolean {
   if (!url.startsWith('/')) return true;
-  const path = url.split('?', 1)[0] ?? '';
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  // Without a dot, a backslash or a percent sign (most paths), there is nothing below to find.
+  if (!path.includes('.') && !path.includes('%') && !path.includes('\\')) return false;
   if (path.includes('\\') || /%5c/i.test(path)) return true;
   return /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path);
 }

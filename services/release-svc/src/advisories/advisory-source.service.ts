@@ -1,4 +1,4 @@
-import { type CodeHost, CodeHostError, type SecurityAdvisory } from '@switchyard/code-host';
+import { type CodeHost, CodeHostError, type CodeHostTokens, type SecurityAdvisory } from '@switchyard/code-host';
 import { advisoryEcosystemOf } from '@switchyard/contracts';
 import type { Ecosystem } from '@switchyard/ecosystems';
 import type { Kysely } from 'kysely';
@@ -45,14 +45,14 @@ export interface CodeHostAdvisoryOptions {
 
 /**
  * The code host's global security advisories (GitHub's `GET /advisories?ecosystem=&affects=`,
- * https://docs.github.com/rest/security-advisories/global-advisories), asked with the worker's token, each package's
+ * https://docs.github.com/rest/security-advisories/global-advisories), asked with the worker's token (any installation's in App mode), each package's
  * kept `ttlMs` (advisories change over days, not seconds) in a bounded cache shared by every run of the process. A code
  * host without the API (no `listAdvisories`, or one that refuses or does not know it: 403, 404) gives none, and the
  * imported OSV records stand alone.
  * @returns the lookup; it throws the code host's `unavailable` / `rate_limited` errors, so the run or scan that asked is
  * delivered again rather than deciding without the advisories
  */
-export function codeHostAdvisories(codeHost: CodeHost, token: string, options: CodeHostAdvisoryOptions): AdvisoryLookup {
+export function codeHostAdvisories(codeHost: CodeHost, tokens: CodeHostTokens, options: CodeHostAdvisoryOptions): AdvisoryLookup {
   const cache = new LRUCache<string, readonly SecurityAdvisory[]>({ max: options.maxPackages, ttl: options.ttlMs });
   const pending = new Map<string, Promise<readonly SecurityAdvisory[]>>();
   return async (ecosystem, name) => {
@@ -63,8 +63,11 @@ export function codeHostAdvisories(codeHost: CodeHost, token: string, options: C
     if (!advisories) {
       let asking = pending.get(key);
       if (!asking) {
-        asking = codeHost
-          .listAdvisories(token, { ecosystem: advisoryEcosystem, packageName: ecosystem.normaliseName(name) })
+        asking = tokens
+          .anyToken()
+          .then(
+            (token) => codeHost.listAdvisories?.(token, { ecosystem: advisoryEcosystem, packageName: ecosystem.normaliseName(name) }) ?? [],
+          )
           .catch((error: unknown) => {
             if (error instanceof CodeHostError && (error.kind === 'forbidden' || error.kind === 'not_found')) return [];
             throw error;

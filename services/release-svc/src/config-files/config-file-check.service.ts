@@ -1,10 +1,11 @@
-import type { CodeHost } from '@switchyard/code-host';
+import type { CodeHost, CodeHostTokens } from '@switchyard/code-host';
 import { type RepoConfigFileRead, RepoConfigFileReadEvent } from '@switchyard/contracts';
 import { configFileIssue } from '@switchyard/repo-config';
 import type { Logger } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
 import { releaseOutbox } from '../db/outbox.ts';
 import type { ReleaseDatabase } from '../db/schema.ts';
+import { findKnownRepo } from '../read-model/read-model.repository.ts';
 import {
   type ConfigFileCheck,
   claimConfigFileChecks,
@@ -19,8 +20,8 @@ import { readRepoConfigFiles } from './config-file-read.service.ts';
 export interface ConfigFileCheckDeps {
   db: Kysely<ReleaseDatabase>;
   codeHost: CodeHost;
-  /** The token the worker reads and writes repositories with. */
-  token: string;
+  /** The tokens the worker reads and writes repositories with (per account in App mode). */
+  tokens: CodeHostTokens;
   logger: Logger;
 }
 
@@ -46,7 +47,7 @@ export async function checkConfigFiles(deps: ConfigFileCheckDeps, check: ConfigF
     await deps.db.transaction().execute((trx) => finishConfigFileCheck(trx, check));
     return;
   }
-  const { read, parsed } = await readRepoConfigFiles(deps.codeHost, deps.token, repository);
+  const { read, parsed } = await readRepoConfigFiles(deps.codeHost, await deps.tokens.forOwner(repository.owner.login), repository);
   await deps.db.transaction().execute(async (trx) => {
     await releaseOutbox.append(trx, [releaseOutbox.event(RepoConfigFileReadEvent, read)]);
     await finishConfigFileCheck(trx, check);
@@ -67,7 +68,9 @@ export async function checkConfigFiles(deps: ConfigFileCheckDeps, check: ConfigF
 
 /** Repo `repoId` as the code host describes it to the worker (a request a run made carries none), or undefined. */
 async function describeRepo(deps: ConfigFileCheckDeps, repoId: number): Promise<RepoConfigFileRead['repo'] | undefined> {
-  const repo = await deps.codeHost.getRepo(deps.token, repoId);
+  const known = await findKnownRepo(deps.db, repoId);
+  if (!known) return undefined;
+  const repo = await deps.codeHost.getRepo(await deps.tokens.forOwner(known.full_name.split('/')[0] ?? ''), repoId);
   if (!repo) return undefined;
   const { permission: _permission, ...described } = repo;
   return described;

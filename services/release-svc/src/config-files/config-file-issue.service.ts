@@ -1,4 +1,4 @@
-import { type CodeHost, isCodeHostError } from '@switchyard/code-host';
+import { type CodeHost, type CodeHostTokens, isCodeHostError } from '@switchyard/code-host';
 import type { RepoConfigFileRead } from '@switchyard/contracts';
 import type { Logger } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
@@ -28,12 +28,13 @@ export function resolvedComment(path: string, file: RepoConfigFileRead['file']):
  * @throws CodeHostError when the code host fails otherwise (the caller retries the whole read later)
  */
 export async function reconcileConfigFileIssue(
-  deps: { db: Kysely<ReleaseDatabase>; codeHost: CodeHost; token: string; logger: Logger },
+  deps: { db: Kysely<ReleaseDatabase>; codeHost: CodeHost; tokens: CodeHostTokens; logger: Logger },
   read: RepoConfigFileRead,
   text: ConfigFileIssueText | null,
 ): Promise<void> {
-  const { db, codeHost: host, token } = deps;
+  const { db, codeHost: host } = deps;
   const repo = { owner: read.repo.owner.login, name: read.repo.name };
+  const token = await deps.tokens.forOwner(repo.owner);
   const recorded = await findConfigFileIssue(db, read.repo.id);
   if (read.file && !read.file.valid && text) {
     if (recorded?.open) {

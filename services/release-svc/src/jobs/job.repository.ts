@@ -449,6 +449,11 @@ export async function setOpenReason(db: Db, jobId: number, reason: string): Prom
   await db.updateTable('pull_request_job').set({ status_reason: reason }).where('id', '=', jobId).where('status', '=', 'open').execute();
 }
 
+/** Says why a `running` job has not opened its pull request yet (null: clears it). */
+export async function setRunningReason(db: Db, jobId: number, reason: string | null): Promise<void> {
+  await db.updateTable('pull_request_job').set({ status_reason: reason }).where('id', '=', jobId).where('status', '=', 'running').execute();
+}
+
 /** Records a rebase: the branch's new commit (`headSha`, made on `baseSha`), and a look at once. */
 export async function recordRebase(db: Db, jobId: number, headSha: string | null, baseSha: string): Promise<void> {
   await db
@@ -470,12 +475,23 @@ export async function recordRebase(db: Db, jobId: number, headSha: string | null
  * @returns how many became due
  */
 export async function makeDue(trx: Db, on: { repoId: number; branch: string } | { headSha: string }): Promise<number> {
-  let query = trx.updateTable('pull_request_job').set({ maintain_at: sql`now()` }).where('status', '=', 'open');
-  query =
+  let concerned = trx
+    .selectFrom('pull_request_job')
+    .select('id')
+    .where('status', '=', 'open')
+    // One already due stays as it is: a burst of pushes to one branch writes its jobs once.
+    .where((eb) => eb.or([eb('maintain_at', 'is', null), eb('maintain_at', '>', sql<Date>`now()`)]));
+  concerned =
     'headSha' in on
-      ? query.where('head_sha', '=', on.headSha)
-      : query.where('repo_id', '=', on.repoId).where('target_branch', '=', on.branch);
-  const result = await query.executeTakeFirst();
+      ? concerned.where('head_sha', '=', on.headSha)
+      : concerned.where('repo_id', '=', on.repoId).where('target_branch', '=', on.branch);
+  // Locked in id order: concurrent deliveries (a burst of pushes) about overlapping jobs wait for each other instead of
+  // deadlocking, as they did when each update locked its rows in whatever order it met them.
+  const result = await trx
+    .updateTable('pull_request_job')
+    .set({ maintain_at: sql`now()` })
+    .where('id', 'in', concerned.orderBy('id').forUpdate())
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
@@ -586,9 +602,61 @@ export async function findJobOfPullRequest(db: Db, repoId: number, number: numbe
     .executeTakeFirst();
 }
 
-/** Records what a person asked about merging the job's pull request: `merge` or `squash` once checks pass, or `blocked` (no automerge). */
-export async function setMergeRequest(db: Db, jobId: number, request: 'merge' | 'squash' | 'blocked'): Promise<void> {
-  await db.updateTable('pull_request_job').set({ merge_request: request, maintain_at: sql`now()` }).where('id', '=', jobId).execute();
+/**
+ * Records what a person asked about merging the job's pull request: `merge` or `squash` once checks pass, or `blocked`
+ * (no automerge), and makes the job due for a look. Refused (`set: false`, with the method) while a worker is merging
+ * the pull request ({@link claimMerge}, within {@link MERGE_CLAIM_LEASE_MS}): the merge under way is not asked back.
+ */
+export async function setMergeRequest(
+  db: Db,
+  jobId: number,
+  request: 'merge' | 'squash' | 'blocked',
+): Promise<{ set: true } | { set: false; merging: 'merge' | 'squash' }> {
+  const lease = `${MERGE_CLAIM_LEASE_MS} milliseconds`;
+  const set = await db
+    .updateTable('pull_request_job')
+    .set({ merge_request: request, maintain_at: sql`now()` })
+    .where('id', '=', jobId)
+    .where((eb) => eb.or([eb('merging_at', 'is', null), eb('merging_at', '<', sql<Date>`now() - ${lease}::interval`)]))
+    .returning('id')
+    .executeTakeFirst();
+  if (set) return { set: true };
+  const row = await db.selectFrom('pull_request_job').select('merging_method').where('id', '=', jobId).executeTakeFirst();
+  return { set: false, merging: row?.merging_method ?? 'squash' };
+}
+
+/**
+ * How long a merge a worker began ({@link claimMerge}) holds the job's merge decision, ms: past it, the worker is taken
+ * to have stopped before it knew the answer (the next look reads the pull request on the code host), and a command
+ * may decide again. GitHub answers a merge within seconds.
+ */
+export const MERGE_CLAIM_LEASE_MS = 120_000;
+
+/**
+ * Marks job `jobId`'s pull request as being merged with `method`, right before the merge request is sent, only while
+ * the job is `open` and its `merge_request` is still `decidedBy` (what the merge was decided by: a command given
+ * since then decides again). Returns whether it was marked. See {@link setMergeRequest}.
+ */
+export async function claimMerge(
+  db: Db,
+  jobId: number,
+  decidedBy: 'merge' | 'squash' | 'blocked' | null,
+  method: 'merge' | 'squash',
+): Promise<boolean> {
+  const claimed = await db
+    .updateTable('pull_request_job')
+    .set({ merging_method: method, merging_at: sql`now()` })
+    .where('id', '=', jobId)
+    .where('status', '=', 'open')
+    .where(decidedBy === null ? sql<boolean>`merge_request is null` : sql<boolean>`merge_request = ${decidedBy}`)
+    .returning('id')
+    .executeTakeFirst();
+  return claimed !== undefined;
+}
+
+/** Takes back job `jobId`'s merge mark ({@link claimMerge}): the merge was refused or failed. */
+export async function releaseMerge(db: Db, jobId: number): Promise<void> {
+  await db.updateTable('pull_request_job').set({ merging_method: null, merging_at: null }).where('id', '=', jobId).execute();
 }
 
 /** Job `id`, or undefined. */

@@ -56,6 +56,13 @@ export interface PullRequestJobTable {
     'merge' | 'squash' | 'blocked' | null
   >;
   /**
+   * The merge a worker began of its pull request (`merge` or `squash`), and when: set right before the merge request
+   * is sent, under the `merge_request` it was decided by. A command given meanwhile finds it and says so; one older
+   * than {@link MERGE_CLAIM_LEASE_MS} is a worker that stopped half-way and no longer holds the decision.
+   */
+  merging_method: ColumnType<'merge' | 'squash' | null, 'merge' | 'squash' | null | undefined, 'merge' | 'squash' | null>;
+  merging_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /**
    * The dependency group (dependabot.yml `groups`) whose updates the job holds (`pull_request_job_update`), or null for
    * one dependency's job; a group's job has the group's name as `dependency_name` and a digest of its updates as
    * `target_version` (`groupDigest`).

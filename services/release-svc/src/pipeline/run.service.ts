@@ -1,4 +1,4 @@
-import { type CodeHost, type CodeHostError, transientCodeHostError } from '@switchyard/code-host';
+import { type CodeHost, type CodeHostError, type CodeHostTokens, transientCodeHostError } from '@switchyard/code-host';
 import type { DependencyUse, SkippedDeclaration } from '@switchyard/ecosystems';
 import { type Logger, runPool } from '@switchyard/service-kit';
 import type { Kysely } from 'kysely';
@@ -12,6 +12,7 @@ import type { UpdateRunRow } from '../runs/update-run.table.ts';
 import { decideDependency, decideRelease, type ScanDecision } from './decide/decide.policy.ts';
 import { groupOf } from './decide/group.policy.ts';
 import { extractDependencies } from './extract/dependencies.policy.ts';
+import { type FoundTogether, readTargetsTogether } from './read/fan-out-read.service.ts';
 import { readTargetFiles } from './read/manifest-files.service.ts';
 import { type ReadableTarget, type RunScope, readableTarget } from './read/target.policy.ts';
 import { recordGroupJobs } from './record/group-record.service.ts';
@@ -36,8 +37,8 @@ type Db = Kysely<ReleaseDatabase>;
 export interface PipelineDeps {
   db: Db;
   codeHost: CodeHost;
-  /** The worker's own code-host token, which it reads manifests with. */
-  token: string;
+  /** The worker's own code-host tokens (per account in App mode), which it reads manifests with. */
+  tokens: CodeHostTokens;
   /** The registries (an account's private one first). */
   registries: RegistryAccess;
   /** The advisories about a package (imported OSV records and the code host's). */
@@ -93,24 +94,29 @@ export async function executeFanOut(
   const resolver = createResolver(deps.registries, deps.advisories);
   const postponed: unknown[] = [];
   const scanned: DecidedConfig[] = [];
+  const undecided = configIds.filter((id) => !decided.has(id));
+  // The batch's repositories read together (GitHub: two GraphQL queries per 50), each at its branch's head commit.
+  const readables = new Map<number, ReadableTarget>();
+  for (const id of undecided) {
+    const readable = readableTarget(targets.get(id), scope.packageManager);
+    if (!('skipped' in readable)) readables.set(id, readable);
+  }
+  const together = await readTargetsTogether(deps.codeHost, deps.tokens, readables, deps.logger);
   try {
-    await runPool(
-      configIds.filter((id) => !decided.has(id)),
-      deps.concurrency,
-      async (id) => {
-        const target = targets.get(id);
-        try {
-          scanned.push({ configId: id, target, scanned: await decideConfig(deps, scope, target, resolver) });
-        } catch (error) {
-          const unavailable = transientCodeHostError(error);
-          if (!unavailable) throw error;
-          if (lastAttempt) {
-            const reason = `the code host did not answer: ${unavailable.message}`;
-            scanned.push({ configId: id, target, scanned: { decision: { outcome: 'failed', reason } } });
-          } else postponed.push(unavailable);
-        }
-      },
-    );
+    await runPool(undecided, deps.concurrency, async (id) => {
+      const target = targets.get(id);
+      try {
+        const { decided, baseSha } = await decideConfig(deps, scope, target, resolver, together.get(id));
+        scanned.push({ configId: id, target, scanned: decided, baseSha });
+      } catch (error) {
+        const unavailable = transientCodeHostError(error);
+        if (!unavailable) throw error;
+        if (lastAttempt) {
+          const reason = `the code host did not answer: ${unavailable.message}`;
+          scanned.push({ configId: id, target, scanned: { decision: { outcome: 'failed', reason } } });
+        } else postponed.push(unavailable);
+      }
+    });
   } finally {
     // What was decided is kept even when a config's scan threw: a redelivery then scans only the rest.
     await recordFanOut(db, scope, scanned);
@@ -121,7 +127,8 @@ export async function executeFanOut(
 /**
  * One config of a fan-out through read, extract, resolve and decide: skipped without reading when `readableTarget`
  * says so; failed when its files are missing, too large, refused or do not parse; else `decideRelease` on the version
- * the registry points to.
+ * the registry points to; with the commit the files were read at (`baseSha`, recorded on the job). `found`: its files
+ * as the batch's read of many repositories found them (`readTargetsTogether`), when it did.
  * @throws CodeHostError when the code host is down or rate-limited (the config stays undecided)
  */
 async function decideConfig(
@@ -129,18 +136,20 @@ async function decideConfig(
   scope: Extract<RunScope, { kind: 'one-dependency' }>,
   target: ScanTarget | undefined,
   resolver: Resolver,
-): Promise<ScanDecision> {
+  found: FoundTogether | undefined,
+): Promise<{ decided: ScanDecision; baseSha?: string }> {
   const readable = readableTarget(target, scope.packageManager);
-  if ('skipped' in readable) return { decision: readable.skipped };
-  const read = await readTargetFiles(deps.codeHost, deps.token, readable);
-  if ('failed' in read) return { decision: { outcome: 'failed', reason: read.failed } };
+  if ('skipped' in readable) return { decided: { decision: readable.skipped } };
+  const read = await readTargetFiles(deps.codeHost, deps.tokens, readable, { found });
+  if ('failed' in read) return { decided: { decision: { outcome: 'failed', reason: read.failed } } };
+  const at = read.commit === undefined ? {} : { baseSha: read.commit };
   const extracted = extractDependencies(readable.ecosystem, read.files, scope);
-  if ('failed' in extracted) return { decision: { outcome: 'failed', reason: extracted.failed } };
+  if ('failed' in extracted) return { decided: { decision: { outcome: 'failed', reason: extracted.failed } }, ...at };
   const [use] = extracted.uses;
-  if (!use) return decideRelease(readable, scope, undefined);
+  if (!use) return { decided: decideRelease(readable, scope, undefined), ...at };
   const advisories = await resolver.advisories(readable.ecosystem, use.name);
   const resolved = await resolver.registry(readable.config.accountId, scope.packageManager, scope.name);
-  return decideRelease(readable, scope, { use, resolved, advisories });
+  return { decided: decideRelease(readable, scope, { use, resolved, advisories }), ...at };
 }
 
 /** How old a repository's config files may be read before a run asks for them again, ms (a day). */
@@ -175,14 +184,21 @@ export async function executeRun(deps: PipelineDeps, runId: string, lastAttempt:
   await db.transaction().execute((trx) => requestStaleConfigFileCheck(trx, repoId, CONFIG_FILE_MAX_AGE_MS));
   let uses: DependencyUse[];
   let skipped: SkippedDeclaration[];
+  // The commit the files were read at: the run's jobs are made on it (`base_sha`), with the files kept in this process.
+  let baseSha: string | undefined;
   try {
-    const read = await readTargetFiles(deps.codeHost, deps.token, readable);
+    // Read as a fan-out reads (sizes and head commit, then texts: two requests), else the head, a listing, the files.
+    const found = (await readTargetsTogether(deps.codeHost, deps.tokens, new Map([[run.update_config_id, readable]]), deps.logger)).get(
+      run.update_config_id,
+    );
+    const read = await readTargetFiles(deps.codeHost, deps.tokens, readable, { atHead: true, found });
     const extracted = 'failed' in read ? read : extractDependencies(readable.ecosystem, read.files, { kind: 'every-dependency' });
     if ('failed' in extracted) {
       await finishRun(db, run.id, { error: extracted.failed, kind: 'manifest_unreadable' });
       return;
     }
     ({ uses, skipped } = extracted);
+    if (!('failed' in read)) baseSha = read.commit;
   } catch (error) {
     const unavailable = transientCodeHostError(error);
     if (!unavailable) throw error;
@@ -203,7 +219,7 @@ export async function executeRun(deps: PipelineDeps, runId: string, lastAttempt:
     await runPool(
       uses.filter((use) => !decided.has(use.name)),
       jobLimit === null ? deps.concurrency : 1,
-      (use) => checkDependency(deps, run, readable, use, positions.get(use.name) ?? 0, resolver),
+      (use) => checkDependency(deps, run, readable, use, positions.get(use.name) ?? 0, resolver, baseSha),
     );
   } catch (error) {
     // The code host's advisories could not be read: the dependencies decided so far stay, the rest wait for a later attempt.
@@ -213,7 +229,7 @@ export async function executeRun(deps: PipelineDeps, runId: string, lastAttempt:
     await finishRun(db, run.id, { error: `the code host did not answer: ${unavailable.message}`, kind: null });
     return;
   }
-  await recordGroupJobs(db, run, readable);
+  await recordGroupJobs(db, run, readable, baseSha);
   await finishRun(db, run.id);
 }
 
@@ -227,7 +243,8 @@ async function initialRunLimit(db: Db, run: UpdateRunRow): Promise<number | unde
 /**
  * One dependency of a run through resolve, decide and record: the advisories are asked when the registry answered and
  * a version in use can be known (read, or resolved from the requirement), and the dependency is recorded as decided
- * (its version in use resolved when the files did not lock one). @throws CodeHostError when the advisories cannot be read
+ * (its version in use resolved when the files did not lock one), its job made on `baseSha` (the commit the run read).
+ * @throws CodeHostError when the advisories cannot be read
  */
 async function checkDependency(
   deps: PipelineDeps,
@@ -236,6 +253,7 @@ async function checkDependency(
   use: DependencyUse,
   position: number,
   resolver: Resolver,
+  baseSha: string | undefined,
 ): Promise<void> {
   const { ecosystem } = target;
   const resolved = await resolver.registry(target.config.accountId, ecosystem.packageManager, use.name);
@@ -243,5 +261,13 @@ async function checkDependency(
   const advisories = 'found' in resolved && knowable ? await resolver.advisories(ecosystem, use.name) : [];
   const decided = decideDependency(target, use, resolved, advisories, run.id);
   const group = decided.job ? groupOf(target.config.settings?.groups ?? [], { name: use.name, ...decided.job }) : null;
-  await recordDependency(deps.db, { id: run.id, notificationId: run.notification_id }, decided.dependency ?? use, position, decided, group);
+  await recordDependency(
+    deps.db,
+    { id: run.id, notificationId: run.notification_id },
+    decided.dependency ?? use,
+    position,
+    decided,
+    group,
+    baseSha,
+  );
 }

@@ -74,11 +74,12 @@ export async function carryOutCommand(
   command: PullRequestCommandRow,
   job: PullRequestJobRow | undefined,
 ): Promise<CommandResult> {
-  const { db, codeHost: host, token } = deps;
+  const { db, codeHost: host } = deps;
   const target = job && (await findScanTargets(db, [job.update_config_id])).get(job.update_config_id);
   if (!job || !target?.repo || job.pull_request_number === null) return { outcome: 'refused', answer: null };
   const [owner = '', name = ''] = target.repo.fullName.split('/');
   const repo: RepoRef = { owner, name };
+  const token = await deps.tokens.forOwner(owner);
   if (command.author_is_app) return { outcome: 'refused', answer: NO_APPS };
   const permission = host.collaboratorPermission ? await host.collaboratorPermission(token, repo, command.author) : 'none';
   if (permission !== 'write' && permission !== 'admin') return { outcome: 'refused', answer: NO_PUSH_ACCESS };
@@ -91,15 +92,8 @@ export async function carryOutCommand(
       return rebaseOnRequest(deps, job, asked === 'recreate');
     case 'merge':
     case 'squash and merge':
-      if (job.status !== 'open') return { outcome: 'refused', answer: 'This pull request is not open, so it cannot be merged.' };
-      await setMergeRequest(db, job.id, asked === 'merge' ? 'merge' : 'squash');
-      return {
-        outcome: 'done',
-        answer: `OK, I'll ${asked === 'merge' ? 'merge' : 'squash and merge'} this PR once its checks pass.`,
-      };
     case 'cancel merge':
-      await setMergeRequest(db, job.id, 'blocked');
-      return { outcome: 'done', answer: "OK, I won't merge this PR automatically." };
+      return mergeOnRequest(db, job, asked);
     case 'reopen':
       return reopen(deps, job, repo, number);
     default: {
@@ -158,14 +152,19 @@ async function jobOfCommand(db: JobExecutorDeps['db'], command: PullRequestComma
   return Date.now() - command.received_at.getTime() < JOB_WAIT_MS ? 'not yet' : undefined;
 }
 
-/** `@dependabot reopen`: a pull request closed unmerged is reopened and its job open again, the ignores it made removed. */
+/**
+ * `@dependabot reopen`: a pull request closed unmerged is reopened and its job open again, the ignores it made removed.
+ * A pull request the code host has open while its job is not (an earlier try reopened it and stopped before recording
+ * it; the echo of a worker's own reopen moves nothing) has its job recorded open.
+ */
 async function reopen(deps: JobExecutorDeps, job: PullRequestJobRow, repo: RepoRef, number: number): Promise<CommandResult> {
-  const { db, codeHost: host, token } = deps;
+  const { db, codeHost: host } = deps;
+  const token = await deps.tokens.forOwner(repo.owner);
   const pr = await host.getPullRequest?.(token, repo, number);
   if (!pr) return { outcome: 'refused', answer: 'This pull request is gone from the code host.' };
   if (pr.merged) return { outcome: 'refused', answer: 'This pull request was merged, so it cannot be reopened.' };
-  if (pr.state === 'open') return { outcome: 'refused', answer: 'This pull request is already open.' };
-  await host.updatePullRequest?.(token, repo, number, { state: 'open' });
+  if (pr.state === 'open' && job.status === 'open') return { outcome: 'refused', answer: 'This pull request is already open.' };
+  if (pr.state !== 'open') await host.updatePullRequest?.(token, repo, number, { state: 'open' });
   await db.transaction().execute(async (trx) => {
     await setStatus(trx, job.id, 'open', null, undefined, 0, { ignored: false });
     await removeIgnoresOfJob(trx, job.id);
@@ -197,8 +196,15 @@ export async function handleDueCommands(deps: JobExecutorDeps): Promise<number> 
         continue;
       }
       job = found;
+      // Taken up again (a worker stopped between its answer and its record): the answer on the pull request, if it got
+      // there, says the command was carried out; it is not carried out or answered twice.
+      if (job && command.attempts > 0 && (await answeredAlready(deps, job, command))) {
+        await finishCommand(deps.db, command.delivery_id, 'done', null);
+        handled += 1;
+        continue;
+      }
       const result = await carryOutCommand(deps, command, job);
-      await answer(deps, job, result.answer);
+      await answer(deps, job, result.answer === null ? null : `${result.answer}${answerMark(command)}`);
       await finishCommand(deps.db, command.delivery_id, result.outcome, result.answer);
       handled += 1;
     } catch (error) {
@@ -215,11 +221,54 @@ export async function handleDueCommands(deps: JobExecutorDeps): Promise<number> 
   return handled;
 }
 
+/**
+ * The mark at the end of a command's answer, an HTML comment GitHub does not show: which command (its comment's
+ * delivery) the answer is for, so that a worker taking the command up again finds the answer on the pull request.
+ */
+function answerMark(command: Pick<PullRequestCommandRow, 'delivery_id'>): string {
+  return `\n\n<!-- dependabot-command-answer: ${command.delivery_id} -->`;
+}
+
+/** Whether the pull request of the command's job has the command's answer already (its {@link answerMark}). */
+async function answeredAlready(deps: JobExecutorDeps, job: PullRequestJobRow, command: PullRequestCommandRow): Promise<boolean> {
+  if (!deps.codeHost.listComments) return false;
+  const pull = await findJobPullRequest(deps.db, job.id);
+  if (!pull) return false;
+  const [owner = '', name = ''] = pull.fullName.split('/');
+  const token = await deps.tokens.forOwner(owner);
+  const comments = await deps.codeHost.listComments(token, { owner, name }, pull.number, command.received_at);
+  const mark = answerMark(command).trim();
+  return comments.some((comment) => comment.body.includes(mark));
+}
+
 /** Comments `text` on the pull request of the command's job (nothing when null, or without a job). */
 async function answer(deps: JobExecutorDeps, job: PullRequestJobRow | undefined, text: string | null): Promise<void> {
   if (text === null || !deps.codeHost.comment || !job) return;
   const pull = await findJobPullRequest(deps.db, job.id);
   if (!pull) return;
   const [owner = '', name = ''] = pull.fullName.split('/');
-  await deps.codeHost.comment(deps.token, { owner, name }, pull.number, text);
+  await deps.codeHost.comment(await deps.tokens.forOwner(owner), { owner, name }, pull.number, text);
+}
+
+/**
+ * `@dependabot merge` / `squash and merge` (merged with that method once its checks pass) and `cancel merge` (not
+ * merged automatically): recorded on the job (`merge_request`) for its maintenance to follow. Refused on a pull request
+ * that is not open (`merge`, `squash and merge`), and while a worker is merging it already (`claimMerge`): the answer
+ * says so, and with which method, rather than promising what the merge under way no longer follows.
+ */
+async function mergeOnRequest(
+  db: JobExecutorDeps['db'],
+  job: PullRequestJobRow,
+  asked: 'merge' | 'squash and merge' | 'cancel merge',
+): Promise<CommandResult> {
+  if (asked !== 'cancel merge' && job.status !== 'open') {
+    return { outcome: 'refused', answer: 'This pull request is not open, so it cannot be merged.' };
+  }
+  const recorded = await setMergeRequest(db, job.id, asked === 'merge' ? 'merge' : asked === 'squash and merge' ? 'squash' : 'blocked');
+  if (!recorded.set) {
+    const how = recorded.merging === 'merge' ? 'with a merge commit' : 'as one squashed commit';
+    return { outcome: 'refused', answer: `This pull request is being merged already, ${how}: it is too late to change that.` };
+  }
+  if (asked === 'cancel merge') return { outcome: 'done', answer: "OK, I won't merge this PR automatically." };
+  return { outcome: 'done', answer: `OK, I'll ${asked === 'merge' ? 'merge' : 'squash and merge'} this PR once its checks pass.` };
 }

@@ -1,13 +1,23 @@
-import { type ChecksState, CodeHostError, type CodeHostPullRequest, type RepoRef, transientCodeHostError } from '@switchyard/code-host';
+import {
+  type ChecksState,
+  CodeHostError,
+  type CodeHostPullRequest,
+  isCodeHostError,
+  type RepoRef,
+  transientCodeHostError,
+} from '@switchyard/code-host';
 import type { Kysely } from 'kysely';
 import { EDITED_ANSWER, upToDateAnswer } from '../commands/command.policy.ts';
 import type { ReleaseDatabase } from '../db/schema.ts';
 import { IGNORED, ignoredNotice } from '../jobs/job.policy.ts';
 import {
+  claimMerge,
   findJob,
+  isCommitOfThisService,
   lookAgainIn,
   makeOpenJobsDue,
   recordRebase,
+  releaseMerge,
   setAutomerge,
   setOpenReason,
   setStatus,
@@ -105,12 +115,13 @@ export function lookAtEveryOpenPullRequest(db: Db): Promise<number> {
  * @throws CodeHostError when the code host is down, rate-limited or refuses; RegistryError (a rebase's lockfile update)
  */
 export async function maintainPullRequest(deps: JobExecutorDeps, job: PullRequestJobRow): Promise<MaintenanceOutcome> {
-  const { db, codeHost: host, token } = deps;
+  const { db, codeHost: host } = deps;
   if (job.pull_request_number === null || !host.getPullRequest) return 'unchanged';
   const target = (await findScanTargets(db, [job.update_config_id])).get(job.update_config_id);
   if (!target?.repo) return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
   const [owner = '', name = ''] = target.repo.fullName.split('/');
   const repo: RepoRef = { owner, name };
+  const token = await deps.tokens.forOwner(owner);
   const number = job.pull_request_number;
 
   if (job.status === 'closed' && job.ignored) {
@@ -137,9 +148,14 @@ export async function maintainPullRequest(deps: JobExecutorDeps, job: PullReques
     return 'merged';
   }
   if (pr.state === 'closed') {
-    await db.transaction().execute(async (trx) => {
-      await setStatus(trx, job.id, 'closed', `closed unmerged on the code host: ${IGNORED}`, undefined, 0, { ignored: true });
-      if (job.group_name !== null) return;
+    // Only while the job is still open: this look took it before a command or a webhook moved it (a `@dependabot
+    // ignore …` marks its job closed, then closes the pull request), and that record stands.
+    const personsClose = await db.transaction().execute(async (trx) => {
+      const moved = await setStatus(trx, job.id, 'closed', `closed unmerged on the code host: ${IGNORED}`, undefined, 0, {
+        ignored: true,
+        from: ['open'],
+      });
+      if (!moved || job.group_name !== null) return moved;
       await addConfigIgnore(trx, {
         update_config_id: job.update_config_id,
         dependency_name: job.dependency_name,
@@ -149,7 +165,9 @@ export async function maintainPullRequest(deps: JobExecutorDeps, job: PullReques
         job_id: job.id,
         created_by: null,
       });
+      return true;
     });
+    if (!personsClose) return 'unchanged';
     await host.comment?.(token, repo, number, ignoredNotice(job));
     await stopLooking(db, job.id);
     return 'closed';
@@ -189,15 +207,17 @@ export async function maintainPullRequest(deps: JobExecutorDeps, job: PullReques
       await setReason(db, job, 'not merged automatically: its checks failed');
       return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
     }
+    const method = requested === 'merge' || requested === 'squash' ? requested : account?.createMergeCommits ? 'merge' : 'squash';
+    // Marked first, under the decision it was made by: a command given since then (read above) decides again, and one
+    // given from now on is told the merge is under way rather than answered as if it still chose.
+    if (!(await claimMerge(db, job.id, requested, method))) return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
     try {
-      await host.mergePullRequest(token, repo, {
-        number,
-        method: requested === 'merge' || requested === 'squash' ? requested : account?.createMergeCommits ? 'merge' : 'squash',
-        sha: pr.head.sha,
-        commitTitle: `${pr.title} (#${number})`,
-      });
+      await host.mergePullRequest(token, repo, { number, method, sha: pr.head.sha, commitTitle: `${pr.title} (#${number})` });
     } catch (error) {
+      // Refused: no merge is under way. Any other failure may have merged it: the mark stays until the next look reads
+      // the pull request (or its lease ends).
       if (error instanceof CodeHostError && !transientCodeHostError(error)) {
+        await releaseMerge(db, job.id);
         await setReason(db, job, `not merged automatically: ${error.message}`);
         return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
       }
@@ -238,7 +258,8 @@ async function retarget(
   config: KnownUpdateConfig,
   branch: string,
 ): Promise<MaintenanceOutcome> {
-  const { db, codeHost: host, token } = deps;
+  const { db, codeHost: host } = deps;
+  const token = await deps.tokens.forOwner(repo.owner);
   if (pr.head.sha !== job.head_sha) {
     await setReason(db, job, `not retargeted to ${branch}: a person pushed to its branch`);
     return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
@@ -274,7 +295,7 @@ export interface RequestedRebase {
  * @throws CodeHostError / RegistryError as {@link maintainPullRequest}
  */
 export async function rebaseOnRequest(deps: JobExecutorDeps, job: PullRequestJobRow, recreate: boolean): Promise<RequestedRebase> {
-  const { db, codeHost: host, token } = deps;
+  const { db, codeHost: host } = deps;
   const target = (await findScanTargets(db, [job.update_config_id])).get(job.update_config_id);
   const pr =
     job.pull_request_number === null || !target?.repo ? undefined : await pullOf(deps, target.repo.fullName, job.pull_request_number);
@@ -283,7 +304,7 @@ export async function rebaseOnRequest(deps: JobExecutorDeps, job: PullRequestJob
   }
   const repo = refOf(target.repo.fullName);
   if (!recreate && pr.head.sha !== job.head_sha) return { outcome: 'refused', answer: EDITED_ANSWER };
-  const baseHead = await host.getBranchHead?.(token, repo, job.target_branch);
+  const baseHead = await host.getBranchHead?.(await deps.tokens.forOwner(repo.owner), repo, job.target_branch);
   if (!baseHead) return { outcome: 'refused', answer: `The target branch ${job.target_branch} is gone, so there is nothing to rebase on.` };
   if (!recreate && baseHead === job.base_sha) return { outcome: 'done', answer: upToDateAnswer(job.target_branch) };
   const outcome = await rebase(deps, job, repo, pr, target.repo.fullName, baseHead, commitPrefix(target.config.settings, job));
@@ -306,8 +327,10 @@ function refOf(fullName: string): RepoRef {
 }
 
 /** Pull request `number` of repository `fullName`, or undefined. */
-function pullOf(deps: JobExecutorDeps, fullName: string, number: number): Promise<CodeHostPullRequest | undefined> {
-  return deps.codeHost.getPullRequest?.(deps.token, refOf(fullName), number) ?? Promise.resolve(undefined);
+async function pullOf(deps: JobExecutorDeps, fullName: string, number: number): Promise<CodeHostPullRequest | undefined> {
+  const repo = refOf(fullName);
+  if (!deps.codeHost.getPullRequest) return undefined;
+  return deps.codeHost.getPullRequest(await deps.tokens.forOwner(repo.owner), repo, number);
 }
 
 /** Step 5 of {@link maintainPullRequest}: the change recomputed on `baseHead` and its commit recreated there. */
@@ -320,10 +343,11 @@ async function rebase(
   baseHead: string,
   prefix: string,
 ): Promise<MaintenanceOutcome> {
-  const { db, codeHost: host, token } = deps;
+  const { db, codeHost: host } = deps;
+  const token = await deps.tokens.forOwner(repo.owner);
   let change: JobChange;
   try {
-    change = await computeJobChange(deps, job, repoFullName, baseHead, prefix);
+    change = await computeJobChange({ ...deps, token }, job, repoFullName, baseHead, prefix);
   } catch (error) {
     if (error instanceof JobOutcome) {
       if (error.status === 'closed') {
@@ -344,19 +368,27 @@ async function rebase(
     }
     throw error;
   }
-  // Read again just before the forced update: a person may have pushed while the change was being computed.
-  const headNow = await host.getBranchHead?.(token, repo, pr.head.ref);
-  if (headNow !== undefined && headNow !== job.head_sha && headNow !== pr.head.sha) {
+  let headSha: string | undefined;
+  try {
+    // The branch is moved only while its head is still this service's commit, read again once the new commit exists:
+    // a person may have pushed while the change was being computed.
+    headSha = await host.commitFiles?.(token, repo, {
+      branch: pr.head.ref,
+      parentSha: baseHead,
+      message: change.message,
+      files: inDirectory(job, change.files),
+      force: true,
+      expectedHead: pr.head.sha,
+    });
+  } catch (error) {
+    if (!isCodeHostError(error, 'conflict')) throw error;
+    // Moved meanwhile by this service itself (a look and a `@dependabot rebase` rebasing it at once): that rebase was
+    // recorded by whichever made it; only someone else's commit is a person's push.
+    const headNow = await host.getBranchHead?.(token, repo, pr.head.ref);
+    if (headNow !== undefined && (await isCommitOfThisService(db, job.repo_id, headNow))) return 'rebased';
     await setReason(db, job, 'not rebased: a person pushed to its branch');
     return later(db, job, RECONCILE_INTERVAL_MS, 'unchanged');
   }
-  const headSha = await host.commitFiles?.(token, repo, {
-    branch: pr.head.ref,
-    parentSha: baseHead,
-    message: change.message,
-    files: inDirectory(job, change.files),
-    force: true,
-  });
   await recordRebase(db, job.id, headSha ?? null, baseHead);
   return 'rebased';
 }
@@ -377,7 +409,8 @@ async function checksOf(deps: JobExecutorDeps, repo: RepoRef, headSha: string, b
  * status says `pending` for a commit without statuses).
  */
 async function checksAt(deps: JobExecutorDeps, repo: RepoRef, sha: string): Promise<ChecksState | undefined> {
-  const { codeHost: host, token } = deps;
+  const { codeHost: host } = deps;
+  const token = await deps.tokens.forOwner(repo.owner);
   const combined = await host.combinedStatus?.(token, repo, sha);
   const runs = await host.checkRuns?.(token, repo, sha);
   const states = [

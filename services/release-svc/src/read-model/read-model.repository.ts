@@ -8,6 +8,7 @@ import {
 } from '@switchyard/contracts';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
+import { repoInstalled } from '../installations/app-installation.repository.ts';
 import type {} from './account.table.ts';
 import { listConfigIgnores } from './config-ignore.repository.ts';
 import type { RegistryCredentialTable } from './registry-credential.table.ts';
@@ -133,6 +134,7 @@ export async function findScanTargets(db: Db, ids: readonly number[]): Promise<M
     .leftJoin('repo', 'repo.id', 'update_config.repo_id')
     .selectAll('update_config')
     .select(['repo.full_name', 'repo.default_branch'])
+    .select((eb) => repoInstalled(eb.ref('update_config.account_id'), eb.ref('update_config.repo_id')).as('installed'))
     .where('update_config.id', 'in', [...ids])
     .execute();
   const held = new Map<number, HeldIgnore[]>();
@@ -169,6 +171,7 @@ export async function findScanTargets(db: Db, ids: readonly number[]): Promise<M
           row.full_name === null || row.default_branch === null
             ? undefined
             : { fullName: row.full_name, defaultBranch: row.default_branch },
+        installed: Boolean(row.installed),
       },
     ]),
   );
@@ -282,21 +285,26 @@ export function takeDueSchedules(trx: Db, now: Date, limit: number): Promise<Con
 }
 
 function schedules(db: Db) {
-  return db
-    .selectFrom('update_config')
-    .leftJoin('account', 'account.id', 'update_config.account_id')
-    .select([
-      'update_config.id',
-      'update_config.repo_id',
-      'update_config.account_id',
-      'update_config.update_schedule',
-      'update_config.first_seen_at',
-      'update_config.next_run_at',
-      'account.update_run_time',
-      'account.weekly_update_run_day',
-      'account.time_zone',
-    ])
-    .where('update_config.deleted', '=', false);
+  return (
+    db
+      .selectFrom('update_config')
+      .leftJoin('account', 'account.id', 'update_config.account_id')
+      .select([
+        'update_config.id',
+        'update_config.repo_id',
+        'update_config.account_id',
+        'update_config.update_schedule',
+        'update_config.first_seen_at',
+        'update_config.next_run_at',
+        'account.update_run_time',
+        'account.weekly_update_run_day',
+        'account.time_zone',
+      ])
+      .where('update_config.deleted', '=', false)
+      // A repository the App no longer covers (removed from its selection, uninstalled, suspended) has no scheduled runs;
+      // its configs stay, due, and run at the next round after it is covered again.
+      .where((eb) => repoInstalled(eb.ref('update_config.account_id'), eb.ref('update_config.repo_id')))
+  );
 }
 
 /** Sets the config's next scheduled run (null: none; `live`). */
@@ -334,6 +342,11 @@ export function findKnownRepo(
   repoId: number,
 ): Promise<{ account_id: number; full_name: string; default_branch: string } | undefined> {
   return db.selectFrom('repo').select(['account_id', 'full_name', 'default_branch']).where('id', '=', repoId).executeTakeFirst();
+}
+
+/** The login of account `accountId` as the read model knows it, or undefined. */
+export async function findAccountLogin(db: Db, accountId: number): Promise<string | undefined> {
+  return (await db.selectFrom('account').select('login').where('id', '=', accountId).executeTakeFirst())?.login;
 }
 
 /** Account `accountId`'s schedule settings: `update-run-time` (`HH:MM`), `weekly-update-run-day` and time zone; undefined when unknown. */

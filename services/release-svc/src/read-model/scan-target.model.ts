@@ -42,4 +42,10 @@ export type KnownRepo = Pick<RepoState, 'fullName' | 'defaultBranch'>;
 export interface ScanTarget {
   config: KnownUpdateConfig;
   repo: KnownRepo | undefined;
+  /**
+   * Whether the service's GitHub App covers the repo (`installation-state` active): false once it was removed from the
+   * App's selection, or the App was uninstalled or suspended on its account; true without a recorded installation
+   * (personal-token mode). Absent: true.
+   */
+  installed?: boolean;
 }

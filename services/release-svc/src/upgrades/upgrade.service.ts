@@ -1,6 +1,7 @@
 import {
   type Caller,
   type CodeHost,
+  type CodeHostTokens,
   type CodeHostView,
   isCodeHostError,
   type RepoRef,
@@ -14,6 +15,7 @@ import type { Kysely } from 'kysely';
 import type { ReleaseDatabase } from '../db/schema.ts';
 import { listConfigIgnores } from '../read-model/config-ignore.repository.ts';
 import { findAccountSchedule, findKnownRepo, findScanTargets, listRepoConfigIds } from '../read-model/read-model.repository.ts';
+import { labelPullRequest } from '../repo-labels/repo-label.service.ts';
 import { claimUpgrades, findUpgrade, finishUpgrade, requestUpgrade, retryUpgradeLater } from './upgrade.repository.ts';
 import type { RepoUpgradeRow } from './upgrade.table.ts';
 import { UPGRADE_BRANCH, UPGRADE_TITLE, upgradeBody, V1_PATH, V2_PATH, writableConfig } from './upgrade-file.policy.ts';
@@ -53,7 +55,7 @@ export async function viewUpgrade(db: Db, view: CodeHostView, caller: Caller, re
 export interface UpgradeDeps {
   db: Db;
   codeHost: CodeHost;
-  token: string;
+  tokens: CodeHostTokens;
   logger: Logger;
 }
 
@@ -69,13 +71,14 @@ export interface UpgradeDeps {
  * @throws CodeHostError when the code host fails (the caller retries a transient failure)
  */
 export async function openUpgrade(deps: UpgradeDeps, upgrade: RepoUpgradeRow): Promise<{ number: number; url: string }> {
-  const { db, codeHost: host, token } = deps;
+  const { db, codeHost: host } = deps;
   const repoRow = await findKnownRepo(db, upgrade.repo_id);
   if (!repoRow) throw new Error(`repo ${upgrade.repo_id} is not known`);
   if (!host.getBranchCommit || !host.commitFiles || !host.openPullRequest || !host.findPullRequest) {
     throw new Error('the code host cannot make branches and pull requests');
   }
   const [owner = '', name = ''] = repoRow.full_name.split('/');
+  const token = await deps.tokens.forOwner(owner);
   const repo: RepoRef = { owner, name };
   const existing = await host.findPullRequest(token, repo, { head: UPGRADE_BRANCH, state: 'open' });
   if (existing) return { number: existing.number, url: existing.htmlUrl };
@@ -128,14 +131,12 @@ export async function openUpgrade(deps: UpgradeDeps, upgrade: RepoUpgradeRow): P
     title: UPGRADE_TITLE,
     body,
   });
-  await host
-    .addLabels?.(token, repo, opened.number, [
-      { name: 'dependencies', color: '0366d6', description: 'Pull requests that update a dependency file' },
-    ])
-    .catch((error: unknown) => {
-      if (transientCodeHostError(error)) throw error;
-      deps.logger.warn({ err: error, repo: repoRow.full_name }, 'the upgrade pull request could not be labelled');
-    });
+  await labelPullRequest(deps, token, { repoId: upgrade.repo_id, repo }, opened.number, [
+    { name: 'dependencies', color: '0366d6', description: 'Pull requests that update a dependency file' },
+  ]).catch((error: unknown) => {
+    if (transientCodeHostError(error)) throw error;
+    deps.logger.warn({ err: error, repo: repoRow.full_name }, 'the upgrade pull request could not be labelled');
+  });
   return { number: opened.number, url: opened.htmlUrl };
 }
 

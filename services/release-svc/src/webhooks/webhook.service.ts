@@ -1,10 +1,13 @@
 import { PULL_REQUEST_JOB_STATUSES } from '@switchyard/contracts';
 import type { Kysely } from 'kysely';
+import { findBotLogin } from '../bot-account/bot-account.repository.ts';
 import { commandOf } from '../commands/command.policy.ts';
 import { recordCommand } from '../commands/command.repository.ts';
 import { requestConfigFileCheck } from '../config-files/config-file.repository.ts';
 import { configFilePushOf } from '../config-files/config-file-push.policy.ts';
 import type { ReleaseDatabase } from '../db/schema.ts';
+import { applyInstallationWebhook } from '../installations/app-installation.service.ts';
+import { INSTALLATION_EVENTS } from '../installations/app-installation-webhook.policy.ts';
 import { IGNORED } from '../jobs/job.policy.ts';
 import { findJobOfPullRequest, makeDue, setPullRequestStatus } from '../jobs/job.repository.ts';
 import { addConfigIgnore, removeIgnoresOfJob } from '../read-model/config-ignore.repository.ts';
@@ -55,6 +58,9 @@ interface CodeHostEvent {
  *   service closed, superseded or saw merged stays as it is;
  * - `pull_request` `reopened`: the job is `open` again, and the ignores its pull request made (closing it, or a
  *   `@dependabot ignore …` command on it) are gone;
+ * - a `closed` (merged or not) or `reopened` whose `sender` is the service's own account (`bot_account`, which a
+ *   worker records) is the echo of a worker's action, which the worker records itself; deliveries come in any order, so
+ *   one may come after the worker acted again, or before its record: it moves nothing;
  * - `push` to a branch: the open pull requests targeting it are looked at at once (a rebase may be due); a push to the
  *   default branch that touched a config file (`.dependabot/config.yml`, `.github/dependabot.yml`) asks for the
  *   repository's config files to be read again (`configFilePushOf`; a worker reads them);
@@ -62,6 +68,8 @@ interface CodeHostEvent {
  *   worker to carry out and answer (`recordCommentCommand`);
  * - `status`, `check_run` and `check_suite` `completed`: the open pull requests whose head is that commit are looked at
  *   at once (an automerge may be due); see `maintainPullRequest`;
+ * - `installation` and `installation_repositories`: the App's installation as it is now is recorded and published
+ *   (`applyInstallationWebhook`): a repository no longer covered becomes `inactive` and its runs stop;
  * - anything else (`ping`, other actions, a pull request or commit that is no job's) is recorded as `ignored`.
  * @returns what the delivery did
  */
@@ -84,7 +92,12 @@ export async function applyDelivery(db: Kysely<ReleaseDatabase>, delivery: Webho
           nodeId: typeof nodeId === 'string' ? nodeId : null,
           headRef: typeof headRef === 'string' ? headRef : null,
         };
-        if (action === 'closed' && payload.pull_request?.merged === true) {
+        if ((action === 'closed' || action === 'reopened') && (await isBotAction(trx, who))) {
+          // The echo of a worker's own merge, close or reopen, which the worker records itself as it acts. GitHub does
+          // not keep deliveries in order, so it may come after the worker acted again (a close's echo after the reopen
+          // that followed it), or before the worker's own record (a merge's): it moves nothing, recorded as ignored.
+          changed = 0;
+        } else if (action === 'closed' && payload.pull_request?.merged === true) {
           changed = (await setPullRequestStatus(trx, pull, { status: 'merged', reason: `merged on the code host${by}`, from: NOT_MERGED }))
             .length;
         } else if (action === 'closed') {
@@ -124,6 +137,8 @@ export async function applyDelivery(db: Kysely<ReleaseDatabase>, delivery: Webho
           await requestConfigFileCheck(trx, configFiles);
           changed += 1;
         }
+      } else if ((INSTALLATION_EVENTS as readonly string[]).includes(delivery.event)) {
+        changed = (await applyInstallationWebhook(trx, delivery.event, delivery.payload)) ? 1 : 0;
       } else {
         const headSha = headShaOf(delivery.event, action, payload);
         if (headSha) changed = await makeDue(trx, { headSha });
@@ -185,6 +200,13 @@ async function recordCommentCommand(trx: Kysely<ReleaseDatabase>, deliveryId: st
 
 /** Every status but `merged`: a merge on the code host is news to a job in any of them. */
 const NOT_MERGED = PULL_REQUEST_JOB_STATUSES.filter((status) => status !== 'merged');
+
+/** Whether `login` (a delivery's `sender`) is the service's own account on the code host, as a worker recorded it. */
+async function isBotAction(db: Kysely<ReleaseDatabase>, login: unknown): Promise<boolean> {
+  if (typeof login !== 'string') return false;
+  const bot = await findBotLogin(db);
+  return bot !== undefined && bot.toLowerCase() === login.toLowerCase();
+}
 
 /** The statuses a reopened pull request brings back to `open`. */
 const REOPENABLE = PULL_REQUEST_JOB_STATUSES.filter((status) => status !== 'merged' && status !== 'open');

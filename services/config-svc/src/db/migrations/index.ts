@@ -5,6 +5,7 @@ import * as addAccountTimeZone from './2026_11_25_0001_add_account_time_zone.ts'
 import * as createRegistryCredentials from './2026_11_26_0001_create_registry_credentials.ts';
 import * as configFiles from './2026_11_29_0001_config_files.ts';
 import * as heldIgnores from './2026_11_29_0002_held_ignores.ts';
+import * as appInstallations from './2026_11_29_0003_app_installations.ts';
 
 /** Every migration of the `config` schema by name; names sort in the order they apply. */
 export const configMigrations: Record<string, Migration> = {
@@ -15,4 +16,5 @@ export const configMigrations: Record<string, Migration> = {
   '2026_11_26_0001_create_registry_credentials': createRegistryCredentials,
   '2026_11_29_0001_config_files': configFiles,
   '2026_11_29_0002_held_ignores': heldIgnores,
+  '2026_11_29_0003_app_installations': appInstallations,
 };

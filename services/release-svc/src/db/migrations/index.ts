@@ -17,6 +17,11 @@ import * as configIgnoreVersions from './2026_11_29_0007_config_ignore_versions.
 import * as configFileReads from './2026_11_29_0008_config_file_reads.ts';
 import * as groupedUpdates from './2026_11_29_0009_grouped_updates.ts';
 import * as earlyCommands from './2026_11_29_0010_early_commands.ts';
+import * as appInstallations from './2026_11_29_0011_app_installations.ts';
+import * as writeBudget from './2026_11_29_0012_write_budget.ts';
+import * as botAccount from './2026_11_29_0013_bot_account.ts';
+import * as repoLabels from './2026_11_29_0014_repo_labels.ts';
+import * as mergeClaim from './2026_11_29_0015_merge_claim.ts';
 
 /** Every migration of the `release` schema by name; names sort in the order they apply. */
 export const releaseMigrations: Record<string, Migration> = {
@@ -40,4 +45,9 @@ export const releaseMigrations: Record<string, Migration> = {
   '2026_11_29_0008_config_file_reads': configFileReads,
   '2026_11_29_0009_grouped_updates': groupedUpdates,
   '2026_11_29_0010_early_commands': earlyCommands,
+  '2026_11_29_0011_app_installations': appInstallations,
+  '2026_11_29_0012_write_budget': writeBudget,
+  '2026_11_29_0013_bot_account': botAccount,
+  '2026_11_29_0014_repo_labels': repoLabels,
+  '2026_11_29_0015_merge_claim': mergeClaim,
 };

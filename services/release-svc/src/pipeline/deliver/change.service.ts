@@ -14,7 +14,7 @@ import type { ReleaseDatabase } from '../../db/schema.ts';
 import type { PullRequestJobRow } from '../../jobs/job.table.ts';
 import { findJobUpdates } from '../../jobs/job-update.repository.ts';
 import type { PullRequestJobUpdateRow } from '../../jobs/job-update.table.ts';
-import { readManifestFiles } from '../read/manifest-files.service.ts';
+import { readManifestFilesAt } from '../read/manifest-files.service.ts';
 import type { RegistryAccess } from '../resolve/registry-access.client.ts';
 import { groupTitle } from './group-text.policy.ts';
 import { pullRequestTitle } from './pull-request-text.policy.ts';
@@ -42,7 +42,10 @@ export class JobOutcome extends Error {
 /** A `failed` {@link JobOutcome} with `reason`. */
 export const fail = (reason: string) => new JobOutcome('failed', reason);
 
-/** What a change is computed with: the code host and the worker's token (the files), the registries (the target version). */
+/**
+ * What a change is computed with: the code host and the worker's token for the job's repository (the files), the
+ * registries (the target version).
+ */
 export interface ChangeDeps {
   codeHost: CodeHost;
   token: string;
@@ -82,7 +85,8 @@ function withGitlinks(ecosystem: Ecosystem, read: Readonly<Record<string, string
 
 /**
  * The files of the job's change at commit `baseHead` of the target branch (paths in the job's directory → new text):
- * the manifests read there with the dependency's requirement rewritten (`Ecosystem.updateManifest`, keeping the file's
+ * the manifests read there (`readManifestFilesAt`: those the update run of this process read at that commit, without a
+ * request, else read now) with the dependency's requirement rewritten (`Ecosystem.updateManifest`, keeping the file's
  * style, by Dependabot Preview's default strategy `auto`: a requirement that does not allow the target is increased to
  * it in an application and widened to keep the old versions in a library, `Ecosystem.isLibrary`; the API's only other
  * strategy, `lockfile-only`, records no job that needs a manifest change) and the lockfiles updated to agree
@@ -99,7 +103,7 @@ export async function computeChange(
 ): Promise<ChangedFiles> {
   const ecosystem = ecosystemFor(job.package_manager);
   if (!ecosystem) throw fail(`package manager ${job.package_manager} is not supported yet`);
-  const read = await readManifestFiles(deps.codeHost, deps.token, repoFullName, job.directory, baseHead, ecosystem);
+  const read = await readManifestFilesAt(deps.codeHost, deps.token, repoFullName, job.directory, baseHead, ecosystem, job.target_branch);
   if ('missing' in read) throw fail(read.missing);
   if ('tooLarge' in read) throw fail(read.tooLarge);
   try {
@@ -182,7 +186,7 @@ export async function computeGroupChange(
 ): Promise<GroupChange> {
   const ecosystem = ecosystemFor(job.package_manager);
   if (!ecosystem) throw fail(`package manager ${job.package_manager} is not supported yet`);
-  const read = await readManifestFiles(deps.codeHost, deps.token, repoFullName, job.directory, baseHead, ecosystem);
+  const read = await readManifestFilesAt(deps.codeHost, deps.token, repoFullName, job.directory, baseHead, ecosystem, job.target_branch);
   if ('missing' in read) throw fail(read.missing);
   if ('tooLarge' in read) throw fail(read.tooLarge);
   let current: Record<string, string> = { ...read.files };

@@ -3,6 +3,7 @@ import {
   type CodeHost,
   CodeHostError,
   type CodeHostPullRequest,
+  type CodeHostTokens,
   isCodeHostError,
   type RepoRef,
   transientCodeHostError,
@@ -28,6 +29,7 @@ import {
   renewClaim,
   setAutomerge,
   setOpenReason,
+  setRunningReason,
   setStatus,
   takePullRequestSlot,
 } from '../../jobs/job.repository.ts';
@@ -35,6 +37,8 @@ import type { PullRequestJobRow } from '../../jobs/job.table.ts';
 import { findJobUpdates, findOpenSingleJobsOf } from '../../jobs/job-update.repository.ts';
 import { findAccountSettings, findConfigLanguage, findScanTargets, settingsRevisions } from '../../read-model/read-model.repository.ts';
 import type { KnownUpdateConfig } from '../../read-model/scan-target.model.ts';
+import { labelPullRequest } from '../../repo-labels/repo-label.service.ts';
+import type { WriteBudget } from '../../write-budget/write-budget.service.ts';
 import { jobAutomergeAllowed } from '../decide/decide.policy.ts';
 import { isRegistryError, type RegistryAccess } from '../resolve/registry-access.client.ts';
 import { computeJobChange, fail, inDirectory, JobOutcome } from './change.service.ts';
@@ -49,14 +53,30 @@ type Db = Kysely<ReleaseDatabase>;
 export interface JobExecutorDeps {
   db: Db;
   codeHost: CodeHost;
-  /** The service's own code-host token (a GitHub App installation or bot token): branches and pull requests are its. */
-  token: string;
+  /** The service's own code-host tokens (its App's installation on the repo's account, or a bot's token): branches and pull requests are its. */
+  tokens: CodeHostTokens;
   /** For the target version's lockfile details and the links of a pull request's body (source repository, changelog). */
   registries: RegistryAccess;
   logger: Logger;
   /** How long a claim on a job lasts without its heartbeat, ms (default {@link JOB_LEASE_MS}). */
   leaseMs?: number;
+  /** The budget the adapter books content-creating requests in (none: not paced): a waiting job says so. */
+  writes?: WriteBudget;
 }
+
+/**
+ * The content-creating requests (GitHub's secondary limits) one pull request makes: its branch with its commit (one
+ * GraphQL request: `createRef` and `createCommitOnBranch`) and the pull request itself.
+ */
+export const PULL_REQUEST_WRITES = 2;
+
+/**
+ * How long after its job was recorded the commit its update read (`base_sha`) is the base of its pull request, ms (an
+ * hour): what was decided is what is proposed, from the files the run kept. A job delivered later (it waited for the
+ * open pull-request limit, or behind a long backlog) is made on the target branch's head as it is then, so that its
+ * pull request does not open behind its branch and need a rebase at once.
+ */
+export const BASE_FRESH_MS = 3_600_000;
 
 /** How long an execution's claim on a job lasts without its heartbeat (every quarter of it), ms: see {@link executeJob}. */
 export const JOB_LEASE_MS = 20_000;
@@ -80,6 +100,18 @@ export class TransientJobError extends Error {
 /** How long an open pull request goes without a look when nothing calls for one (a missed webhook is caught then), ms. */
 export const RECONCILE_INTERVAL_MS = 15 * 60_000;
 
+/**
+ * Says on the running job when its pull request will be opened when the installation's budget of content-creating
+ * requests makes its writes wait (the adapter books each and waits: `WriteBudget`). A pull request is delayed, never
+ * dropped; the job's outcome replaces the reason.
+ */
+async function sayWhenOpened(deps: JobExecutorDeps, job: PullRequestJobRow, owner: string): Promise<void> {
+  const waitMs = (await deps.writes?.expectedWait(owner, PULL_REQUEST_WRITES)) ?? 0;
+  if (waitMs <= 0) return;
+  const at = new Date(Date.now() + waitMs).toISOString();
+  await setRunningReason(deps.db, job.id, `waits for the code host's limit on content creation: to be opened at about ${at}`);
+}
+
 /** The job status of a pull request found on the code host. */
 const statusOf = (pr: CodeHostPullRequest): PullRequestJobStatus => (pr.merged ? 'merged' : pr.state === 'open' ? 'open' : 'closed');
 
@@ -90,9 +122,12 @@ const statusOf = (pr: CodeHostPullRequest): PullRequestJobStatus => (pr.merged ?
  *    {@link OPEN_PULL_REQUEST_LIMIT} when it limits them), the job waits as `queued-limit`;
  * 3. when its branch (`branchName`) already has a pull request (a job that was `running` when its worker stopped, or
  *    whose branch exists), the job takes it;
- * 4. else the manifests are read at the target branch's head, the dependency's requirement is rewritten
- *    (`Ecosystem.updateManifest`, keeping the file's style), committed in one commit on the job's branch (made from that
- *    head), and the pull request opened with its title (with the config's commit-message prefix), body (and the commands
+ * 4. else the manifests are taken at the commit the update read them at (the job's `base_sha`: kept in this process
+ *    since the run, else read at that commit; a job recorded without it, or more than {@link BASE_FRESH_MS} ago: the
+ *    target branch's head now), the
+ *    dependency's requirement is rewritten (`Ecosystem.updateManifest`, keeping the file's style), committed in one
+ *    commit on the job's branch made from that commit (one code-host request: `commitFiles` with `createBranch`), and
+ *    the pull request opened with its title (with the config's commit-message prefix), body (and the commands
  *    a comment may give) and labels (the config's, else `dependencies` and the language), its reviewers, assignees and
  *    milestone (`applyPullRequestPeople`);
  * 5. the open pull requests of older jobs of the same dependency in the same config are closed with a comment naming the
@@ -222,7 +257,7 @@ async function openPullRequestOf(
   deps: JobExecutorDeps,
   job: PullRequestJobRow,
 ): Promise<{ status: PullRequestJobStatus; reason: string | null; pullRequest: OpenedPullRequest }> {
-  const { db, codeHost: host, token } = deps;
+  const { db, codeHost: host } = deps;
   if (!host.getBranchHead || !host.commitFiles || !host.openPullRequest || !host.findPullRequest) {
     throw fail('the code host cannot make branches and pull requests');
   }
@@ -233,6 +268,7 @@ async function openPullRequestOf(
   const [owner = '', name = ''] = target.repo.fullName.split('/');
   const repo: RepoRef = { owner, name };
   const branch = branchName(job, target.repo.defaultBranch);
+  const token = await deps.tokens.forOwner(owner);
 
   // A job that was `running` may have made its branch and pull request before its worker stopped: take them (not a
   // pull request another job records, whose branch is still there).
@@ -276,13 +312,20 @@ async function openPullRequestOf(
         );
   await limitOpenPullRequests(db, job, older.length + singles.length, target.config.settings);
 
-  const base = host.getBranchCommit
-    ? await host.getBranchCommit(token, repo, job.target_branch)
-    : await host.getBranchHead(token, repo, job.target_branch).then((sha) => sha && { sha, treeSha: undefined });
+  // The change is made on the commit the update read (`base_sha`, recorded with the job), with the files it read
+  // (kept in this process; read at that commit otherwise): what was decided is what is proposed. A target branch that
+  // moved since is the maintenance's to follow (it rebases). A job recorded without it, or longer ago than
+  // BASE_FRESH_MS: the branch's head now.
+  const base: { sha: string; treeSha?: string | undefined } | undefined =
+    job.base_sha !== null && Date.now() - job.created_at.getTime() < BASE_FRESH_MS
+      ? { sha: job.base_sha }
+      : host.getBranchCommit
+        ? await host.getBranchCommit(token, repo, job.target_branch)
+        : await host.getBranchHead(token, repo, job.target_branch).then((sha) => (sha ? { sha } : undefined));
   if (!base) throw fail(`the target branch ${job.target_branch} does not exist`);
   const baseHead = base.sha;
   const settings = target.config.settings;
-  const computed = await computeJobChange(deps, job, target.repo.fullName, baseHead, commitPrefix(settings, job));
+  const computed = await computeJobChange({ ...deps, token }, job, target.repo.fullName, baseHead, commitPrefix(settings, job));
   const title = computed.message;
   const change = {
     branch,
@@ -291,9 +334,11 @@ async function openPullRequestOf(
     message: title,
     files: inDirectory(job, computed.files),
   };
+  await sayWhenOpened(deps, job, owner);
   let headSha: string;
   try {
-    // The branch is made at the new commit: one request, no intermediate branch at the base.
+    // The branch is made with its commit in one request (GitHub: GraphQL's createRef and createCommitOnBranch in one
+    // document), never left at the base alone.
     headSha = await host.commitFiles(token, repo, { ...change, createBranch: true });
   } catch (error) {
     if (!isCodeHostError(error, 'conflict')) throw error;
@@ -339,13 +384,11 @@ async function openPullRequestOf(
   const language = await findConfigLanguage(db, job.update_config_id);
   // Labels say what the pull request is; one that cannot be put on does not undo the pull request.
   const labels = pullRequestLabels(settings, language);
-  if (labels.length > 0) {
-    await host.addLabels?.(token, repo, opened.number, labels).catch((error: unknown) => {
-      if (transientCodeHostError(error) || !(error instanceof CodeHostError)) throw error;
-      deps.logger.warn({ err: error, job: job.id }, 'the pull request could not be labelled');
-    });
-  }
-  await applyPullRequestPeople(deps, repo, opened.number, settings);
+  await labelPullRequest(deps, token, { repoId: job.repo_id, repo }, opened.number, labels).catch((error: unknown) => {
+    if (transientCodeHostError(error) || !(error instanceof CodeHostError)) throw error;
+    deps.logger.warn({ err: error, job: job.id }, 'the pull request could not be labelled');
+  });
+  await applyPullRequestPeople({ ...deps, token }, repo, opened.number, settings);
   await supersedeOlder(deps, job, repo, opened, computed.group?.applied.map((update) => update.dependency_name) ?? []);
   const pullRequest = { branch, number: opened.number, nodeId: opened.nodeId, url: opened.htmlUrl, baseSha: baseHead, headSha };
   // A newer version's pull request opened meanwhile (its own superseding did not see this one, not open yet): this one
@@ -393,7 +436,8 @@ export async function giveWay(
   pull: { number: number; branch: string | null },
   newer: Pick<PullRequestJobRow, 'pull_request_number'>,
 ): Promise<void> {
-  const { codeHost: host, token } = deps;
+  const { codeHost: host } = deps;
+  const token = await deps.tokens.forOwner(repo.owner);
   await host.comment?.(token, repo, pull.number, `Superseded by #${newer.pull_request_number}.`);
   await host.closePullRequest?.(token, repo, pull.number);
   if (pull.branch) await host.deleteBranch?.(token, repo, pull.branch);
@@ -413,7 +457,8 @@ async function waitForPersonsPullRequest(
   repo: RepoRef,
   olderOpen: readonly Pick<PullRequestJobRow, 'id' | 'pull_request_number' | 'target_version' | 'head_sha'>[],
 ): Promise<void> {
-  const { codeHost: host, token } = deps;
+  const { codeHost: host } = deps;
+  const token = await deps.tokens.forOwner(repo.owner);
   for (const older of olderOpen) {
     const pull = older.pull_request_number === null ? undefined : await host.getPullRequest?.(token, repo, older.pull_request_number);
     if (pull?.state === 'open' && pull.head.sha !== older.head_sha) {
@@ -504,7 +549,8 @@ async function supersedeOlder(
   opened: CodeHostPullRequest,
   grouped: readonly string[],
 ): Promise<void> {
-  const { db, codeHost: host, token } = deps;
+  const { db, codeHost: host } = deps;
+  const token = await deps.tokens.forOwner(repo.owner);
   const replace = async (row: Pick<PullRequestJobRow, 'id' | 'pull_request_number' | 'branch' | 'head_sha'>, reason: string) => {
     const number = row.pull_request_number as number;
     const current = await host.getPullRequest?.(token, repo, number);

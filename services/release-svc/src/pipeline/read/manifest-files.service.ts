@@ -1,4 +1,12 @@
-import { type CodeHost, CodeHostError, formatBytes, listDirectoryFiles, readFilesOf, transientCodeHostError } from '@switchyard/code-host';
+import {
+  type CodeHost,
+  CodeHostError,
+  type CodeHostTokens,
+  formatBytes,
+  listDirectoryFiles,
+  readFilesOf,
+  transientCodeHostError,
+} from '@switchyard/code-host';
 import {
   type Ecosystem,
   filesMatching,
@@ -10,6 +18,8 @@ import {
   repositoryPath,
   unmetRequirement,
 } from '@switchyard/ecosystems';
+import type { FoundTogether } from './fan-out-read.service.ts';
+import { isCommitOid, keepRead, readKept } from './file-cache.service.ts';
 import type { ReadableTarget } from './target.policy.ts';
 
 /**
@@ -148,7 +158,10 @@ async function readRelated(
  * directory's `Directory.Packages.props`, `-r` includes), a read per round of what the last one added (at most
  * {@link RELATED_ROUNDS}), under their paths relative to the directory. Gitlinks come as `Subproject commit <sha>\n`
  * (`gitlinkText`). Optional files that do not exist are left out. A file over the code host client's size limit
- * (`too_large`: never read past the limit) makes the result `tooLarge`, naming every such file.
+ * (`too_large`: never read past the limit) makes the result `tooLarge`, naming every such file. `branch` may be a commit
+ * oid: `branchName` then names the branch in the reasons (`no package.json in / on branch main`). With `found` (the
+ * ecosystem's files of the directory as a read of many repositories found them at `branch`, a commit:
+ * `readTargetsTogether`), neither the listing nor the first read is made: the related files are read from there.
  * @throws CodeHostError when the code host fails otherwise (a `not_found` for a single file is not a failure)
  */
 export async function readManifestFiles(
@@ -158,39 +171,85 @@ export async function readManifestFiles(
   directory: string,
   branch: string,
   ecosystem: Ecosystem,
+  branchName: string = branch,
+  found?: Pick<FoundTogether, 'files' | 'tooLarge'>,
 ): Promise<ManifestFiles> {
   const [owner = '', name = ''] = repoFullName.split('/');
   const repo = { owner, name };
   const target = { directory, branch };
   const entries = [...new Set([...ecosystem.files.required.flat(), ...ecosystem.files.optional])];
-  const present = await listPresent(host, token, repo, directory, branch, ecosystem, entries);
-  const names = present?.files ?? entries.filter((entry) => !isFilePattern(entry));
   const out = { files: {} as Record<string, string>, tooLarge: [] as string[] };
-  // Every file in as few requests as the code host allows (GitHub: one GraphQL query), sized by the listing.
-  await readInto(host, token, repo, target, names, present?.sizes ?? {}, out);
+  let present: ListedFiles | undefined;
+  if (found) {
+    // Read with many repositories at once (`readTargetsTogether`): what the listing and the first read would give.
+    Object.assign(out.files, found.files);
+    for (const [file, over] of Object.entries(found.tooLarge)) out.tooLarge.push(tooLargeReason(file, directory, over));
+  } else {
+    present = await listPresent(host, token, repo, directory, branch, ecosystem, entries);
+    const names = present?.files ?? entries.filter((entry) => !isFilePattern(entry));
+    // Every file in as few requests as the code host allows (GitHub: one GraphQL query), sized by the listing.
+    await readInto(host, token, repo, target, names, present?.sizes ?? {}, out);
+  }
   await readRelated(host, token, repo, target, ecosystem, present, out);
   const { files, tooLarge } = out;
   if (tooLarge.length > 0) return { tooLarge: tooLarge.sort().join('; ') };
   for (const [path, sha] of present?.gitlinks ?? []) files[path] = gitlinkText(sha);
   const unmet = unmetRequirement(ecosystem.files.required, Object.keys(files));
-  if (unmet) return { missing: `no ${unmet.join(' or ')} in ${directory} on branch ${branch}` };
+  if (unmet) return { missing: `no ${unmet.join(' or ')} in ${directory} on branch ${branchName}` };
   return { files };
+}
+
+/**
+ * The ecosystem's files in `directory` of `repoFullName` at commit `commit` (as {@link readManifestFiles}): those an
+ * update run of this process read there (`file-cache.service.ts`: no request), else read at the commit now and kept. A commit's
+ * files never change, so either way they are the files the run decided on. `branchName` names the branch in reasons.
+ * @throws CodeHostError as {@link readManifestFiles}
+ */
+export async function readManifestFilesAt(
+  host: CodeHost,
+  token: string,
+  repoFullName: string,
+  directory: string,
+  commit: string,
+  ecosystem: Ecosystem,
+  branchName: string,
+): Promise<ManifestFiles> {
+  const kept = isCommitOid(commit) ? readKept(repoFullName, commit, directory, ecosystem.packageManager) : undefined;
+  if (kept) return { files: { ...kept } };
+  const read = await readManifestFiles(host, token, repoFullName, directory, commit, ecosystem, branchName);
+  if ('files' in read && isCommitOid(commit)) keepRead(repoFullName, commit, directory, ecosystem.packageManager, read.files);
+  return read;
 }
 
 /**
  * The read stage of the pipeline: the files of the target config's directory on its branch
  * ({@link readManifestFiles}), or why they cannot be had: a required file missing, a file over the code host client's
- * size limit, the code host refusing them (a repo the worker's token cannot read).
+ * size limit, the code host refusing them (a repo the worker's token cannot read, an account the App is not installed on).
+ * With `atHead` (an update run of every dependency, whose jobs are many) the branch's head commit is read first
+ * (`getBranchHead`: one request) and the files at that commit, which is returned (`commit`) and recorded on the jobs
+ * the read leads to (`base_sha`): their pull requests are made on what was read, from the files kept in this process
+ * (`file-cache.service.ts`). Without it (a notification's fan-out, whose reads are counted per repository), without
+ * `getBranchHead`, or when the branch does not exist, the files are read at the branch's name and no commit is returned.
+ * With `found` (a read of many repositories at once, `readTargetsTogether`: a notification's fan-out, or a run of
+ * an ecosystem read by path) the commit and first files come from there, and only related files are read.
  * @throws CodeHostError when the code host is down or rate-limited (a later attempt may read them)
  */
 export async function readTargetFiles(
   host: CodeHost,
-  token: string,
+  tokens: CodeHostTokens,
   { config, repo, ecosystem, branch }: ReadableTarget,
-): Promise<{ files: Record<string, string> } | { failed: string }> {
+  { atHead = false, found }: { atHead?: boolean; found?: FoundTogether | undefined } = {},
+): Promise<{ files: Record<string, string>; commit?: string } | { failed: string }> {
   let read: ManifestFiles;
+  let commit: string | undefined;
   try {
-    read = await readManifestFiles(host, token, repo.fullName, config.directory, branch, ecosystem);
+    const [owner = '', name = ''] = repo.fullName.split('/');
+    const token = await tokens.forOwner(owner);
+    const head = found ? found.commit : atHead ? await host.getBranchHead?.(token, { owner, name }, branch) : undefined;
+    commit = head !== undefined && isCommitOid(head) ? head.toLowerCase() : undefined;
+    const at = commit === undefined ? undefined : found;
+    read = await readManifestFiles(host, token, repo.fullName, config.directory, commit ?? branch, ecosystem, branch, at);
+    if (commit !== undefined && 'files' in read) keepRead(repo.fullName, commit, config.directory, ecosystem.packageManager, read.files);
   } catch (error) {
     if (error instanceof CodeHostError && !transientCodeHostError(error)) {
       return { failed: `the code host refused to give the files: ${error.message}` };
@@ -199,5 +258,5 @@ export async function readTargetFiles(
   }
   if ('missing' in read) return { failed: read.missing };
   if ('tooLarge' in read) return { failed: read.tooLarge };
-  return { files: read.files };
+  return commit === undefined ? { files: read.files } : { files: read.files, commit };
 }

@@ -36,5 +36,6 @@ export function readableTarget(
   const ecosystem = ecosystemFor(packageManager);
   if (!ecosystem) return skip(`package manager ${packageManager} is not supported yet`);
   if (!repo) return skip(`repo ${config.repoId} is not known to the service yet`);
+  if (target.installed === false) return skip(`the App's installation no longer covers ${repo.fullName} (installation-state inactive)`);
   return { config, repo, ecosystem, branch: config.targetBranch ?? repo.defaultBranch };
 }

@@ -9,6 +9,7 @@ import type { GroupedUpdate, UpdateRunDependencyRow, UpdateRunRow } from '../../
 import { groupDigest, largestKind } from '../decide/group.policy.ts';
 import type { ReadableTarget } from '../read/target.policy.ts';
 import { earlierJobOutcome } from './earlier-job.policy.ts';
+import { recordJobBase } from './job-base.repository.ts';
 
 type Db = Kysely<ReleaseDatabase>;
 
@@ -23,10 +24,10 @@ type Grouped = UpdateRunDependencyRow & { group_name: string; group_update: Grou
  * (`groupDigest`: the same updates found again record nothing, and the earlier job says why, as for one dependency), of
  * the largest update kind, `runtime` when any update is, automerged when every update's rule allows it, in range when
  * every update is. A run whose initial job limit is reached records the group `skipped`. A run delivered again records
- * only the groups it has not.
+ * only the groups it has not. The commit the run read the files at (`baseSha`) is recorded on the job (`recordJobBase`).
  * @throws the database's errors
  */
-export async function recordGroupJobs(db: Db, run: UpdateRunRow, target: ReadableTarget): Promise<void> {
+export async function recordGroupJobs(db: Db, run: UpdateRunRow, target: ReadableTarget, baseSha?: string): Promise<void> {
   const rows = (await findGroupedDependencies(db, run.id)).filter(
     (row): row is Grouped => row.group_name !== null && row.group_update !== null,
   );
@@ -89,6 +90,7 @@ export async function recordGroupJobs(db: Db, run: UpdateRunRow, target: Readabl
         return;
       }
       const recorded = recording.recorded;
+      await recordJobBase(trx, recorded.id, baseSha);
       await insertJobUpdates(
         trx,
         updates.map((update, position) => ({

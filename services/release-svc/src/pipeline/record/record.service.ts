@@ -22,6 +22,7 @@ import { groupOf } from '../decide/group.policy.ts';
 import type { RunScope } from '../read/target.policy.ts';
 import { replaceConfigDependencies } from './config-dependency.repository.ts';
 import { earlierJobOutcome } from './earlier-job.policy.ts';
+import { recordJobBase } from './job-base.repository.ts';
 import { appendToReason, insertResultsOnce } from './scan-result.repository.ts';
 
 type Db = Kysely<ReleaseDatabase>;
@@ -38,6 +39,8 @@ export interface DecidedConfig {
   configId: number;
   target: ScanTarget | undefined;
   scanned: ScanDecision;
+  /** The commit of the target branch its files were read at, recorded on its job (`base_sha`) when there is one. */
+  baseSha?: string | undefined;
 }
 
 /**
@@ -72,7 +75,7 @@ export async function recordFanOut(
     const runs = await recordFinishedRuns(trx, scope, fresh);
     const versions = ecosystemFor(scope.packageManager)?.versions;
     const events = [];
-    for (const { configId, target, scanned } of [...fresh].sort((a, b) => a.configId - b.configId)) {
+    for (const { configId, target, scanned, baseSha } of [...fresh].sort((a, b) => a.configId - b.configId)) {
       const { decision, dependency } = scanned;
       if (decision.outcome !== 'job-recorded') continue;
       const runId = runs.get(configId);
@@ -103,6 +106,7 @@ export async function recordFanOut(
         continue;
       }
       const job = recording.recorded;
+      await recordJobBase(trx, job.id, baseSha);
       if (runId && dependency) await linkRunJob(trx, runId, { name: dependency.name }, job.id);
       events.push(releaseOutbox.event(PullRequestJobCreatedEvent, { id: job.id, ...data }));
     }
@@ -179,7 +183,8 @@ async function recordFinishedRuns(
  * limit is reached (`skipped`, saying so: the dependencies of a limited run are recorded one at a time, in the
  * manifests' order) or an earlier job to that version stands in the way (`pr-open` while it is under way, `skipped` when a
  * person ignored that version or it failed; `earlierJobOutcome`). An update decided into a dependency group (`group`,
- * `groupOf`) is recorded with its group and no job: the run records the group's one job at its end.
+ * `groupOf`) is recorded with its group and no job: the run records the group's one job at its end. `baseSha`, the
+ * commit the run read the files at, is recorded on the job (`recordJobBase`): its pull request is made on it.
  * @throws Error when the same dependency of the run was recorded twice at once (a bug: one execution holds a run);
  *   the database's errors
  */
@@ -190,6 +195,7 @@ export async function recordDependency(
   position: number,
   decided: DependencyDecision,
   group: string | null = null,
+  baseSha?: string,
 ): Promise<void> {
   const row: Insertable<UpdateRunDependencyTable> = {
     run_id: run.id,
@@ -256,6 +262,7 @@ export async function recordDependency(
       return;
     }
     const recorded = recording.recorded;
+    await recordJobBase(trx, recorded.id, baseSha);
     if (!(await insertDependencyOnce(trx, { ...row, job_id: recorded.id }))) {
       throw new Error(`dependency ${use.name} of run ${run.id} was decided twice at once`);
     }

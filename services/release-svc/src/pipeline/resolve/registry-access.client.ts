@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { PackageManager } from '@switchyard/contracts';
 import type { LockfileRegistry } from '@switchyard/ecosystems';
 import {
@@ -10,6 +11,7 @@ import {
   registryFor,
 } from '@switchyard/registries';
 import { allowedHostOf, createOutboundGuard, type OutboundGuard } from '@switchyard/service-kit';
+import { LRUCache } from 'lru-cache';
 import type { FoundPackage, PackageNotFound } from './resolved.model.ts';
 
 /** An account's private registry for one package manager: its base URL and the credentials to send it. */
@@ -32,6 +34,12 @@ export interface RegistryAccessOptions {
    * versions are the code host's tags and branches (see {@link codeHostRegistryCredentials}).
    */
   publicCredentials?: Partial<Record<PackageManager, RegistryCredentials>>;
+  /**
+   * The credentials of the code host's "registry" (the package managers of `CODE_HOST_PACKAGE_MANAGERS`) for an account's
+   * runs, asked at each lookup, over `publicCredentials`: App mode's installation token of the account, which expires
+   * within the hour.
+   */
+  codeHostCredentials?: (accountId: number) => Promise<RegistryCredentials>;
   /** crates.io's web API beside a non-default index (the emulator's), or undefined. */
   cratesApiUrl?: string | undefined;
   /** Timeout of one registry request, ms. */
@@ -60,7 +68,13 @@ export interface RegistryAccessOptions {
  */
 export class RegistryAccess {
   readonly #options: RegistryAccessOptions;
-  readonly #clients = new Map<string, PackageRegistry>();
+  /** Clients by package manager, base URL and credentials; at most 1,000 (an expired token's client is let go and closed). */
+  readonly #clients = new LRUCache<string, PackageRegistry>({
+    max: 1_000,
+    dispose: (client, _key, reason) => {
+      if (reason === 'evict') void client.close().catch(() => undefined);
+    },
+  });
   /** The guard of accounts' private registries (tenant-set URLs): the operator's allow-list only. */
   readonly #privateGuard: OutboundGuard;
   /** The guard of the public registries: the operator's allow-list and the hosts of the operator's own registry URLs. */
@@ -125,7 +139,11 @@ export class RegistryAccess {
       if (!client) return undefined;
       chain.push({ client, credentials: own.credentials });
     }
-    const credentials = this.#options.publicCredentials?.[packageManager];
+    const codeHost = this.#options.codeHostCredentials && isCodeHostPackageManager(packageManager);
+    // Without the account's token (an account the App is not on), the code host's public repositories are read without.
+    const credentials = codeHost
+      ? await this.#options.codeHostCredentials?.(accountId).catch(() => undefined)
+      : this.#options.publicCredentials?.[packageManager];
     const client = this.#client(packageManager, this.#options.publicUrls[packageManager], undefined, credentials);
     if (!client) return undefined;
     chain.push(credentials ? { client, credentials } : { client });
@@ -148,7 +166,7 @@ export class RegistryAccess {
   async close(): Promise<void> {
     const clients = [...this.#clients.values()];
     this.#clients.clear();
-    await Promise.all(clients.map((client) => client.close()));
+    await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
   }
 
   #client(
@@ -157,7 +175,7 @@ export class RegistryAccess {
     own: PrivateRegistry | undefined,
     publicCredentials?: RegistryCredentials,
   ): PackageRegistry | undefined {
-    const key = `${packageManager} ${baseUrl ?? ''} ${own?.fingerprint ?? ''}`;
+    const key = `${packageManager} ${baseUrl ?? ''} ${own?.fingerprint ?? fingerprintOf(publicCredentials)}`;
     let client = this.#clients.get(key);
     if (!client) {
       const { cratesApiUrl, timeoutMs } = this.#options;
@@ -191,6 +209,16 @@ export function codeHostRegistryUrls(codeHostApiUrl: string): Partial<Record<Pac
 /** The service's own code-host token as the credentials of those package managers' public registry (the code host). */
 export function codeHostRegistryCredentials(token: string): Partial<Record<PackageManager, RegistryCredentials>> {
   return Object.fromEntries(CODE_HOST_PACKAGE_MANAGERS.map((pm) => [pm, { token }]));
+}
+
+/** Is `packageManager` one whose versions are a code host's tags and branch heads (`CODE_HOST_PACKAGE_MANAGERS`)? */
+function isCodeHostPackageManager(packageManager: PackageManager): boolean {
+  return (CODE_HOST_PACKAGE_MANAGERS as readonly PackageManager[]).includes(packageManager);
+}
+
+/** A non-reversible name of `credentials` for a client's key ('' without): a new token gets a new client. */
+function fingerprintOf(credentials: RegistryCredentials | undefined): string {
+  return credentials ? createHash('sha256').update(JSON.stringify(credentials)).digest('hex').slice(0, 16) : '';
 }
 
 /** Whether `error` is a registry failure (reported per dependency) rather than a fault of this process. */
