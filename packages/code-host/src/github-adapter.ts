@@ -51,6 +51,7 @@ export function clientSettings(options: GitHubCodeHostOptions): ClientSettings {
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     logger: options.logger,
     ...(options.beforeContentCreation ? { beforeContentCreation: options.beforeContentCreation } : {}),
+    ...(options.currentToken ? { currentToken: options.currentToken } : {}),
   };
   const conditionalBytes = options.conditionalCacheBytes ?? DEFAULT_CONDITIONAL_CACHE_BYTES;
   if (!Number.isSafeInteger(conditionalBytes) || conditionalBytes < 0) {
@@ -108,6 +109,13 @@ export interface GitHubCodeHostOptions {
    * never reached (release-svc's worker books each in its shared budget and waits as told). A rejection fails the request.
    */
   beforeContentCreation?: (token: string) => Promise<void>;
+  /**
+   * The token to send in place of the one a caller passed, asked before each request, and again with `rejected` after a
+   * 401 (the request is then sent once more when it gives another token). App mode passes `GitHubApp.currentToken`, so
+   * an installation token held through a long piece of work is renewed before it expires, and never sent after.
+   * Unset: the caller's token as it is.
+   */
+  currentToken?: (token: string, rejected: boolean) => Promise<string>;
   logger: Logger;
 }
 

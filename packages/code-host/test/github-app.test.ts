@@ -84,6 +84,36 @@ describe('GitHub App: installations and installation tokens', () => {
     expect(seen.size).toBeGreaterThanOrEqual(2);
   }, 20_000);
 
+  it('a token held across its expiry is sent as its installation’s new one, before it expires or after a 401', async () => {
+    const tokens = appInstallationTokens(app);
+    const held = await tokens.forOwner('acme');
+    await new Promise((resolve) => setTimeout(resolve, TTL_MS + 200));
+    const owner = { id: 0, login: 'acme', type: 'org' } as const;
+    // As it is: the code host refuses the expired token.
+    const plain = createGitHubCodeHost({ baseUrl: server.url, logger, retries: 0 });
+    expect(await codeHostError(plain.listRepos(held, owner))).toMatchObject({ kind: 'unauthorized' });
+    // Renewed before it is sent: no request refused.
+    const renewing = createGitHubCodeHost({ baseUrl: server.url, logger, retries: 0, currentToken: (t, r) => app.currentToken(t, r) });
+    expect((await renewing.listRepos(held, owner)).length).toBeGreaterThan(0);
+    // Renewed only after the code host refused it (a token the worker believed fresh): sent once more, and answered.
+    const stale = await tokens.forOwner('acme');
+    await new Promise((resolve) => setTimeout(resolve, TTL_MS + 200));
+    let refused = 0;
+    const afterRefusal = createGitHubCodeHost({
+      baseUrl: server.url,
+      logger,
+      retries: 0,
+      currentToken: async (t, rejected) => {
+        if (rejected) refused += 1;
+        return refused > 0 ? app.currentToken(t, rejected) : t;
+      },
+    });
+    expect((await afterRefusal.listRepos(stale, owner)).length).toBeGreaterThan(0);
+    expect(refused).toBe(1);
+    // A token of no installation of the App is sent as it is.
+    expect(await app.currentToken('ghp_not-the-apps-token')).toBe('ghp_not-the-apps-token');
+  }, 20_000);
+
   it('a suspended installation gives no token, and an uninstalled account is not found once the list is read again', async () => {
     const tokens = appInstallationTokens(app);
     expect((await request(server.url, 'PUT', `${APPS_ADMIN_PATH}/installations/5004/suspended`)).status).toBe(200);

@@ -115,6 +115,8 @@ export async function startReleaseWorker(
       createGitHubCodeHost({
         ...clientOptions,
         ...(writes ? { beforeContentCreation: (token: string) => writes.beforeContentCreation(token) } : {}),
+        // A job holds its installation's token from its first read to its last write: renewed before it expires.
+        ...(app ? { currentToken: (token: string, rejected: boolean) => app.currentToken(token, rejected) } : {}),
         // The scan retries a batch on `rate_limited`; the throttling queue would cap this process at ~100 repos/s.
         throttle: false,
         // A file bigger than this (a huge lockfile) fails its config instead of filling the worker's memory.

@@ -69,6 +69,15 @@ export interface GitHubApp {
    */
   installationOfToken(token: string): number | undefined;
   /**
+   * The token to send in place of `token`, a token this App made and handed out earlier: while it is fresh, itself; once
+   * its installation's token is renewed ({@link installationToken}: within a quarter of its life of expiring), the
+   * installation's current one. With `rejected` (the code host answered 401 to `token`), a new one is made when `token`
+   * is still the installation's current token. Any other token comes back as it is. So a caller that holds a token for
+   * a long piece of work (a pull request's reads, registry lookups and writes) never sends it after it expired.
+   * @throws CodeHostError as {@link installationToken} when a new token cannot be made
+   */
+  currentToken(token: string, rejected?: boolean): Promise<string>;
+  /**
    * The ids of the repositories installation `installationId` reaches (`GET /installation/repositories`, all pages,
    * with its token): for a `selected` installation, its selection.
    * @throws CodeHostError as {@link installationToken}, and the code host's errors
@@ -189,6 +198,12 @@ export function createGitHubApp(options: GitHubAppOptions): GitHubApp {
     },
     installationToken,
     installationOfToken: (token) => installationOf.get(token),
+    async currentToken(token, rejected = false) {
+      const installationId = installationOf.get(token);
+      if (installationId === undefined) return token;
+      if (rejected && tokens.get(installationId)?.token === token) tokens.delete(installationId);
+      return (await installationToken(installationId)).token;
+    },
     async installationRepositoryIds(installationId) {
       const { token } = await installationToken(installationId);
       const what = 'GET /installation/repositories';

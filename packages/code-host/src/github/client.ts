@@ -28,6 +28,8 @@ export interface ClientSettings {
   conditional?: ConditionalCache;
   /** Awaited before each content-creating request (see `GitHubCodeHostOptions.beforeContentCreation`). */
   beforeContentCreation?: (token: string) => Promise<void>;
+  /** The token sent in place of a caller's (see `GitHubCodeHostOptions.currentToken`). */
+  currentToken?: (token: string, rejected: boolean) => Promise<string>;
   logger: Logger;
 }
 
@@ -125,9 +127,25 @@ export function octokitOptions(settings: ClientSettings, throttleId: string) {
  */
 export function createOctokit(token: string, settings: ClientSettings): GitHubClient {
   const octokit = new GitHubOctokit(octokitOptions(settings, tokenId(token)));
-  octokit.hook.before('request', (options) => {
-    options.headers.authorization = `token ${token}`;
+  const current = settings.currentToken;
+  octokit.hook.before('request', async (options) => {
+    options.headers.authorization = `token ${current ? await current(token, false) : token}`;
   });
+  if (current) {
+    // A 401 to a token that expired meanwhile: sent once more with its installation's new token (the hook above asks
+    // for it again). Registered after the hook above, so it wraps it.
+    octokit.hook.wrap('request', async (request, options) => {
+      const sent = options.headers.authorization;
+      try {
+        return await request(options);
+      } catch (error) {
+        if ((error as { status?: unknown }).status !== 401) throw error;
+        const renewed = await current(token, true).catch(() => undefined);
+        if (renewed === undefined || `token ${renewed}` === sent) throw error;
+        return request(options);
+      }
+    });
+  }
   const pace = settings.beforeContentCreation;
   if (pace) {
     const apiPath = new URL(settings.baseUrl).pathname.replace(/\/+$/, '');
