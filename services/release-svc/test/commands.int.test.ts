@@ -84,7 +84,11 @@ describe('pull-request commands from comment webhooks', { timeout: SETTLE_MS * 2
     await comment(number, '@dependabot merge');
     const underWay = 'This pull request is being merged already, as one squashed commit: it is too late to change that.';
     await waitFor(async () => ((await botAnswers(number)).includes(underWay) ? true : undefined), SETTLE_MS);
-    const command = await h.db.selectFrom('pull_request_command').selectAll().where('command', '=', 'merge').executeTakeFirstOrThrow();
+    // The answer is commented before the command is marked handled: wait for that too.
+    const command = await waitFor(async () => {
+      const row = await h.db.selectFrom('pull_request_command').selectAll().where('command', '=', 'merge').executeTakeFirstOrThrow();
+      return row.outcome === null ? undefined : row;
+    }, SETTLE_MS);
     expect(command).toMatchObject({ outcome: 'refused' });
     expect(
       (await h.db.selectFrom('pull_request_job').select('merge_request').where('id', '=', jobId).executeTakeFirstOrThrow()).merge_request,
