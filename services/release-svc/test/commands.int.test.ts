@@ -54,11 +54,11 @@ describe('pull-request commands from comment webhooks', { timeout: SETTLE_MS * 2
   });
 
   it('a command taken up again after its answer went out (its worker stopped before recording it) is not answered twice', async () => {
-    const cancel = await h.db
-      .selectFrom('pull_request_command')
-      .selectAll()
-      .where('command', '=', 'cancel merge')
-      .executeTakeFirstOrThrow();
+    // The answer is commented before the command is marked handled: wait for that.
+    const cancel = await waitFor(async () => {
+      const row = await h.db.selectFrom('pull_request_command').selectAll().where('command', '=', 'cancel merge').executeTakeFirstOrThrow();
+      return row.outcome === null ? undefined : row;
+    }, SETTLE_MS);
     expect(cancel.outcome).toBe('done');
     // As a worker leaves it when stopped between its answer and its record: claimed once, no outcome, its lease over.
     await h.db
