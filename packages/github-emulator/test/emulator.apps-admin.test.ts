@@ -1,12 +1,12 @@
 import type { Listening } from '@switchyard/service-kit';
 import { request, type TestResponse } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_MESSAGES, APPS_ADMIN_PATH, DEMO_APP, loadDemoSeed, startGitHubEmulator, webhookSignature } from '../src/index.ts';
-import { createWebhookSender, type WebhookSender } from '../src/webhooks.ts';
+import { APP_MESSAGES, APPS_ADMIN_PATH, DEMO_APP, loadDemoSeed, webhookSignature } from '../src/index.ts';
+import type { WebhookSender } from '../src/webhooks.ts';
 import { bearer, demoJwt, mintToken } from './apps.ts';
-import { silentLogger } from './fixtures.ts';
+import { startEmulatorWithWebhooks } from './emulator-with-webhooks.ts';
 import { type GitHubOpenApi, loadGitHubOpenApi, schemaErrors } from './openapi.ts';
-import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
+import type { WebhookReceiver } from './webhook-receiver.ts';
 import { apiAs } from './writes.ts';
 
 const SECRET = 'app-hook-secret';
@@ -24,9 +24,7 @@ describe('GitHub emulator: installing, suspending and selecting repositories of 
 
   beforeAll(async () => {
     openapi = loadGitHubOpenApi();
-    receiver = await startWebhookReceiver();
-    webhooks = createWebhookSender({ url: receiver.url, secret: SECRET, retryDelayMs: 10 }, silentLogger);
-    server = await startGitHubEmulator({ seed: loadDemoSeed(), logger: silentLogger, webhooks });
+    ({ server, receiver, webhooks } = await startEmulatorWithWebhooks(loadDemoSeed(), { secret: SECRET }));
   }, 60_000);
   afterAll(async () => {
     await server.close();

@@ -1,12 +1,13 @@
 import type { Listening } from '@switchyard/service-kit';
 import { request } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_MESSAGES, APPS_ADMIN_PATH, DEMO_APP, loadDemoSeed, startGitHubEmulator } from '../src/index.ts';
-import { createWebhookSender, type WebhookSender } from '../src/webhooks.ts';
+import { APP_MESSAGES, APPS_ADMIN_PATH, DEMO_APP, loadDemoSeed } from '../src/index.ts';
+import type { WebhookSender } from '../src/webhooks.ts';
 import { bearer, demoJwt, mintToken } from './apps.ts';
-import { ALICE, silentLogger } from './fixtures.ts';
+import { startEmulatorWithWebhooks } from './emulator-with-webhooks.ts';
+import { ALICE } from './fixtures.ts';
 import { type GitHubOpenApi, loadGitHubOpenApi, schemaErrors } from './openapi.ts';
-import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
+import type { WebhookReceiver } from './webhook-receiver.ts';
 import { apiAs } from './writes.ts';
 
 const DELETE_DOCS = 'https://docs.github.com/rest/apps/apps#delete-an-installation-for-the-authenticated-app';
@@ -23,9 +24,7 @@ describe('GitHub emulator: an App deleting its installation (DELETE /app/install
 
   beforeAll(async () => {
     openapi = loadGitHubOpenApi();
-    receiver = await startWebhookReceiver();
-    webhooks = createWebhookSender({ url: receiver.url, retryDelayMs: 10 }, silentLogger);
-    server = await startGitHubEmulator({ seed: loadDemoSeed(), logger: silentLogger, webhooks });
+    ({ server, receiver, webhooks } = await startEmulatorWithWebhooks(loadDemoSeed()));
   }, 60_000);
   afterAll(async () => {
     await server.close();

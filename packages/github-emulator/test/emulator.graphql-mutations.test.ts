@@ -5,11 +5,12 @@ import type { Listening } from '@switchyard/service-kit';
 import { request, type TestResponse } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_APP, DEMO_TOKENS_ALICE, loadDemoSeed, startGitHubEmulator } from '../src/index.ts';
-import { createWebhookSender, type WebhookSender } from '../src/webhooks.ts';
+import type { WebhookSender } from '../src/webhooks.ts';
 import { mintToken } from './apps.ts';
+import { startEmulatorWithWebhooks } from './emulator-with-webhooks.ts';
 import { ALICE, auth, BOB, silentLogger } from './fixtures.ts';
 import { loadGitHubOpenApi, schemaErrors } from './openapi.ts';
-import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
+import type { WebhookReceiver } from './webhook-receiver.ts';
 import { apiAs, decoded, headOf } from './writes.ts';
 
 const REPO = 'acme/web-storefront';
@@ -48,9 +49,7 @@ describe('GitHub emulator: GraphQL mutations change what the REST routes change,
     request(server.url, 'POST', '/graphql', { headers: auth(token), body: { query, variables: { input } } });
 
   beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    webhooks = createWebhookSender({ url: receiver.url, retryDelayMs: 10 }, silentLogger);
-    server = await startGitHubEmulator({ seed: loadDemoSeed(), logger: silentLogger, webhooks });
+    ({ server, receiver, webhooks } = await startEmulatorWithWebhooks(loadDemoSeed()));
   }, 60_000);
   afterAll(async () => {
     await server.close();

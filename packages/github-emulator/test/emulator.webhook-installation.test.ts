@@ -1,11 +1,12 @@
 import type { Listening } from '@switchyard/service-kit';
 import { request } from '@switchyard/service-kit/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { APPS_ADMIN_PATH, loadDemoSeed, startGitHubEmulator } from '../src/index.ts';
-import { createWebhookSender, type WebhookSender } from '../src/webhooks.ts';
-import { ALICE, BOB, silentLogger } from './fixtures.ts';
+import { APPS_ADMIN_PATH, loadDemoSeed } from '../src/index.ts';
+import type { WebhookSender } from '../src/webhooks.ts';
+import { startEmulatorWithWebhooks } from './emulator-with-webhooks.ts';
+import { ALICE, BOB } from './fixtures.ts';
 import { type GitHubOpenApi, loadGitHubOpenApi, schemaErrors } from './openapi.ts';
-import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
+import type { WebhookReceiver } from './webhook-receiver.ts';
 import { apiAs, headOf, openPullThroughApi } from './writes.ts';
 
 /** GitHub's `installation` key of installation `id`: its id and legacy node id (`023:IntegrationInstallation<id>`). */
@@ -24,9 +25,7 @@ describe('GitHub emulator: the installation key of repository webhooks', () => {
 
   beforeAll(async () => {
     openapi = loadGitHubOpenApi();
-    receiver = await startWebhookReceiver();
-    webhooks = createWebhookSender({ url: receiver.url, retryDelayMs: 10 }, silentLogger);
-    server = await startGitHubEmulator({ seed: loadDemoSeed(), logger: silentLogger, webhooks });
+    ({ server, receiver, webhooks } = await startEmulatorWithWebhooks(loadDemoSeed()));
   }, 60_000);
   afterAll(async () => {
     await server.close();

@@ -144,18 +144,7 @@ function messageParts(message: string): { headline: string; body: string } {
 
 /** Every commit reachable from `sha`, newest committer date first (ties in the order they were reached), as `git log` lists them. */
 function history(git: GitRepository, sha: string): GitCommit[] {
-  const reached: GitCommit[] = [];
-  const seen = new Set<string>();
-  const queue = [sha];
-  while (queue.length > 0) {
-    const next = queue.shift() as string;
-    if (seen.has(next)) continue;
-    seen.add(next);
-    const commit = git.commit(next);
-    if (!commit) continue;
-    reached.push(commit);
-    queue.push(...commit.parents);
-  }
+  const reached = [...git.ancestors(sha)].flatMap((reachedSha) => git.commit(reachedSha) ?? []);
   const order = new Map(reached.map((commit, index) => [commit.sha, index]));
   return reached.sort(
     (a, b) => Date.parse(b.committer.date) - Date.parse(a.committer.date) || (order.get(a.sha) ?? 0) - (order.get(b.sha) ?? 0),
