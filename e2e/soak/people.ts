@@ -104,6 +104,10 @@ export class People {
   private earlyMergeAhead = false;
   /** Pull requests a person merged. */
   private merged = 0;
+  /** Whether the close made whatever the draws is scheduled and not yet tried (see {@link lookAround}). */
+  private earlyCloseAhead = false;
+  /** Pull requests people closed unmerged. */
+  private closed = 0;
   private notes = 0;
   /** The draws of the commands and of the config files: streams of their own, so the other actions draw as before. */
   private readonly commandRandom: Random;
@@ -194,7 +198,8 @@ export class People {
         ]);
         // Someone closes one of the first pull requests unmerged whatever the draws: a short run (CI's two days) sees
         // a close every time, not only when the draws and the pull requests' timing happen to give one.
-        const firstClose = this.seen.size >= 2 && ![...this.seen.values()].includes('close');
+        // Until one is closed: a pull request gone before its close (merged, superseded, closed by a command) is not one.
+        const firstClose = this.seen.size >= 2 && this.closed === 0 && !this.earlyCloseAhead;
         // Likewise someone merges one: the first pull request after that close, or the next one when that one had
         // conflicts (a person does not press a merge button GitHub greys out).
         const firstMerge = !firstClose && this.seen.size >= 3 && this.merged === 0 && !this.earlyMergeAhead;
@@ -204,8 +209,9 @@ export class People {
         const after = firstClose || firstMerge ? 0 : random.chance(0.5) ? random.next() * 0.2 : 0.2 + random.next();
         const when = new Date(clock.now().getTime() + after * DAY_MS);
         if (firstMerge) this.earlyMergeAhead = true;
+        if (firstClose) this.earlyCloseAhead = true;
         if (fate === 'merge') agenda.add(when, `merge ${repo.fullName}#${pr.number}`, () => this.merge(repo, pr, true, firstMerge));
-        else agenda.add(when, `close ${repo.fullName}#${pr.number}`, () => this.close(repo, pr));
+        else agenda.add(when, `close ${repo.fullName}#${pr.number}`, () => this.close(repo, pr, firstClose));
       }
     }
   }
@@ -254,13 +260,23 @@ export class People {
   }
 
   /** Closes the pull request unmerged if it is still open; a few are reopened later. */
-  private async close(repo: RepoPlan, seen: PullRequest): Promise<void> {
+  private async close(repo: RepoPlan, seen: PullRequest, early = false): Promise<void> {
+    try {
+      await this.closeIfOpen(repo, seen);
+    } finally {
+      if (early) this.earlyCloseAhead = false;
+    }
+  }
+
+  /** The body of {@link close}. */
+  private async closeIfOpen(repo: RepoPlan, seen: PullRequest): Promise<void> {
     const github = this.github(repo.person);
     const pr = await github.pull(repo.fullName, seen.number);
     if (!pr || pr.node_id !== seen.node_id || pr.state !== 'open') return;
     const answer = await github.send('PATCH', `/repos/${repo.fullName}/pulls/${pr.number}`, { state: 'closed' });
     const what = `${repo.fullName}#${pr.number} "${pr.title}"`;
     this.deps.journal.action('close unmerged', answer.status === 200 ? what : `${what}: ${answer.status}`, answer.status === 200);
+    if (answer.status === 200) this.closed += 1;
     if (answer.status === 200 && this.deps.random.chance(0.3)) {
       const when = new Date(this.deps.clock.now().getTime() + (0.1 + this.deps.random.next() * 0.9) * DAY_MS);
       this.deps.agenda.add(when, `reopen ${repo.fullName}#${pr.number}`, () => this.reopen(repo, seen));
